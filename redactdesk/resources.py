@@ -1,0 +1,38 @@
+"""Access to the bundled resources folder (taxonomy, gazetteers, samples, models)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import yaml
+
+from redactdesk.core.taxonomy import Taxonomy
+
+
+def resources_dir() -> Path:
+    """The resources folder: beside the package in a checkout, or bundled inside it when frozen."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "resources", here / "resources"):
+        if (candidate / "taxonomy.yaml").exists():
+            return candidate
+    raise FileNotFoundError("redactdesk resources folder not found (expected resources/taxonomy.yaml)")
+
+
+def resource(*parts: str) -> Path:
+    return resources_dir().joinpath(*parts)
+
+
+def samples_dir() -> Path:
+    return resource("samples")
+
+
+@functools.lru_cache(maxsize=4)
+def load_taxonomy(path: str | None = None) -> Taxonomy:
+    """Load the taxonomy YAML (the bundled one unless a path is given)."""
+    p = Path(path) if path else resource("taxonomy.yaml")
+    with p.open(encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    if not isinstance(data, dict) or "categories" not in data:
+        raise ValueError(f"{p}: not a taxonomy file (no 'categories' list)")
+    return Taxonomy.from_dicts(data["categories"])
