@@ -1,0 +1,653 @@
+"""The project file: one SQLite database holding conversations, words, spans and their history.
+
+Every public method that changes data runs in one transaction (``Database.atomic``), and every
+change to a span writes an entry to the append-only audit log in that same transaction, so the
+log and the data can never disagree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import json
+import os
+import secrets
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from redactdesk.core.types import (
+    Conversation,
+    ConversationStatus,
+    Decision,
+    Role,
+    Span,
+    SpanStatus,
+    Turn,
+    Word,
+)
+from redactdesk.store.errors import CorruptProject, NewerSchema, NotAProject, NotFound, ProjectError
+from redactdesk.store.schema import APP_ID, MIGRATIONS, SCHEMA_VERSION
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def default_actor() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in some containers
+        return "user"
+
+
+@dataclass
+class ConversationSummary:
+    """One row of the corpus browser."""
+
+    id: str
+    status: str
+    duration: float | None
+    language: str
+    audio_path: str | None
+    n_words: int
+    suggested: int
+    accepted: int
+    rejected: int
+
+
+def _span_row(conversation_id: str, span: Span, now: str) -> dict[str, Any]:
+    return {
+        "conversation_id": conversation_id,
+        "start_word": span.start_word,
+        "end_word": span.end_word,
+        "category": span.category,
+        "status": span.status.value,
+        "score": float(span.score),
+        "sources": json.dumps(list(span.sources)),
+        "reason": span.reason,
+        "entity": span.entity,
+        "created": now,
+        "updated": now,
+    }
+
+
+def _span_from_row(row: dict[str, Any]) -> Span:
+    return Span(
+        start_word=row["start_word"],
+        end_word=row["end_word"],
+        category=row["category"],
+        status=SpanStatus(row["status"]),
+        score=row["score"],
+        sources=tuple(json.loads(row["sources"])),
+        reason=row["reason"],
+        entity=row["entity"],
+        id=row["id"],
+    )
+
+
+class Project:
+    """An open project file. Use :meth:`create` or :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, *, actor: str | None = None,
+                 role: Role = Role.ANNOTATOR) -> None:
+        self.path = path
+        self.db = sqlite_utils.Database(conn)
+        self.actor = actor or default_actor()
+        self.role = role
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], **kw: Any) -> Project:
+        """Create a new, empty project file (mode 0600). Refuses to overwrite an existing file."""
+        p = Path(path)
+        if p.exists():
+            raise ProjectError(f"{p} already exists; open it instead of creating it")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        old_umask = os.umask(0o177)
+        try:
+            conn = sqlite3.connect(p, check_same_thread=False)
+        finally:
+            os.umask(old_umask)
+        os.chmod(p, 0o600)
+        project = cls(p, conn, **kw)
+        try:
+            project._configure()
+            project._migrate(from_version=0)
+            with project.db.atomic():
+                project._set_meta("app", APP_ID)
+                project._set_meta("created", utc_now())
+                project._set_meta("secret", secrets.token_hex(32))
+        except BaseException:
+            conn.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(p) + suffix).unlink(missing_ok=True)
+            raise
+        return project
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], **kw: Any) -> Project:
+        """Open an existing project, migrating an older schema. Clear errors, no changes, otherwise."""
+        p = Path(path)
+        if not p.exists():
+            raise ProjectError(f"{p}: no such project file")
+        version = cls._inspect(p)
+        conn = sqlite3.connect(p, check_same_thread=False)
+        project = cls(p, conn, **kw)
+        try:
+            project._configure()
+            if version < SCHEMA_VERSION:
+                project._migrate(from_version=version)
+        except BaseException:
+            conn.close()
+            raise
+        return project
+
+    @staticmethod
+    def _inspect(p: Path) -> int:
+        """Read-only look at a file: is it our project, and which schema version? Changes nothing."""
+        try:
+            with p.open("rb") as fh:
+                head = fh.read(len(SQLITE_MAGIC))
+        except OSError as exc:
+            raise ProjectError(f"{p}: cannot read ({exc.strerror})") from exc
+        if head != SQLITE_MAGIC:
+            raise NotAProject(f"{p} is not a redactdesk project (not an SQLite database)")
+        uri = f"file:{p.resolve()}?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True)
+        except sqlite3.Error as exc:
+            raise CorruptProject(f"{p}: cannot open the database ({exc})") from exc
+        try:
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise CorruptProject(f"{p} is damaged (SQLite integrity check: {check}); restore a backup")
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "meta" not in tables:
+                raise NotAProject(f"{p} is an SQLite database but not a redactdesk project")
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise CorruptProject(f"{p} is damaged or half-written ({exc}); restore a backup") from exc
+        finally:
+            conn.close()
+        if meta.get("app") != APP_ID:
+            raise NotAProject(f"{p} is an SQLite database but not a redactdesk project")
+        version = int(meta.get("schema_version", 0))
+        if version > SCHEMA_VERSION:
+            raise NewerSchema(
+                f"{p} uses project schema {version}, but this redactdesk understands up to "
+                f"{SCHEMA_VERSION}; update redactdesk to open it (the file was not changed)"
+            )
+        return version
+
+    def _configure(self) -> None:
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self.db.execute("PRAGMA busy_timeout = 5000")
+
+    def _migrate(self, from_version: int) -> None:
+        with self.db.atomic():
+            for version in range(from_version + 1, SCHEMA_VERSION + 1):
+                MIGRATIONS[version](self.db)
+                self._set_meta("schema_version", str(version))
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.conn.close()
+
+    def __enter__(self) -> Project:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def transaction(self) -> contextlib.AbstractContextManager[Any]:
+        """One user action = one transaction; nests as a savepoint."""
+        return self.db.atomic()
+
+    # ------------------------------------------------------------------ meta & settings
+    def _set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [key, value])
+
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return row[0] if row else default
+
+    @property
+    def schema_version(self) -> int:
+        return int(self.meta("schema_version", "0") or 0)
+
+    @property
+    def secret(self) -> str:
+        """Per-project secret that seeds pseudonym choices (never exported)."""
+        value = self.meta("secret")
+        if not value:
+            raise ProjectError("project has no secret; it was not created by redactdesk")
+        return value
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        row = self.db.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
+        return json.loads(row[0]) if row else default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", [key, json.dumps(value)]
+            )
+
+    def settings(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM settings")}
+
+    # ------------------------------------------------------------------ audit log
+    def log(self, decision: Decision) -> int:
+        """Append one decision to the audit log (inside the caller's transaction if any)."""
+        cur = self.db.execute(
+            "INSERT INTO audit(at, actor, role, action, conversation_id, span_id, before, after) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                decision.at,
+                decision.actor,
+                Role(decision.role).value,
+                decision.action,
+                decision.conversation_id,
+                decision.span_id,
+                None if decision.before is None else json.dumps(decision.before),
+                None if decision.after is None else json.dumps(decision.after),
+            ],
+        )
+        return int(cur.lastrowid)
+
+    def _decision(self, action: str, conversation_id: str | None, span_id: int | None,
+                  before: dict[str, Any] | None, after: dict[str, Any] | None) -> Decision:
+        return Decision(action=action, actor=self.actor, role=self.role, at=utc_now(),
+                        conversation_id=conversation_id, span_id=span_id, before=before, after=after)
+
+    def audit_log(self, conversation_id: str | None = None, limit: int | None = None,
+                  newest_first: bool = True) -> list[Decision]:
+        sql = "SELECT * FROM audit"
+        args: list[Any] = []
+        if conversation_id is not None:
+            sql += " WHERE conversation_id = ?"
+            args.append(conversation_id)
+        sql += " ORDER BY id DESC" if newest_first else " ORDER BY id"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        out = []
+        for row in self.db.query(sql, args):
+            out.append(Decision(
+                action=row["action"], actor=row["actor"], role=Role(row["role"]), at=row["at"],
+                conversation_id=row["conversation_id"], span_id=row["span_id"],
+                before=None if row["before"] is None else json.loads(row["before"]),
+                after=None if row["after"] is None else json.loads(row["after"]),
+                id=row["id"],
+            ))
+        return out
+
+    # ------------------------------------------------------------------ conversations
+    def has_conversation(self, conversation_id: str) -> bool:
+        return self.db.execute("SELECT 1 FROM conversations WHERE id = ?", [conversation_id]).fetchone() is not None
+
+    def add_conversation(self, conv: Conversation, *, replace: bool = False) -> None:
+        """Store a whole conversation (row, words, turns, spans) in one transaction."""
+        with self.db.atomic():
+            if self.has_conversation(conv.id):
+                if not replace:
+                    raise ProjectError(f"conversation {conv.id!r} already exists in {self.path.name}")
+                self.db.execute("DELETE FROM conversations WHERE id = ?", [conv.id])
+            now = utc_now()
+            self.db["conversations"].insert({
+                "id": conv.id, "audio_path": conv.audio_path, "audio_sha256": conv.audio_sha256,
+                "sample_rate": conv.sample_rate, "channels": conv.channels, "duration": conv.duration,
+                "language": conv.language, "status": conv.status.value, "meta": json.dumps(conv.meta),
+                "created": now, "updated": now,
+            })
+            self._write_words(conv.id, conv.words, conv.turns)
+            for span in conv.spans:
+                self._check_span(conv.id, span, len(conv.words))
+                span.id = int(self.db["spans"].insert(_span_row(conv.id, span, now)).last_pk)
+            self.log(self._decision("import", conv.id, None, None,
+                                    {"words": len(conv.words), "spans": len(conv.spans)}))
+
+    def _write_words(self, conversation_id: str, words: list[Word], turns: list[Turn]) -> None:
+        self.db.execute("DELETE FROM words WHERE conversation_id = ?", [conversation_id])
+        self.db.execute("DELETE FROM turns WHERE conversation_id = ?", [conversation_id])
+        self.db.conn.executemany(
+            'INSERT INTO words(conversation_id, idx, text, start, "end", confidence, speaker, channel, aligned) '
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(conversation_id, i, w.text, w.start, w.end, w.confidence, w.speaker, w.channel, int(w.aligned))
+             for i, w in enumerate(words)],
+        )
+        self.db.conn.executemany(
+            "INSERT INTO turns(conversation_id, idx, speaker, start_word, end_word, channel) VALUES (?, ?, ?, ?, ?, ?)",
+            [(conversation_id, i, t.speaker, t.start_word, t.end_word, t.channel) for i, t in enumerate(turns)],
+        )
+
+    def replace_words(self, conversation_id: str, words: list[Word], turns: list[Turn], *,
+                      action: str = "transcribe", status: ConversationStatus | None = None) -> None:
+        """Replace a conversation's words and turns (after ASR or re-alignment).
+
+        Spans refer to word indices, so when the word count changes every span is dropped (and
+        logged); when it does not, spans stay.
+        """
+        with self.db.atomic():
+            old_n = self.word_count(conversation_id)
+            if old_n != len(words):
+                n_spans = self.db.execute(
+                    "SELECT count(*) FROM spans WHERE conversation_id = ?", [conversation_id]).fetchone()[0]
+                self.db.execute("DELETE FROM spans WHERE conversation_id = ?", [conversation_id])
+            else:
+                n_spans = 0
+            self._write_words(conversation_id, words, turns)
+            self._touch(conversation_id, status)
+            self.log(self._decision(action, conversation_id, None, {"words": old_n},
+                                    {"words": len(words), "spans_dropped": n_spans}))
+
+    def _touch(self, conversation_id: str, status: ConversationStatus | None = None) -> None:
+        if status is None:
+            self.db.execute("UPDATE conversations SET updated = ? WHERE id = ?", [utc_now(), conversation_id])
+        else:
+            self.db.execute("UPDATE conversations SET updated = ?, status = ? WHERE id = ?",
+                            [utc_now(), ConversationStatus(status).value, conversation_id])
+
+    def set_status(self, conversation_id: str, status: ConversationStatus) -> None:
+        with self.db.atomic():
+            self._require_conversation(conversation_id)
+            self._touch(conversation_id, status)
+
+    def update_conversation_meta(self, conversation_id: str, **fields: Any) -> None:
+        """Change conversation columns (audio_path, language, ...) or merge into ``meta`` (meta=dict)."""
+        allowed = {"audio_path", "audio_sha256", "sample_rate", "channels", "duration", "language", "meta"}
+        unknown = set(fields) - allowed
+        if unknown:
+            raise ValueError(f"cannot update conversation fields {sorted(unknown)}")
+        with self.db.atomic():
+            row = self._require_conversation(conversation_id)
+            if "meta" in fields:
+                merged = json.loads(row["meta"])
+                merged.update(fields["meta"])
+                fields["meta"] = json.dumps(merged)
+            fields["updated"] = utc_now()
+            self.db["conversations"].update(conversation_id, fields)
+
+    def _require_conversation(self, conversation_id: str) -> dict[str, Any]:
+        rows = list(self.db.query("SELECT * FROM conversations WHERE id = ?", [conversation_id]))
+        if not rows:
+            raise NotFound(f"no conversation {conversation_id!r} in {self.path.name}")
+        return rows[0]
+
+    def conversation_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM conversations ORDER BY id")]
+
+    def word_count(self, conversation_id: str) -> int:
+        return self.db.execute("SELECT count(*) FROM words WHERE conversation_id = ?", [conversation_id]).fetchone()[0]
+
+    def list_conversations(self) -> list[ConversationSummary]:
+        sql = """
+            SELECT c.id, c.status, c.duration, c.language, c.audio_path,
+                (SELECT count(*) FROM words w WHERE w.conversation_id = c.id) AS n_words,
+                (SELECT count(*) FROM spans s WHERE s.conversation_id = c.id AND s.status = 'suggested') AS suggested,
+                (SELECT count(*) FROM spans s WHERE s.conversation_id = c.id AND s.status = 'accepted') AS accepted,
+                (SELECT count(*) FROM spans s WHERE s.conversation_id = c.id AND s.status = 'rejected') AS rejected
+            FROM conversations c ORDER BY c.id
+        """
+        return [ConversationSummary(**row) for row in self.db.query(sql)]
+
+    def load_conversation(self, conversation_id: str) -> Conversation:
+        row = self._require_conversation(conversation_id)
+        words = [
+            Word(text=r["text"], start=r["start"], end=r["end"], confidence=r["confidence"],
+                 speaker=r["speaker"], channel=r["channel"], aligned=bool(r["aligned"]))
+            for r in self.db.query(
+                'SELECT text, start, "end", confidence, speaker, channel, aligned FROM words '
+                "WHERE conversation_id = ? ORDER BY idx", [conversation_id])
+        ]
+        turns = [
+            Turn(speaker=r["speaker"], start_word=r["start_word"], end_word=r["end_word"], channel=r["channel"])
+            for r in self.db.query("SELECT * FROM turns WHERE conversation_id = ? ORDER BY idx", [conversation_id])
+        ]
+        return Conversation(
+            id=row["id"], audio_path=row["audio_path"], audio_sha256=row["audio_sha256"],
+            sample_rate=row["sample_rate"], channels=row["channels"], duration=row["duration"],
+            language=row["language"], status=ConversationStatus(row["status"]),
+            words=words, turns=turns, spans=self.spans(conversation_id), meta=json.loads(row["meta"]),
+        )
+
+    def iter_conversations(self) -> Iterator[Conversation]:
+        for cid in self.conversation_ids():
+            yield self.load_conversation(cid)
+
+    def delete_conversation(self, conversation_id: str) -> None:
+        with self.db.atomic():
+            self._require_conversation(conversation_id)
+            self.db.execute("DELETE FROM conversations WHERE id = ?", [conversation_id])
+            self.log(self._decision("delete_conversation", conversation_id, None, None, None))
+
+    # ------------------------------------------------------------------ spans
+    def spans(self, conversation_id: str, status: SpanStatus | None = None) -> list[Span]:
+        sql = "SELECT * FROM spans WHERE conversation_id = ?"
+        args: list[Any] = [conversation_id]
+        if status is not None:
+            sql += " AND status = ?"
+            args.append(SpanStatus(status).value)
+        sql += " ORDER BY start_word, end_word, id"
+        return [_span_from_row(r) for r in self.db.query(sql, args)]
+
+    def span(self, span_id: int) -> tuple[str, Span]:
+        rows = list(self.db.query("SELECT * FROM spans WHERE id = ?", [span_id]))
+        if not rows:
+            raise NotFound(f"no span {span_id} in {self.path.name}")
+        return rows[0]["conversation_id"], _span_from_row(rows[0])
+
+    def _check_span(self, conversation_id: str, span: Span, n_words: int | None = None) -> None:
+        n = self.word_count(conversation_id) if n_words is None else n_words
+        if span.end_word > n or span.start_word < 0:
+            raise ProjectError(
+                f"span words {span.start_word}-{span.end_word} fall outside conversation "
+                f"{conversation_id!r} ({n} words)")
+
+    def add_span(self, conversation_id: str, span: Span, *, action: str = "create") -> int:
+        """Insert a span (e.g. one an annotator drew) and log it; returns its id."""
+        with self.db.atomic():
+            self._require_conversation(conversation_id)
+            self._check_span(conversation_id, span)
+            span_id = int(self.db["spans"].insert(_span_row(conversation_id, span, utc_now())).last_pk)
+            span.id = span_id
+            self.log(self._decision(action, conversation_id, span_id, None, span.to_dict()))
+            self._after_decision(conversation_id)
+        return span_id
+
+    def update_span(self, span_id: int, *, action: str, **changes: Any) -> Span:
+        """Change a span's fields (status, category, start_word, end_word, entity, ...) and log before/after."""
+        allowed = {"status", "category", "start_word", "end_word", "entity", "score", "reason", "sources"}
+        unknown = set(changes) - allowed
+        if unknown:
+            raise ValueError(f"cannot change span fields {sorted(unknown)}")
+        with self.db.atomic():
+            conversation_id, before = self.span(span_id)
+            after = Span.from_dict({**before.to_dict(), **changes})
+            self._check_span(conversation_id, after)
+            row = _span_row(conversation_id, after, utc_now())
+            del row["created"], row["conversation_id"]
+            self.db["spans"].update(span_id, row)
+            self.log(self._decision(action, conversation_id, span_id, before.to_dict(), after.to_dict()))
+            self._after_decision(conversation_id)
+        return after
+
+    def restore_span(self, span: Span, conversation_id: str, *, action: str = "restore") -> None:
+        """Put back a deleted span with its old id (undo of a delete)."""
+        with self.db.atomic():
+            row = _span_row(conversation_id, span, utc_now())
+            row["id"] = span.id
+            self.db["spans"].insert(row)
+            self.log(self._decision(action, conversation_id, span.id, None, span.to_dict()))
+            self._after_decision(conversation_id)
+
+    def delete_span(self, span_id: int, *, action: str = "delete") -> Span:
+        with self.db.atomic():
+            conversation_id, before = self.span(span_id)
+            self.db.execute("DELETE FROM spans WHERE id = ?", [span_id])
+            self.log(self._decision(action, conversation_id, span_id, before.to_dict(), None))
+            self._after_decision(conversation_id)
+        return before
+
+    def replace_suggestions(self, conversation_id: str, spans: Iterable[Span], *, source: str = "detect") -> list[Span]:
+        """Drop a conversation's open suggestions and store new ones; human decisions stay."""
+        with self.db.atomic():
+            self._require_conversation(conversation_id)
+            n_words = self.word_count(conversation_id)
+            removed = self.db.execute(
+                "DELETE FROM spans WHERE conversation_id = ? AND status = 'suggested'", [conversation_id]).rowcount
+            now = utc_now()
+            stored = []
+            for span in spans:
+                if span.status != SpanStatus.SUGGESTED:
+                    raise ValueError("replace_suggestions takes suggested spans only")
+                self._check_span(conversation_id, span, n_words)
+                span.id = int(self.db["spans"].insert(_span_row(conversation_id, span, now)).last_pk)
+                stored.append(span)
+            row = self._require_conversation(conversation_id)
+            status = ConversationStatus(row["status"])
+            if status in (ConversationStatus.NEW, ConversationStatus.TRANSCRIBED):
+                status = ConversationStatus.DETECTED
+            self._touch(conversation_id, status)
+            self.log(self._decision(source, conversation_id, None, {"suggested": removed},
+                                    {"suggested": len(stored)}))
+        return stored
+
+    def _after_decision(self, conversation_id: str) -> None:
+        """Keep the conversation's status in step with its spans."""
+        row = self._require_conversation(conversation_id)
+        status = ConversationStatus(row["status"])
+        if status == ConversationStatus.SIGNED_OFF:
+            self._touch(conversation_id)
+            return
+        counts = dict(self.db.execute(
+            "SELECT status, count(*) FROM spans WHERE conversation_id = ? GROUP BY status", [conversation_id]))
+        decided = counts.get("accepted", 0) + counts.get("rejected", 0)
+        if decided and not counts.get("suggested", 0):
+            status = ConversationStatus.REVIEWED
+        elif decided:
+            status = ConversationStatus.IN_REVIEW
+        self._touch(conversation_id, status)
+
+    # ------------------------------------------------------------------ pseudonym maps
+    def pseudonyms(self, conversation_id: str) -> list[dict[str, Any]]:
+        return list(self.db.query(
+            "SELECT key, category, original, surrogate, locked FROM pseudonyms WHERE conversation_id = ? "
+            "ORDER BY category, key", [conversation_id]))
+
+    def put_pseudonyms(self, conversation_id: str, rows: Iterable[dict[str, Any]], *, action: str | None = None) -> None:
+        """Upsert map rows {key, category, original, surrogate, locked}; log when ``action`` is given."""
+        with self.db.atomic():
+            now = utc_now()
+            rows = list(rows)
+            for r in rows:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO pseudonyms(conversation_id, key, category, original, surrogate, locked, updated)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [conversation_id, r["key"], r["category"], r["original"], r["surrogate"],
+                     int(bool(r.get("locked", False))), now])
+            if action:
+                # the audit log records which entries changed, never the original values
+                self.log(self._decision(action, conversation_id, None, None,
+                                        {"entries": [{"key_hash": _short_hash(r["key"]), "category": r["category"]}
+                                                     for r in rows]}))
+
+    def clear_pseudonyms(self, conversation_id: str, *, keep_locked: bool = True) -> None:
+        with self.db.atomic():
+            sql = "DELETE FROM pseudonyms WHERE conversation_id = ?"
+            if keep_locked:
+                sql += " AND locked = 0"
+            self.db.execute(sql, [conversation_id])
+
+    # ------------------------------------------------------------------ models
+    def save_model(self, name: str, kind: str, blob: bytes | None, metrics: dict[str, Any],
+                   n_labelled: int = 0) -> int:
+        with self.db.atomic():
+            cur = self.db.execute(
+                "INSERT INTO models(name, kind, created, n_labelled, metrics, blob) VALUES (?, ?, ?, ?, ?, ?)",
+                [name, kind, utc_now(), n_labelled, json.dumps(metrics), blob])
+            self.log(self._decision("train_model", None, None, None,
+                                    {"model_id": cur.lastrowid, "name": name, "n_labelled": n_labelled}))
+            return int(cur.lastrowid)
+
+    def models(self, name: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT id, name, kind, created, n_labelled, metrics FROM models"
+        args: list[Any] = []
+        if name:
+            sql += " WHERE name = ?"
+            args.append(name)
+        rows = list(self.db.query(sql + " ORDER BY id", args))
+        for r in rows:
+            r["metrics"] = json.loads(r["metrics"])
+        return rows
+
+    def model_blob(self, model_id: int) -> bytes | None:
+        row = self.db.execute("SELECT blob FROM models WHERE id = ?", [model_id]).fetchone()
+        if row is None:
+            raise NotFound(f"no model {model_id}")
+        return row[0]
+
+    # ------------------------------------------------------------------ sign-offs
+    def add_signoff(self, reviewer: str, role: Role, comment: str, content_hash: str, *, draft: bool = False) -> int:
+        with self.db.atomic():
+            at = utc_now()
+            cur = self.db.execute(
+                "INSERT INTO signoffs(reviewer, role, at, comment, content_hash, draft) VALUES (?, ?, ?, ?, ?, ?)",
+                [reviewer, Role(role).value, at, comment, content_hash, int(draft)])
+            self.log(Decision(action="signoff", actor=reviewer, role=Role(role), at=at,
+                              after={"content_hash": content_hash, "draft": draft}))
+            return int(cur.lastrowid)
+
+    def latest_signoff(self) -> dict[str, Any] | None:
+        rows = list(self.db.query("SELECT * FROM signoffs WHERE draft = 0 ORDER BY id DESC LIMIT 1"))
+        return rows[0] if rows else None
+
+    # ------------------------------------------------------------------ allow / deny lists
+    def add_term(self, kind: str, text: str, category: str = "") -> None:
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT OR REPLACE INTO term_lists(kind, text, category, added) VALUES (?, ?, ?, ?)",
+                [kind, text, category, utc_now()])
+            self.log(self._decision(f"{kind}_list_add", None, None, None,
+                                    {"category": category, "term_hash": _short_hash(text)}))
+
+    def remove_term(self, kind: str, text: str, category: str = "") -> None:
+        with self.db.atomic():
+            self.db.execute("DELETE FROM term_lists WHERE kind = ? AND text = ? AND category = ?",
+                            [kind, text, category])
+            self.log(self._decision(f"{kind}_list_remove", None, None,
+                                    {"category": category, "term_hash": _short_hash(text)}, None))
+
+    def terms(self, kind: str) -> list[tuple[str, str]]:
+        """(text, category) pairs of the allow or deny list."""
+        return [(r[0], r[1]) for r in self.db.execute(
+            "SELECT text, category FROM term_lists WHERE kind = ? ORDER BY text", [kind])]
+
+    # ------------------------------------------------------------------ gazetteer edits
+    def set_gazetteer_entry(self, language: str, category: str, entry: str, action: str) -> None:
+        with self.db.atomic():
+            self.db.execute(
+                "INSERT OR REPLACE INTO gazetteer_entries(language, category, entry, action, added) VALUES (?, ?, ?, ?, ?)",
+                [language, category, entry, action, utc_now()])
+
+    def gazetteer_entries(self, language: str) -> list[dict[str, Any]]:
+        return list(self.db.query(
+            "SELECT category, entry, action FROM gazetteer_entries WHERE language = ? ORDER BY category, entry",
+            [language]))
+
+
+def _short_hash(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]

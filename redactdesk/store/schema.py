@@ -1,0 +1,128 @@
+"""Schema of the project file and the migrations that bring older files up to date.
+
+Each migration is a function over a sqlite-utils Database run inside one transaction; the
+version reached is stored both in ``PRAGMA user_version`` and in the ``meta`` table.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+import sqlite_utils
+
+APP_ID = "redactdesk"
+SCHEMA_VERSION = 2
+
+
+def _run(db: sqlite_utils.Database, script: str) -> None:
+    """Run a multi-statement script without leaving the caller's transaction (unlike executescript)."""
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            db.execute(buf)
+            buf = ""
+    if buf.strip():
+        raise ValueError(f"incomplete SQL statement in migration: {buf[:60]!r}")
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    _run(
+        db,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE conversations (
+            id TEXT PRIMARY KEY,
+            audio_path TEXT, audio_sha256 TEXT,
+            sample_rate INTEGER, channels INTEGER, duration REAL,
+            language TEXT NOT NULL DEFAULT 'en',
+            status TEXT NOT NULL DEFAULT 'new',
+            meta TEXT NOT NULL DEFAULT '{}',
+            created TEXT NOT NULL, updated TEXT NOT NULL
+        );
+        CREATE TABLE words (
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            text TEXT NOT NULL, start REAL NOT NULL, "end" REAL NOT NULL,
+            confidence REAL, speaker TEXT, channel INTEGER,
+            aligned INTEGER NOT NULL DEFAULT 1,
+            PRIMARY KEY (conversation_id, idx)
+        );
+        CREATE TABLE turns (
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            speaker TEXT NOT NULL, start_word INTEGER NOT NULL, end_word INTEGER NOT NULL,
+            channel INTEGER,
+            PRIMARY KEY (conversation_id, idx)
+        );
+        CREATE TABLE spans (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            start_word INTEGER NOT NULL, end_word INTEGER NOT NULL,
+            category TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('suggested', 'accepted', 'rejected')),
+            score REAL NOT NULL, sources TEXT NOT NULL DEFAULT '[]', reason TEXT NOT NULL DEFAULT '',
+            entity TEXT,
+            created TEXT NOT NULL, updated TEXT NOT NULL,
+            CHECK (end_word > start_word)
+        );
+        CREATE INDEX spans_by_conversation ON spans(conversation_id, start_word);
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            at TEXT NOT NULL, actor TEXT NOT NULL, role TEXT NOT NULL, action TEXT NOT NULL,
+            conversation_id TEXT, span_id INTEGER,
+            before TEXT, after TEXT
+        );
+        CREATE INDEX audit_by_conversation ON audit(conversation_id, id);
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+        CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+        CREATE TABLE pseudonyms (
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            key TEXT NOT NULL, category TEXT NOT NULL,
+            original TEXT NOT NULL, surrogate TEXT NOT NULL,
+            locked INTEGER NOT NULL DEFAULT 0, updated TEXT NOT NULL,
+            PRIMARY KEY (conversation_id, key, category)
+        );
+        CREATE TABLE models (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL, kind TEXT NOT NULL, created TEXT NOT NULL,
+            n_labelled INTEGER NOT NULL DEFAULT 0,
+            metrics TEXT NOT NULL DEFAULT '{}', blob BLOB
+        );
+        CREATE TABLE signoffs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            reviewer TEXT NOT NULL, role TEXT NOT NULL, at TEXT NOT NULL,
+            comment TEXT NOT NULL DEFAULT '', content_hash TEXT NOT NULL,
+            draft INTEGER NOT NULL DEFAULT 0
+        );
+        """
+    )
+
+
+def _v2(db: sqlite_utils.Database) -> None:
+    """Project-level term lists (allow/deny) and gazetteer edits, kept apart from settings."""
+    _run(
+        db,
+        """
+        CREATE TABLE term_lists (
+            kind TEXT NOT NULL CHECK (kind IN ('allow', 'deny')),
+            text TEXT NOT NULL, category TEXT NOT NULL DEFAULT '',
+            added TEXT NOT NULL,
+            PRIMARY KEY (kind, text, category)
+        );
+        CREATE TABLE gazetteer_entries (
+            language TEXT NOT NULL, category TEXT NOT NULL, entry TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('add', 'remove')),
+            added TEXT NOT NULL,
+            PRIMARY KEY (language, category, entry)
+        );
+        """
+    )
+
+
+MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2}
+assert max(MIGRATIONS) == SCHEMA_VERSION
