@@ -1,0 +1,5 @@
+import sys
+
+from redactdesk.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""The `redactdesk` command: a thin front end over redactdesk.pipeline and the stage packages."""
