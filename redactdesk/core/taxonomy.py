@@ -16,6 +16,7 @@ class Taxonomy:
     categories: list[Category]
     partial_rounding: dict[str, str] = field(default_factory=dict)
     keys: dict[int, str] = field(default_factory=dict)
+    risk_without_speaker: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.categories]
@@ -29,6 +30,7 @@ class Taxonomy:
         cats: list[Category] = []
         rounding: dict[str, str] = {}
         keys: dict[int, str] = {}
+        no_speaker: dict[str, int] = {}
         for d in items:
             cats.append(
                 Category(
@@ -45,7 +47,9 @@ class Taxonomy:
             rounding[cats[-1].id] = str(d.get("partial_rounding", "down"))
             if d.get("key") is not None:
                 keys[int(d["key"])] = cats[-1].id
-        return cls(cats, rounding, keys)
+            if d.get("risk_without_speaker") is not None:
+                no_speaker[cats[-1].id] = int(d["risk_without_speaker"])
+        return cls(cats, rounding, keys, no_speaker)
 
     def __iter__(self) -> Iterator[Category]:
         return iter(self.categories)
@@ -71,7 +75,23 @@ class Taxonomy:
 
     def with_extra(self, extra: Iterable[Category]) -> Taxonomy:
         """A copy with project-defined categories appended (ids must be new)."""
-        return Taxonomy(list(self.categories) + list(extra), dict(self.partial_rounding), dict(self.keys))
+        return Taxonomy(list(self.categories) + list(extra), dict(self.partial_rounding), dict(self.keys),
+                        dict(self.risk_without_speaker))
+
+    def miss_score(self, category_id: str, *, partial: bool = False, speaker: bool = False) -> int:
+        """Residual-risk score of one MISSED_<CATEGORY>[_PARTIAL][_SPEAKER] item (seed 002).
+
+        Categories such as ORGANIZATION score only when the item concerns a participant (_SPEAKER);
+        _PARTIAL halves the score, rounding up for names and down for the rest.
+        """
+        risk = self.get(category_id).risk
+        if not speaker and category_id in self.risk_without_speaker:
+            risk = self.risk_without_speaker[category_id]
+        if not partial:
+            return risk
+        if self.partial_rounding.get(category_id, "down") == "up":
+            return math.ceil(risk / 2)
+        return risk // 2
 
     def partial_score(self, category_id: str) -> int:
         """Risk score of a _PARTIAL miss: half the full score, rounded per category (seed 002)."""

@@ -613,6 +613,46 @@ class Project:
         rows = list(self.db.query("SELECT * FROM signoffs WHERE draft = 0 ORDER BY id DESC LIMIT 1"))
         return rows[0] if rows else None
 
+    # ------------------------------------------------------------------ reviewers' missed items
+    def add_missed(self, conversation_id: str, start_word: int, end_word: int, category: str, *,
+                   partial: bool = False, speaker: bool = False, item_key: str | None = None,
+                   note: str = "") -> int:
+        """Record a MISSED_<CATEGORY>[_PARTIAL][_SPEAKER] mark; ``item_key`` groups repeats of one item."""
+        with self.db.atomic():
+            self._require_conversation(conversation_id)
+            if not 0 <= start_word < end_word <= self.word_count(conversation_id):
+                raise ProjectError(f"missed item words {start_word}-{end_word} fall outside {conversation_id!r}")
+            key = item_key or f"{category}:{start_word}-{end_word}"
+            cur = self.db.execute(
+                "INSERT INTO missed_items(conversation_id, start_word, end_word, category, partial, speaker, "
+                "item_key, reviewer, at, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [conversation_id, start_word, end_word, category, int(partial), int(speaker), key,
+                 self.actor, utc_now(), note])
+            self.log(self._decision("mark_missed", conversation_id, None, None,
+                                    {"missed_id": cur.lastrowid, "category": category, "partial": partial,
+                                     "speaker": speaker, "words": [start_word, end_word]}))
+            return int(cur.lastrowid)
+
+    def remove_missed(self, missed_id: int) -> None:
+        with self.db.atomic():
+            rows = list(self.db.query("SELECT * FROM missed_items WHERE id = ?", [missed_id]))
+            if not rows:
+                raise NotFound(f"no missed item {missed_id}")
+            self.db.execute("DELETE FROM missed_items WHERE id = ?", [missed_id])
+            self.log(self._decision("unmark_missed", rows[0]["conversation_id"], None,
+                                    {"missed_id": missed_id, "category": rows[0]["category"]}, None))
+
+    def missed_items(self, conversation_id: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM missed_items"
+        args: list[Any] = []
+        if conversation_id is not None:
+            sql += " WHERE conversation_id = ?"
+            args.append(conversation_id)
+        rows = list(self.db.query(sql + " ORDER BY conversation_id, start_word, id", args))
+        for r in rows:
+            r["partial"], r["speaker"] = bool(r["partial"]), bool(r["speaker"])
+        return rows
+
     # ------------------------------------------------------------------ allow / deny lists
     def add_term(self, kind: str, text: str, category: str = "") -> None:
         with self.db.atomic():

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import sqlite_utils
 
 APP_ID = "redactdesk"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _run(db: sqlite_utils.Database, script: str) -> None:
@@ -124,5 +124,25 @@ def _v2(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2}
+def _v3(db: sqlite_utils.Database) -> None:
+    """Reviewers' marks of personal data the process missed (seed 002's MISSED_<TYPE> tags)."""
+    _run(
+        db,
+        """
+        CREATE TABLE missed_items (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            start_word INTEGER NOT NULL, end_word INTEGER NOT NULL,
+            category TEXT NOT NULL,
+            partial INTEGER NOT NULL DEFAULT 0, speaker INTEGER NOT NULL DEFAULT 0,
+            item_key TEXT NOT NULL,
+            reviewer TEXT NOT NULL, at TEXT NOT NULL, note TEXT NOT NULL DEFAULT '',
+            CHECK (end_word > start_word)
+        );
+        CREATE INDEX missed_by_conversation ON missed_items(conversation_id);
+        """
+    )
+
+
+MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2, 3: _v3}
 assert max(MIGRATIONS) == SCHEMA_VERSION

@@ -171,6 +171,7 @@ def test_migrates_version_1_file(tmp_path):
     assert p.schema_version == SCHEMA_VERSION
     p.add_term("deny", "acme")  # table added by migration 2
     assert p.terms("deny") == [("acme", "")]
+    assert p.missed_items() == []  # table added by migration 3
     p.close()
 
 
@@ -179,3 +180,15 @@ def test_create_refuses_existing_file(tmp_path):
     with pytest.raises(ProjectError, match="already exists"):
         Project.create(tmp_path / "x")
     assert (tmp_path / "x").read_text() == "keep me"
+
+
+def test_missed_items_are_recorded_and_logged(project):
+    project.add_conversation(make_conv())
+    mid = project.add_missed("c1", 1, 3, "PERSON", partial=True, item_key="marc")
+    rows = project.missed_items("c1")
+    assert rows[0]["partial"] is True and rows[0]["item_key"] == "marc"
+    assert project.audit_log()[0].action == "mark_missed"
+    with pytest.raises(ProjectError):
+        project.add_missed("c1", 4, 40, "PERSON")
+    project.remove_missed(mid)
+    assert project.missed_items() == []
