@@ -1,0 +1,186 @@
+"""AppContext: what every view and panel of the window shares.
+
+A panel gets one ``AppContext`` (``ctx``) and should use only this API:
+
+Attributes
+    ``ctx.project``        the open :class:`redactdesk.store.Project` (its ``role`` is kept in step
+                           with ``ctx.role`` so the audit log records who did what).
+    ``ctx.conversation``   the current :class:`~redactdesk.core.types.Conversation` or None; its
+                           ``spans`` are reloaded after every command.
+    ``ctx.undo_stack``     the window's ``QUndoStack`` (Ctrl+Z / Ctrl+Shift+Z).
+    ``ctx.taxonomy``       the :class:`~redactdesk.core.taxonomy.Taxonomy` in use.
+    ``ctx.role``           the current :class:`~redactdesk.core.types.Role`.
+    ``ctx.settings``       the user's ``QSettings`` (preferences, not project data).
+    ``ctx.player``         the :class:`~redactdesk.gui.playback.Player` (may be unavailable).
+    ``ctx.current_span_id`` / ``ctx.current_word``  the selection.
+
+Signals
+    ``conversation_changed(object)``          a Conversation (or None) became current.
+    ``spans_changed()``                        spans of the current conversation changed.
+    ``selection_changed(object, object)``      (span_id | None, word_index | None).
+    ``corpus_changed()``                       conversations added/removed or their status/counts changed.
+    ``role_changed(str)``                      the role's value.
+
+Methods
+    ``open_conversation(id)``, ``select(span_id=None, word=None)``, ``span(id)``, ``current_span()``,
+    ``reload()`` (re-read spans after an outside change), ``push_command(cmd)`` (a QUndoCommand,
+    usually a :class:`redactdesk.gui.commands.ProjectCommand`), ``run_job(title, fn, on_done,
+    on_error=None)`` (see :mod:`redactdesk.gui.jobs`), ``status(text, msecs=5000)``,
+    ``error(title, text)``, ``can(capability)`` (see :mod:`redactdesk.gui.roles`), ``set_role(role)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from redactdesk.core.taxonomy import Taxonomy
+from redactdesk.core.types import Conversation, Role, Span
+from redactdesk.gui import roles
+from redactdesk.gui.jobs import Job, JobRunner
+
+if TYPE_CHECKING:
+    from redactdesk.gui.playback import Player
+    from redactdesk.store import Project
+
+
+class AppContext(QObject):
+    """Shared state and services of one main window (see the module docstring)."""
+
+    conversation_changed = Signal(object)
+    spans_changed = Signal()
+    selection_changed = Signal(object, object)
+    corpus_changed = Signal()
+    role_changed = Signal(str)
+
+    def __init__(self, project: Project, taxonomy: Taxonomy, role: Role | str, settings: QSettings,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.project = project
+        self.taxonomy = taxonomy
+        self.settings = settings
+        self._role = roles.as_role(role)
+        project.role = self._role
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.setUndoLimit(500)
+        self.jobs = JobRunner(self)
+        self.conversation: Conversation | None = None
+        self.current_span_id: int | None = None
+        self.current_word: int | None = None
+        self.player: Player | None = None
+        self.window: QWidget | None = None
+        self._status: Callable[[str, int], None] = lambda text, msecs: None
+        self.last_status = ""
+
+    # ------------------------------------------------------------------ role
+    @property
+    def role(self) -> Role:
+        return self._role
+
+    def set_role(self, role: Role | str) -> None:
+        new = roles.as_role(role)
+        if new == self._role:
+            return
+        self._role = new
+        self.project.role = new
+        self.settings.setValue("role", new.value)
+        self.role_changed.emit(new.value)
+
+    def can(self, capability: str) -> bool:
+        return roles.can(self._role, capability)
+
+    # ------------------------------------------------------------------ conversation & selection
+    def open_conversation(self, conversation_id: str | None) -> None:
+        if conversation_id is None:
+            self.conversation = None
+        else:
+            self.conversation = self.project.load_conversation(conversation_id)
+        self.current_span_id = None
+        self.current_word = None
+        self.conversation_changed.emit(self.conversation)
+        self.selection_changed.emit(None, None)
+
+    def reload(self, conversation_id: str | None = None) -> None:
+        """Re-read the spans of the current conversation (or switch to ``conversation_id``)."""
+        if conversation_id is not None and (self.conversation is None or self.conversation.id != conversation_id):
+            self.open_conversation(conversation_id)
+        elif self.conversation is not None:
+            self.conversation.spans = self.project.spans(self.conversation.id)
+            if self.current_span_id is not None and self.span(self.current_span_id) is None:
+                self.current_span_id = None
+                self.selection_changed.emit(None, self.current_word)
+            self.spans_changed.emit()
+        self.corpus_changed.emit()
+
+    def select(self, span_id: int | None = None, word: int | None = None) -> None:
+        """Make a span and/or word current (word defaults to the span's first word)."""
+        span = self.span(span_id) if span_id is not None else None
+        if span_id is not None and span is None:
+            span_id = None
+        if word is None and span is not None:
+            word = span.start_word
+        if (span_id, word) == (self.current_span_id, self.current_word):
+            return
+        self.current_span_id = span_id
+        self.current_word = word
+        self.selection_changed.emit(span_id, word)
+
+    def span(self, span_id: int | None) -> Span | None:
+        if span_id is None or self.conversation is None:
+            return None
+        for s in self.conversation.spans:
+            if s.id == span_id:
+                return s
+        return None
+
+    def conversation_id_of(self, span: Span) -> str:
+        """The conversation a stored span belongs to (usually the current one)."""
+        if self.conversation is not None and any(s.id == span.id for s in self.conversation.spans):
+            return self.conversation.id
+        return self.project.span(span.id)[0]
+
+    def current_span(self) -> Span | None:
+        return self.span(self.current_span_id)
+
+    def spans_at_word(self, index: int) -> list[Span]:
+        if self.conversation is None:
+            return []
+        return [s for s in self.conversation.spans if s.start_word <= index < s.end_word]
+
+    # ------------------------------------------------------------------ services
+    def push_command(self, cmd: QUndoCommand) -> bool:
+        """Run a command through the undo stack; False (and a message) when it could not be applied."""
+        self.undo_stack.push(cmd)
+        error = getattr(cmd, "error", None)
+        if error:
+            self.error("Could not apply the change", error)
+            return False
+        return True
+
+    def run_job(self, title: str, fn: Callable[[Job], Any], on_done: Callable[[Any], None] | None = None,
+                on_error: Callable[[str], None] | None = None) -> Job:
+        if on_error is None:
+            def on_error(message: str) -> None:
+                self.error(title, message)
+        job = self.jobs.run(title, fn, on_done, on_error)
+        job.cancelled.connect(lambda: self.status(f"{title}: cancelled"))
+        return job
+
+    def set_status_sink(self, sink: Callable[[str, int], None]) -> None:
+        self._status = sink
+
+    def status(self, text: str, msecs: int = 5000) -> None:
+        self.last_status = text
+        self._status(text, msecs)
+
+    def error(self, title: str, text: str) -> None:
+        """Tell the user something went wrong without blocking (a window-modal message box)."""
+        self.status(f"{title}: {text}", 10000)
+        if self.window is not None and self.window.isVisible():
+            box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self.window)
+            box.setObjectName("errorBox")
+            box.open()
