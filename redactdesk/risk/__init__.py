@@ -1,0 +1,1 @@
+"""Residual risk, review sampling, leak scanning and sign-off (seed 002)."""

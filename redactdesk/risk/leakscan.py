@@ -1,0 +1,132 @@
+"""Leak scan: search released text for any original value of an accepted span, in its variants.
+
+Variants cover how the same value can reappear: as said (lower-cased, whitespace folded), digits
+without spaces or dashes, number words turned into digits and digits into words (en, es), and
+letters spelled out joined into a word. Findings never carry the original text — only where it
+was found, its category, and a masked hint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from redactdesk.core.types import Conversation, SpanStatus
+
+TEXT_SUFFIXES = {".json", ".jsonl", ".txt", ".TextGrid", ".textgrid", ".eaf", ".conll", ".csv", ".html", ".vtt",
+                 ".srt", ".ctm", ".md"}
+MIN_VARIANT_CHARS = 3
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", " ", text.lower()).strip()
+
+
+def _digits_to_words(text: str, lang: str) -> str:
+    from num2words import num2words
+
+    return re.sub(r"\d", lambda m: " " + num2words(int(m.group()), lang=lang) + " ", text)
+
+
+def _words_to_digits(text: str, lang: str) -> str:
+    try:
+        from text_to_num import alpha2digit
+
+        return alpha2digit(text, lang, threshold=0)
+    except Exception:  # text2num refuses some inputs; the other variants still apply
+        return text
+
+
+def variants(original: str, language: str = "en") -> set[str]:
+    """Normalised forms under which ``original`` could reappear in exported text."""
+    base = _fold(original)
+    out = {base}
+    squashed = re.sub(r"[\s\-.,]", "", base)
+    if any(c.isdigit() for c in base):
+        out.add(re.sub(r"\D", "", base))
+        out.add(_fold(_digits_to_words(base, language)))
+    as_digits = _fold(_words_to_digits(base, language))
+    if as_digits != base:
+        out.add(as_digits)
+        out.add(re.sub(r"[\s\-]", "", as_digits))
+    spoken_symbols = re.sub(r"\s*\b(dot|punto)\b\s*", ".", base)
+    spoken_symbols = re.sub(r"\s*\b(at|arroba)\b\s*", "@", spoken_symbols)
+    spoken_symbols = re.sub(r"\s*\b(underscore|guion bajo)\b\s*", "_", spoken_symbols)
+    if spoken_symbols != base:
+        out.add(spoken_symbols.replace(" ", ""))
+    tokens = base.replace("-", " ").split()
+    if tokens and all(len(t) == 1 for t in tokens):  # spelled letters "s m i t h" -> "smith"
+        out.add("".join(tokens))
+    out.add(squashed)
+    return {v for v in out if len(v.replace(" ", "")) >= MIN_VARIANT_CHARS}
+
+
+def hint(original: str) -> str:
+    """A masked hint of a value for reports: first character of each word, the rest starred."""
+    return " ".join(w[0] + "*" * (len(w) - 1) for w in original.split()) or "*"
+
+
+@dataclass(frozen=True)
+class LeakFinding:
+    file: str
+    line: int
+    conversation_id: str
+    category: str
+    variant: str  # which normalisation matched: "as said", "digits", ...
+    hint: str
+
+
+@dataclass(frozen=True)
+class Needle:
+    conversation_id: str
+    category: str
+    original: str
+    pattern: re.Pattern[str]
+    variant: str
+
+
+def needles(conversations: Iterable[Conversation]) -> list[Needle]:
+    """Search patterns for every accepted span's original text and its variants."""
+    out: list[Needle] = []
+    for conv in conversations:
+        for span in conv.spans:
+            if span.status != SpanStatus.ACCEPTED:
+                continue
+            original = conv.span_text(span)
+            for v in sorted(variants(original, conv.language)):
+                if v.isdigit() and len(v) < 4:
+                    continue  # short numbers (ages, days) occur everywhere; longer runs are caught
+                if v.isdigit():  # searched in lines with separators removed: only digit boundaries count
+                    pat = re.compile(r"(?<!\d)" + v + r"(?!\d)")
+                else:
+                    body = re.escape(v).replace(r"\ ", r"[\s\-]+")
+                    pat = re.compile(r"(?<![0-9a-z])" + body + r"(?![0-9a-z])")
+                kind = "digits" if v.isdigit() else "as said" if v == _fold(original) else "variant"
+                out.append(Needle(conv.id, span.category, original, pat, kind))
+    return out
+
+
+def scan_text(text: str, name: str, found_needles: list[Needle]) -> list[LeakFinding]:
+    findings = []
+    folded_lines = [_fold(line) for line in text.splitlines()]
+    squashed_lines = [re.sub(r"[\s\-.,]", "", line) for line in folded_lines]
+    for n in found_needles:
+        for i, line in enumerate(folded_lines):
+            hay = squashed_lines[i] if n.variant == "digits" else line
+            if n.pattern.search(hay):
+                findings.append(LeakFinding(name, i + 1, n.conversation_id, n.category, n.variant, hint(n.original)))
+    return findings
+
+
+def scan_folder(folder: str | Path, conversations: Iterable[Conversation]) -> list[LeakFinding]:
+    """Scan every text file below ``folder`` for every accepted original (and its variants)."""
+    folder = Path(folder)
+    ns = needles(conversations)
+    findings: list[LeakFinding] = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in TEXT_SUFFIXES:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            findings += scan_text(text, str(path.relative_to(folder)), ns)
+    return findings

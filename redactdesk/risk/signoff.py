@@ -1,0 +1,81 @@
+"""Sign-off: a reviewer's approval bound to a hash of exactly what was approved.
+
+The content hash covers every span decision (word range, category, status), every surrogate
+and every masking setting. Any later change gives a different hash, so the sign-off reads as
+stale and a release export refuses until someone signs again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from redactdesk.core.types import Role, SpanStatus
+from redactdesk.store import Project
+
+SIGNED_SETTINGS_PREFIXES = ("mask.", "substitute.", "export.")
+
+
+def content_hash(project: Project) -> str:
+    """sha256 over decisions, surrogates and masking/substitution settings, in a canonical order."""
+    h = hashlib.sha256()
+
+    def feed(obj: Any) -> None:
+        h.update(json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        h.update(b"\n")
+
+    for cid in project.conversation_ids():
+        feed(["conversation", cid])
+        for span in project.spans(cid):
+            if span.status == SpanStatus.SUGGESTED:
+                feed(["open", span.start_word, span.end_word, span.category])
+            else:
+                feed(["span", span.start_word, span.end_word, span.category, span.status.value, span.entity])
+        for row in project.pseudonyms(cid):
+            feed(["surrogate", row["key"], row["category"], row["surrogate"], bool(row["locked"])])
+    settings = project.settings()
+    feed(["settings", {k: v for k, v in sorted(settings.items()) if k.startswith(SIGNED_SETTINGS_PREFIXES)}])
+    feed(["leak_overrides", settings.get("review.leak_override")])
+    return h.hexdigest()
+
+
+@dataclass
+class SignOffState:
+    signed: bool
+    stale: bool
+    reviewer: str | None = None
+    at: str | None = None
+    comment: str | None = None
+    content_hash: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.signed and not self.stale
+
+    def describe(self) -> str:
+        if not self.signed:
+            return "not signed off"
+        if self.stale:
+            return f"STALE: signed by {self.reviewer} at {self.at}, but decisions or settings changed since"
+        return f"signed off by {self.reviewer} at {self.at}"
+
+
+def sign_off(project: Project, reviewer: str, comment: str = "", role: Role = Role.REVIEWER) -> SignOffState:
+    """Record a reviewer's sign-off over the project's current content. Only reviewers may sign."""
+    if Role(role) != Role.REVIEWER:
+        raise PermissionError("only a reviewer can sign a release off")
+    if not reviewer.strip():
+        raise ValueError("a sign-off needs the reviewer's name")
+    digest = content_hash(project)
+    project.add_signoff(reviewer.strip(), Role.REVIEWER, comment, digest)
+    return signoff_state(project)
+
+
+def signoff_state(project: Project) -> SignOffState:
+    row = project.latest_signoff()
+    if row is None:
+        return SignOffState(signed=False, stale=False)
+    stale = row["content_hash"] != content_hash(project)
+    return SignOffState(True, stale, row["reviewer"], row["at"], row["comment"], row["content_hash"])
