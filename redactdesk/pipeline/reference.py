@@ -1,0 +1,114 @@
+"""Line a transcript up with a reference transcript, and play annotator from the reference.
+
+Used by the demo and by evaluations: ASR words ("4111", "Smith,") and reference words ("four",
+"one", "one", "one", "smith") are both expanded into normalised spoken tokens, aligned with
+difflib, and every reference span is carried over to the hypothesis words it covers.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from redactdesk.core.types import Conversation, Span, SpanStatus
+
+_DIGIT_WORDS = {
+    "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"],
+    "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"],
+}
+_PUNCT = re.compile(r"[^\w@.'-]+|(?<!\w)[.'-]|[.'-](?!\w)")
+
+
+def spoken_tokens(text: str, language: str = "en") -> list[str]:
+    """Normalised tokens of one word: lower case, no punctuation, each digit as its word."""
+    digits = _DIGIT_WORDS.get(language, _DIGIT_WORDS["en"])
+    t = _PUNCT.sub(" ", text.lower())
+    out: list[str] = []
+    for piece in t.replace("-", " ").split():
+        if piece == "oh":
+            out.append(digits[0])
+            continue
+        buf = ""
+        for ch in piece:
+            if ch.isdigit():
+                if buf:
+                    out.append(buf)
+                    buf = ""
+                out.append(digits[int(ch)])
+            else:
+                buf += ch
+        if buf:
+            out.append(buf)
+    return out
+
+
+def _expand(conv: Conversation) -> tuple[list[str], list[int]]:
+    tokens: list[str] = []
+    owner: list[int] = []
+    for i, w in enumerate(conv.words):
+        for tok in spoken_tokens(w.text, conv.language):
+            tokens.append(tok)
+            owner.append(i)
+    return tokens, owner
+
+
+def word_map(reference: Conversation, hypothesis: Conversation) -> dict[int, set[int]]:
+    """For each reference word index, the hypothesis word indices aligned to it."""
+    ref_toks, ref_owner = _expand(reference)
+    hyp_toks, hyp_owner = _expand(hypothesis)
+    sm = difflib.SequenceMatcher(a=ref_toks, b=hyp_toks, autojunk=False)
+    out: dict[int, set[int]] = {}
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                out.setdefault(ref_owner[i1 + k], set()).add(hyp_owner[j1 + k])
+        elif tag == "replace":  # substitutions: spread the hypothesis block over the reference block
+            for k in range(i1, i2):
+                j = j1 + (k - i1) * (j2 - j1) // max(i2 - i1, 1)
+                out.setdefault(ref_owner[k], set()).add(hyp_owner[min(j, j2 - 1)])
+    return out
+
+
+def project_spans(reference: Conversation, hypothesis: Conversation) -> list[Span]:
+    """Reference (accepted) spans carried over to hypothesis word ranges; spans with no match are dropped."""
+    mapping = word_map(reference, hypothesis)
+    out: list[Span] = []
+    for span in reference.spans:
+        hits = sorted(set().union(*(mapping.get(i, set()) for i in span.word_range())))
+        if not hits:
+            continue
+        out.append(Span(hits[0], hits[-1] + 1, span.category, status=SpanStatus.ACCEPTED, score=1.0,
+                        sources=("reference",), reason="from the reference transcript"))
+    return out
+
+
+@dataclass
+class OracleDecisions:
+    accept: list[tuple[int, str, int, int]]  # (span id, category, start_word, end_word)
+    reject: list[int]
+    add: list[Span]
+
+
+def oracle_decisions(hypothesis: Conversation, reference_spans: list[Span]) -> OracleDecisions:
+    """What a careful annotator would do with the suggestions, given the true items.
+
+    A suggestion overlapping a true item is accepted with the item's category and stretched to
+    cover the whole item (and itself); a second suggestion on an item already claimed, or one on
+    no item, is rejected; true items no suggestion touched are added.
+    """
+    accept: list[tuple[int, str, int, int]] = []
+    reject: list[int] = []
+    claimed: set[int] = set()
+    for span in hypothesis.spans:
+        if span.status != SpanStatus.SUGGESTED or span.id is None:
+            continue
+        truth = [(k, r) for k, r in enumerate(reference_spans) if r.overlaps(span) and k not in claimed]
+        if not truth:
+            reject.append(span.id)
+            continue
+        k, best = max(truth, key=lambda kr: min(kr[1].end_word, span.end_word) - max(kr[1].start_word, span.start_word))
+        claimed.add(k)
+        accept.append((span.id, best.category, min(span.start_word, best.start_word), max(span.end_word, best.end_word)))
+    add = [r for k, r in enumerate(reference_spans) if k not in claimed]
+    return OracleDecisions(accept, reject, add)

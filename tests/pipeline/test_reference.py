@@ -1,0 +1,35 @@
+"""Aligning ASR words with a reference transcript and replaying the reference as an annotator."""
+
+from redactdesk.core import Conversation, Span, SpanStatus, Word
+from redactdesk.pipeline.reference import oracle_decisions, project_spans, spoken_tokens
+
+
+def conv(text, spans=()):
+    words = [Word(t, i * 0.3, i * 0.3 + 0.2) for i, t in enumerate(text.split())]
+    return Conversation(id="c", words=words, spans=list(spans))
+
+
+def test_spoken_tokens_expand_digits_and_strip_punctuation():
+    assert spoken_tokens("4111,") == ["four", "one", "one", "one"]
+    assert spoken_tokens("Smith.") == ["smith"]
+    assert spoken_tokens("oh") == ["zero"]
+    assert spoken_tokens("4-1-1") == ["four", "one", "one"]
+    assert spoken_tokens("44", "es") == ["cuatro", "cuatro"]
+
+
+def test_reference_spans_land_on_the_right_asr_words():
+    ref = conv("my card is four one one one one two two two and my name is john smith",
+               [Span(3, 11, "CREDIT_CARD", status=SpanStatus.ACCEPTED), Span(14, 16, "PERSON", status=SpanStatus.ACCEPTED)])
+    hyp = conv("My card is 4111 1222, and my name is John Smith.")
+    spans = project_spans(ref, hyp)
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(3, 5, "CREDIT_CARD"), (8, 10, "PERSON")]
+
+
+def test_oracle_accepts_overlaps_rejects_others_adds_misses():
+    hyp = conv("call john smith at five five five one two one two today", [
+        Span(1, 2, "PERSON", id=1), Span(11, 12, "DATE", id=2)])
+    truth = [Span(1, 3, "PERSON", status=SpanStatus.ACCEPTED), Span(4, 11, "PHONE", status=SpanStatus.ACCEPTED)]
+    d = oracle_decisions(hyp, truth)
+    # the partial name suggestion is stretched over the whole name; the missed phone is added
+    assert d.accept == [(1, "PERSON", 1, 3)] and d.reject == [2]
+    assert [(s.start_word, s.end_word, s.category) for s in d.add] == [(4, 11, "PHONE")]
