@@ -1,0 +1,123 @@
+"""ELAN EAF (via pympi-ling): reader and writer.
+
+Reading takes every top-level time-aligned tier (no parent) as one speaker: the tier's PARTICIPANT,
+else its id. An annotation holding several words has its time spread evenly over them
+(``aligned=False``). Writing makes one tier per speaker with one annotation per word (times in ms).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import warnings as _warnings
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from pympi import Elan
+
+from redactdesk.core.types import Word
+from redactdesk.formats._textio import atomic_write_bytes, decode_text, read_bytes
+from redactdesk.formats.errors import ImportProblem
+from redactdesk.formats.transcript import (
+    TranscriptImport,
+    merge_by_start,
+    spread,
+    tier_intervals,
+    turns_from_words,
+)
+from redactdesk.formats.validate import check_words, raise_if
+
+WORDS_TIER = "words"
+
+
+def read_eaf(path: str | Path, audio_duration: float | None = None) -> TranscriptImport:
+    """Read an ELAN .eaf file. Raises ImportFailed listing every problem."""
+    p = Path(path)
+    data = read_bytes(p)
+    decode_text(data, p)  # encoding problems reported with their byte offset
+    try:
+        ET.parse(io.BytesIO(data))
+    except ET.ParseError as exc:
+        line, col = exc.position
+        raise_if(p, [ImportProblem(f"line {line}, column {col + 1}", "malformed XML")])
+    try:
+        with _warnings.catch_warnings():
+            _warnings.simplefilter("ignore")
+            eaf = Elan.Eaf(str(p))
+    except Exception as exc:  # pympi raises bare Exceptions / KeyErrors on odd documents
+        raise_if(p, [ImportProblem("file", f"not a readable ELAN file ({type(exc).__name__})")])
+    return _from_eaf(eaf, p, audio_duration)
+
+
+def _from_eaf(eaf: Elan.Eaf, path: Path | None, audio_duration: float | None) -> TranscriptImport:
+    problems: list[ImportProblem] = []
+    items: list[tuple[Word, str]] = []
+    groups: list[int] = []
+    spread_count = 0
+    tier_ids = sorted(eaf.tiers, key=lambda t: eaf.tiers[t][3])
+    top = [t for t in tier_ids if not eaf.tiers[t][2].get("PARENT_REF") and eaf.tiers[t][0]]
+    if not top:
+        raise_if(path, [ImportProblem("file", "no time-aligned top-level tier with annotations")])
+    for ti, tier in enumerate(top, 1):
+        attrs = eaf.tiers[tier][2]
+        speaker = attrs.get("PARTICIPANT") or (None if tier == WORDS_TIER else tier)
+        anns = [(eaf.timeslots.get(a[0]), eaf.timeslots.get(a[1]), a[2] or "")
+                for a in eaf.tiers[tier][0].values()]
+        anns.sort(key=lambda a: math.inf if a[0] is None else a[0])
+        for ai, (t0, t1, value) in enumerate(anns, 1):
+            loc = f"tier {ti}, annotation {ai}"
+            tokens = value.split()
+            if not tokens:
+                continue
+            if t0 is None or t1 is None:
+                problems.append(ImportProblem(loc, "time slot without a time value"))
+                continue
+            start, end = t0 / 1000.0, t1 / 1000.0
+            if len(tokens) > 1:
+                spread_count += 1
+            for t, (s, e) in zip(tokens, spread(start, end, len(tokens)), strict=True):
+                items.append((Word(text=t, start=s, end=e, speaker=speaker, aligned=len(tokens) == 1), loc))
+                groups.append(ti)
+    problems.extend(check_words([w for w, _ in items], [loc for _, loc in items], audio_duration, groups=groups))
+    raise_if(path, problems)
+    warnings: list[str] = []
+    if spread_count:
+        warnings.append(f"{spread_count} annotation(s) held several words; their times were spread evenly")
+    words = [w for w, _ in merge_by_start(items)]
+    return TranscriptImport(words=words, turns=turns_from_words(words), warnings=warnings, format="eaf")
+
+
+def build_eaf(words: list[Word], audio_rel: str | None = None) -> Elan.Eaf:
+    """A pympi Eaf with one tier per speaker (PARTICIPANT = speaker) and one annotation per word."""
+    eaf = Elan.Eaf(author="redactdesk")
+    eaf.remove_tier("default")
+    if audio_rel:
+        eaf.add_linked_file(audio_rel, relpath=audio_rel, mimetype=_mime(audio_rel))
+    by_speaker: dict[str, list[Word]] = {}
+    for w in words:
+        by_speaker.setdefault(w.speaker or WORDS_TIER, []).append(w)
+    for tier, ws in by_speaker.items():
+        eaf.add_tier(tier, part="" if tier == WORDS_TIER else tier)
+        last = 0
+        for s, e, text in tier_intervals(ws):
+            ms0 = max(int(round(s * 1000)), last)
+            ms1 = max(int(round(e * 1000)), ms0 + 1)
+            eaf.add_annotation(tier, ms0, ms1, text)
+            last = ms1
+    if not by_speaker:
+        eaf.add_tier(WORDS_TIER)
+    return eaf
+
+
+def _mime(name: str) -> str:
+    ext = name.rsplit(".", 1)[-1].lower()
+    return {"wav": "audio/x-wav", "flac": "audio/flac", "ogg": "audio/ogg", "mp3": "audio/mpeg"}.get(ext, "audio/*")
+
+
+def write_eaf(words: list[Word], path: str | Path, audio_rel: str | None = None) -> Path:
+    """Write ``words`` as an ELAN file (times rounded to the millisecond), atomically.
+
+    Overlapping words of one speaker are clipped as in ``tier_intervals``.
+    """
+    data = Elan.to_string(build_eaf(words, audio_rel), pretty=True, encoding="UTF-8")
+    return atomic_write_bytes(path, data)
