@@ -1,0 +1,435 @@
+"""Forced alignment with pocketsphinx 5: re-time known words against the audio.
+
+Used after a reviewer edits a turn's words, and optionally to refine every word boundary Whisper gave.
+Each word becomes a small grammar of its pronounceable forms (``"4111"`` may be read "four one one
+one" or "four thousand one hundred eleven"; ``"0"`` "zero" or "oh"); a JSGF grammar of the turn is
+decoded with pocketsphinx's FSG search, and the recognised path is mapped back to the words.
+Words missing from the CMU dictionary get a rough letter-to-sound pronunciation; their new times
+are marked ``aligned=False``. Spanish words are all pronounced by Spanish letter-to-sound rules on
+the English acoustic model (approximate). Pocketsphinx needs 16 kHz 16-bit audio; input is resampled.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import threading
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+from num2words import num2words
+
+from redactdesk.asr.base import AlignmentError, CancelFn, ProgressFn, check_cancel
+from redactdesk.asr.resample import WORK_RATE, to_work_rate
+from redactdesk.core.types import Turn, Word
+
+MAX_VARIANTS = 32
+_DECODER_LOCK = threading.Lock()
+_FILLER = re.compile(r"^(<.*>|\[.*\]|\+\+.*\+\+)$")
+
+
+@dataclass
+class AlignmentReport:
+    """How far boundaries moved (ms) over words that had times before, and what could not be aligned."""
+
+    words: int = 0
+    moved: list[float] = field(default_factory=list, repr=False)
+    oov: int = 0
+    failed_turns: int = 0
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def mean_ms(self) -> float:
+        return float(np.mean(self.moved)) if self.moved else 0.0
+
+    @property
+    def median_ms(self) -> float:
+        return float(np.median(self.moved)) if self.moved else 0.0
+
+    @property
+    def max_ms(self) -> float:
+        return float(np.max(self.moved)) if self.moved else 0.0
+
+    def merge(self, other: AlignmentReport) -> None:
+        self.words += other.words
+        self.moved.extend(other.moved)
+        self.oov += other.oov
+        self.failed_turns += other.failed_turns
+        self.messages.extend(other.messages)
+
+    def summary(self) -> dict[str, float | int]:
+        return {
+            "words": self.words,
+            "mean_ms": round(self.mean_ms, 1),
+            "median_ms": round(self.median_ms, 1),
+            "max_ms": round(self.max_ms, 1),
+            "oov": self.oov,
+            "failed_turns": self.failed_turns,
+        }
+
+
+# --------------------------------------------------------------------------- pronunciations
+
+_EN_RULES = [
+    ("tch", "CH"), ("sch", "S K"), ("ch", "CH"), ("sh", "SH"), ("th", "TH"), ("ph", "F"), ("gh", "G"),
+    ("ck", "K"), ("ng", "NG"), ("qu", "K W"), ("wh", "W"), ("ee", "IY"), ("ea", "IY"), ("oo", "UW"),
+    ("ou", "AW"), ("ow", "OW"), ("ai", "EY"), ("ay", "EY"), ("oi", "OY"), ("oy", "OY"), ("au", "AO"),
+    ("aw", "AO"), ("ie", "IY"), ("ey", "EY"), ("ei", "EY"), ("ue", "UW"), ("er", "ER"), ("ir", "ER"),
+    ("ur", "ER"), ("ar", "AA R"), ("or", "AO R"), ("a", "AE"), ("b", "B"), ("c", "K"), ("d", "D"),
+    ("e", "EH"), ("f", "F"), ("g", "G"), ("h", "HH"), ("i", "IH"), ("j", "JH"), ("k", "K"), ("l", "L"),
+    ("m", "M"), ("n", "N"), ("o", "OW"), ("p", "P"), ("q", "K"), ("r", "R"), ("s", "S"), ("t", "T"),
+    ("u", "AH"), ("v", "V"), ("w", "W"), ("x", "K S"), ("y", "IY"), ("z", "Z"),
+]
+_ES_RULES = [
+    ("ch", "CH"), ("ll", "Y"), ("rr", "R"), ("qu", "K"), ("gue", "G EY"), ("gui", "G IY"), ("güe", "G W EY"),
+    ("güi", "G W IY"), ("ce", "S EY"), ("ci", "S IY"), ("ge", "HH EY"), ("gi", "HH IY"), ("ñ", "N Y"),
+    ("a", "AA"), ("e", "EY"), ("i", "IY"), ("o", "OW"), ("u", "UW"), ("ü", "W"), ("b", "B"), ("v", "B"),
+    ("c", "K"), ("d", "D"), ("f", "F"), ("g", "G"), ("h", ""), ("j", "HH"), ("k", "K"), ("l", "L"),
+    ("m", "M"), ("n", "N"), ("p", "P"), ("r", "R"), ("s", "S"), ("t", "T"), ("w", "W"), ("x", "K S"),
+    ("y", "Y"), ("z", "S"),
+]
+
+
+def letter_to_sound(word: str, language: str = "en") -> str:
+    """A rough ARPAbet pronunciation from spelling (for names and other words not in the dictionary)."""
+    if language == "es":
+        text = "".join(
+            c for c in unicodedata.normalize("NFD", word.lower()) if unicodedata.category(c) != "Mn" or c in "\u0303\u0308"
+        )
+        text = unicodedata.normalize("NFC", text)
+        rules = _ES_RULES
+    else:
+        text = unicodedata.normalize("NFKD", word.lower()).encode("ascii", "ignore").decode()
+        if len(text) > 3 and text.endswith("e") and text[-2] not in "aeiouy":
+            text = text[:-1]  # silent final e
+        rules = _EN_RULES
+    text = re.sub(r"[^a-zñü]", "", text)
+    phones: list[str] = []
+    i = 0
+    while i < len(text):
+        for graph, phone in rules:
+            if text.startswith(graph, i):
+                for p in phone.split():
+                    if not phones or phones[-1] != p or p in ("AA", "IY", "EY", "OW", "UW"):
+                        phones.append(p)
+                i += len(graph)
+                break
+        else:
+            i += 1
+    if language != "es" and text.endswith("y") and len(text) <= 2:
+        phones[-1:] = ["AY"]
+    return " ".join(phones) or "AH"
+
+
+def _number_variants(digits: str, language: str) -> list[list[str]]:
+    """Ways of saying a digit string: digit by digit (with 'oh' for zero in English) and as a number."""
+    lang = "es" if language == "es" else "en"
+    names = [num2words(int(d), lang=lang) for d in digits]
+    variants: list[list[str]] = [names]
+    if lang == "en" and "0" in digits:
+        variants.append(["oh" if d == "0" else n for d, n in zip(digits, names, strict=True)])
+    if len(digits) <= 9 and not (digits.startswith("0") and len(digits) > 1):
+        value = int(digits)
+        forms = [num2words(value, lang=lang)]
+        if lang == "en" and len(digits) == 4:
+            forms.append(num2words(value, lang=lang, to="year"))
+        if lang == "en" and len(digits) in (3, 4) and digits[-2] != "0":
+            forms.append(f"{num2words(int(digits[:-2]))} {num2words(int(digits[-2:]))}")  # "twelve fifty"
+        for form in forms:
+            tokens = _words_of(form)
+            variants.append(tokens)
+            if "and" in tokens:
+                variants.append([t for t in tokens if t != "and"])
+    out: list[list[str]] = []
+    for v in variants:
+        if v and v not in out and v != [""]:
+            out.append(v)
+    return out
+
+
+def _words_of(text: str) -> list[str]:
+    return [t for t in re.split(r"[\s,\-]+", text.lower()) if t]
+
+
+def spoken_variants(text: str, language: str = "en") -> list[list[str]]:
+    """Alternative token sequences (lower-case words) a speaker may have said for one written word."""
+    cleaned = text.strip().lower().replace("’", "'")
+    cleaned = re.sub(r"[$€£%]", " ", cleaned)
+    if re.fullmatch(r"[\d.,]+", cleaned.strip(".,")) and any(c.isdigit() for c in cleaned):
+        core = cleaned.strip(".,")
+        if re.fullmatch(r"\d{1,3}(,\d{3})+", core):
+            return _number_variants(core.replace(",", ""), language)
+        if "." in core or "," in core:
+            whole, _, frac = re.split(r"([.,])", core, maxsplit=1)
+            point = "coma" if language == "es" else "point"
+            heads = _number_variants(whole, language) if whole else [[]]
+            tails = _number_variants(frac, language)
+            return [h + [point] + t for h in heads[:3] for t in tails[:3]] + [h + t for h in heads[:2] for t in tails[:2]]
+        return _number_variants(core, language)
+    seqs: list[list[list[str]]] = []  # per piece, its variants
+    for piece in re.split(r"[\s\-–/]+", cleaned):
+        piece = piece.strip("\"'.,;:!?()[]{}¿¡…“”")
+        if not piece:
+            continue
+        if piece.isdigit():
+            seqs.append(_number_variants(piece, language))
+        elif re.fullmatch(r"\d+[a-z]+|[a-z]+\d+", piece):
+            head = re.findall(r"\d+|[a-z]+", piece)
+            seqs.append([sum((_number_variants(h, language)[0] if h.isdigit() else [h] for h in head), [])])
+        else:
+            seqs.append([[piece]])
+    variants: list[list[str]] = [[]]
+    for alts in seqs:
+        variants = [v + a for v in variants for a in alts][:MAX_VARIANTS]
+    return [v for v in variants if v] or []
+
+
+# --------------------------------------------------------------------------- decoder
+
+
+@lru_cache(maxsize=1)
+def _model_paths() -> tuple[str, str]:
+    try:
+        from pocketsphinx import get_model_path
+    except ImportError as exc:
+        raise AlignmentError("forced alignment needs the pocketsphinx package (pip install pocketsphinx)") from exc
+    import os
+
+    root = get_model_path()
+    return os.path.join(root, "en-us", "en-us"), os.path.join(root, "en-us", "cmudict-en-us.dict")
+
+
+_decoder_cache: dict[str, object] = {}
+
+
+def _decoder(wide: bool = False) -> object:
+    key = "wide" if wide else "normal"
+    decoder = _decoder_cache.get(key)
+    if decoder is None:
+        from pocketsphinx import Decoder
+
+        hmm, dic = _model_paths()
+        beams = dict(beam=1e-200, pbeam=1e-200, wbeam=1e-150) if wide else dict(beam=1e-100, pbeam=1e-100, wbeam=1e-80)
+        decoder = Decoder(hmm=hmm, dict=dic, lm=None, loglevel="FATAL", **beams)
+        _decoder_cache[key] = decoder
+    return decoder
+
+
+def _jsgf_token(token: str) -> str:
+    return f'"{token}"' if re.search(r"[^a-z0-9]", token) else token
+
+
+def _base_word(token: str) -> str:
+    return re.sub(r"\(\d+\)$", "", token)
+
+
+# --------------------------------------------------------------------------- alignment
+
+
+def align_words(
+    audio: np.ndarray,
+    rate: int,
+    words: Sequence[Word],
+    *,
+    offset: float = 0.0,
+    language: str = "en",
+) -> tuple[list[Word], AlignmentReport]:
+    """Re-time ``words`` (known texts, in order) against ``audio`` (mono; sample 0 is at ``offset`` s).
+
+    Returns copies with measured times (absolute, i.e. including ``offset``) and a report of how far
+    boundaries moved. Raises :class:`AlignmentError` if the words cannot be placed in this audio.
+    """
+    report = AlignmentReport(words=len(words))
+    if not words:
+        return [], report
+    audio16 = to_work_rate(np.asarray(audio, dtype=np.float32).reshape(-1), rate)
+    if len(audio16) < WORK_RATE // 20:
+        raise AlignmentError("the audio given for alignment is shorter than 50 ms")
+    # Digital silence (exact zeros, common in synthesised or edited audio) derails pocketsphinx's
+    # features; a fixed, inaudible noise floor (about -70 dBFS) keeps the search on the grammar.
+    noise = np.random.default_rng(0).normal(0.0, 3e-4, len(audio16)).astype(np.float32)
+    pcm = (np.clip(audio16 + noise, -1.0, 1.0) * 32767).astype("<i2").tobytes()
+    lang = "es" if language == "es" else "en"
+
+    with _DECODER_LOCK:
+        decoder = _decoder()  # looks words up; both decoders share the dictionary file
+        per_word: list[list[list[str]]] = []
+        oov = [False] * len(words)
+        for i, w in enumerate(words):
+            variants = spoken_variants(w.text, lang)
+            if not variants:
+                variants = [["[NOISE]"]]
+            for v in variants:
+                for token in v:
+                    if token.startswith("["):
+                        continue
+                    if lang == "es" or decoder.lookup_word(token) is None:
+                        if decoder.lookup_word(token) is None:
+                            decoder.add_word(token, letter_to_sound(token, lang), True)
+                        if lang == "en":
+                            oov[i] = True
+            per_word.append(variants)
+        grammar = " ".join(
+            "( " + " | ".join(" ".join(_jsgf_token(t) for t in v) for v in variants) + " )"
+            for variants in per_word
+        )
+        jsgf = f"#JSGF V1.0;\ngrammar align;\npublic <s> = {grammar} ;\n"
+        spans = None
+        for wide in (False, True):
+            dec = _decoder(wide)
+            for variants in per_word:  # each decoder needs the added words
+                for v in variants:
+                    for t in v:
+                        if not t.startswith("[") and dec.lookup_word(t) is None:
+                            dec.add_word(t, letter_to_sound(t, lang), True)
+            try:
+                dec.add_jsgf_string("align", jsgf)
+                dec.activate_search("align")
+                dec.start_utt()
+                dec.process_raw(pcm, full_utt=True)
+                dec.end_utt()
+            except RuntimeError as exc:
+                raise AlignmentError(f"the aligner rejected these words: {exc}") from exc
+            frate = int(dec.config["frate"])
+            found = dec.seg()
+            if found is None:
+                continue
+            segments = [
+                (_base_word(s.word), s.start_frame / frate, (s.end_frame + 1) / frate)
+                for s in found
+                if not _FILLER.match(s.word)
+            ]
+            spans = _map_back(segments, per_word)  # None when the search stopped short of the end
+            if spans is not None:
+                break
+    if spans is None:
+        raise AlignmentError("the words could not be matched to this audio (wrong words or wrong audio range?)")
+    out = []
+    for i, (w, (start, end)) in enumerate(zip(words, spans, strict=True)):
+        new = dataclasses.replace(w, start=round(start + offset, 3), end=round(end + offset, 3), aligned=not oov[i])
+        if _finite(w.start) and _finite(w.end):
+            report.moved += [abs(new.start - w.start) * 1000, abs(new.end - w.end) * 1000]
+        out.append(new)
+    report.oov = sum(oov)
+    return out, report
+
+
+def _finite(x: float | None) -> bool:
+    return x is not None and math.isfinite(float(x))
+
+
+def _map_back(
+    segments: list[tuple[str, float, float]], per_word: list[list[list[str]]]
+) -> list[tuple[float, float]] | None:
+    """Split the recognised token path into the words' variants; (start, end) per word."""
+    tokens = [s[0] for s in segments]
+    n = len(per_word)
+    memo: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
+
+    def solve(i: int, p: int) -> list[tuple[int, int]] | None:
+        if i == n:
+            return [] if p == len(tokens) else None
+        key = (i, p)
+        if key in memo:
+            return memo[key]
+        result = None
+        for v in sorted(per_word[i], key=len, reverse=True):
+            v = [t for t in v if not t.startswith("[")] or v
+            if v == ["[NOISE]"]:
+                rest = solve(i + 1, p)
+                if rest is not None:
+                    result = [(p, p)] + rest
+                    break
+                continue
+            if tokens[p : p + len(v)] == v:
+                rest = solve(i + 1, p + len(v))
+                if rest is not None:
+                    result = [(p, p + len(v))] + rest
+                    break
+        memo[key] = result
+        return result
+
+    path = solve(0, 0)
+    if path is None:
+        return None
+    spans = []
+    for a, b in path:
+        if b > a:
+            spans.append((segments[a][1], segments[b - 1][2]))
+        else:  # a word with nothing pronounceable: a zero-length mark at the current point
+            t = segments[a][1] if a < len(segments) else (segments[-1][2] if segments else 0.0)
+            spans.append((t, t))
+    return spans
+
+
+def align_turn(
+    audio: np.ndarray,
+    rate: int,
+    words: Sequence[Word],
+    start_word: int,
+    end_word: int,
+    *,
+    language: str = "en",
+    pad: float = 0.3,
+) -> tuple[list[Word], AlignmentReport]:
+    """Re-time words ``[start_word, end_word)`` of a conversation given its whole (mono) audio.
+
+    The audio slice runs from just before the first word to just after the last one, but never into
+    the neighbouring words. Returns the full word list with the turn's words replaced.
+    """
+    if not 0 <= start_word < end_word <= len(words):
+        raise AlignmentError(f"word range [{start_word}, {end_word}) is outside the conversation's words")
+    turn = list(words[start_word:end_word])
+    times = [t for w in turn for t in (w.start, w.end) if _finite(t)]
+    duration = len(audio) / rate
+    if not times:
+        raise AlignmentError("the turn has no times at all: repair timings before aligning")
+    lo, hi = max(0.0, min(times) - pad), min(duration, max(times) + pad)
+    if start_word > 0 and _finite(words[start_word - 1].end) and words[start_word - 1].channel == turn[0].channel:
+        lo = max(lo, min(float(words[start_word - 1].end), min(times)))
+    if end_word < len(words) and _finite(words[end_word].start) and words[end_word].channel == turn[-1].channel:
+        hi = min(hi, max(float(words[end_word].start), max(times)))
+    a, b = int(lo * rate), int(math.ceil(hi * rate))
+    new, report = align_words(audio[a:b], rate, turn, offset=a / rate, language=language)
+    out = list(words)
+    out[start_word:end_word] = new
+    return out, report
+
+
+def refine_alignment(
+    audio: np.ndarray,
+    rate: int,
+    words: Sequence[Word],
+    turns: Sequence[Turn],
+    *,
+    language: str = "en",
+    channel_audio: dict[int, np.ndarray] | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> tuple[list[Word], AlignmentReport]:
+    """Re-time every turn; turns that cannot be aligned keep their times (counted in the report).
+
+    ``channel_audio`` maps a channel number to that channel's audio for stereo calls (turns on
+    channel c are aligned against ``channel_audio[c]``); otherwise ``audio`` is used.
+    """
+    out = list(words)
+    report = AlignmentReport()
+    for k, turn in enumerate(turns):
+        check_cancel(cancel)
+        source = audio
+        if channel_audio is not None and turn.channel in channel_audio:
+            source = channel_audio[turn.channel]
+        try:
+            out, part = align_turn(source, rate, out, turn.start_word, turn.end_word, language=language)
+            report.merge(part)
+        except AlignmentError as exc:
+            report.failed_turns += 1
+            report.words += turn.end_word - turn.start_word
+            report.messages.append(f"turn {k}: {exc}")
+        if progress is not None:
+            progress((k + 1) / max(1, len(turns)))
+    return out, report

@@ -1,0 +1,187 @@
+"""The embedded, fully offline backend: faster-whisper (CTranslate2), int8 on CPU.
+
+Word timestamps and the bundled Silero VAD are on. Models come from local folders only
+(:mod:`redactdesk.asr.models`); ``HF_HUB_OFFLINE=1`` is set before faster_whisper is imported.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel, register_backend
+from redactdesk.asr.chunks import ChunkPlan, transcribe_chunked
+from redactdesk.asr.models import ModelInfo, base_parts, cache_dir, resolve_model
+from redactdesk.asr.resample import WORK_RATE, to_work_rate
+from redactdesk.core.types import Word
+
+NAME = "faster-whisper"
+LANGUAGES = ("en", "es")
+
+_MODELS: dict[tuple[str, int], Any] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _import_faster_whisper() -> Any:
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        import faster_whisper
+    except ImportError as exc:  # pragma: no cover - it is a core dependency
+        raise AsrError("the faster-whisper package is not installed (pip install faster-whisper)") from exc
+    return faster_whisper
+
+
+def default_threads() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def load_whisper(path: Path, threads: int | None = None) -> Any:
+    """A shared ``WhisperModel`` for a local model folder (loaded once per process)."""
+    threads = threads or default_threads()
+    key = (str(path), threads)
+    with _MODELS_LOCK:
+        model = _MODELS.get(key)
+        if model is None:
+            fw = _import_faster_whisper()
+            try:
+                model = fw.WhisperModel(
+                    str(path), device="cpu", compute_type="int8", cpu_threads=threads, local_files_only=True
+                )
+            except Exception as exc:  # CTranslate2 raises RuntimeError/ValueError on bad folders
+                raise AsrError(f"could not load the Whisper model in {path}: {exc}") from exc
+            _MODELS[key] = model
+    return model
+
+
+class FasterWhisperBackend:
+    """Whisper through faster-whisper; ``model`` is ``"tiny.en"``, ``"base"`` or a model folder."""
+
+    name = NAME
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] = "tiny.en",
+        *,
+        threads: int | None = None,
+        beam_size: int = 5,
+        vad_filter: bool = True,
+        chunk_plan: ChunkPlan | None = None,
+        cache: Path | None = None,
+    ) -> None:
+        self.model = os.fspath(model)
+        self.threads = threads
+        self.beam_size = beam_size
+        self.vad_filter = vad_filter
+        self.chunk_plan = chunk_plan or ChunkPlan()
+        self.cache = cache
+        self._info: ModelInfo | None = None
+
+    def available(self) -> tuple[bool, str]:
+        try:
+            _import_faster_whisper()
+            if self.model == "base" and self._info is None:
+                if not ((self.cache or cache_dir()) / "whisper-base" / "model.bin").is_file():
+                    base_parts()  # parts present: it will be assembled on first use
+                return True, "ready (multilingual base)"
+            info = self.model_info()
+        except AsrError as exc:
+            return False, str(exc)
+        return True, f"ready ({info.name})"
+
+    def model_info(self) -> ModelInfo:
+        if self._info is None:
+            self._info = resolve_model(self.model, cache=self.cache)
+        return self._info
+
+    def check_language(self, language: str | None) -> str | None:
+        """The language to pass to Whisper; English-only models force ``en`` and refuse others."""
+        info = self.model_info()
+        if language is not None and language not in LANGUAGES:
+            raise AsrError(f"language {language!r} is not supported; use one of {', '.join(LANGUAGES)} or detect")
+        if not info.multilingual:
+            if language not in (None, "en"):
+                raise AsrError(
+                    f"model {info.name} understands English only; use --model base for language {language!r}"
+                )
+            return "en"
+        return language
+
+    def transcribe(
+        self,
+        audio: np.ndarray,
+        rate: int,
+        *,
+        language: str | None = None,
+        progress: ProgressFn | None = None,
+        cancel: CancelFn | None = None,
+    ) -> BackendOutput:
+        """Words of mono ``audio`` (any rate; resampled to 16 kHz), chunked when it is long."""
+        language = self.check_language(language)
+        audio = to_work_rate(np.asarray(audio, dtype=np.float32), rate)
+        return transcribe_chunked(
+            self.run_chunk,
+            lambda a, b: audio[a:b],
+            len(audio),
+            WORK_RATE,
+            language=language,
+            plan=self.chunk_plan,
+            progress=progress,
+            cancel=cancel,
+        )
+
+    def run_chunk(
+        self,
+        audio: np.ndarray,
+        language: str | None,
+        progress: ProgressFn | None = None,
+        cancel: CancelFn | None = None,
+    ) -> BackendOutput:
+        """One chunk of 16 kHz mono audio through Whisper; checks ``cancel`` between segments."""
+        language = self.check_language(language)
+        model = load_whisper(self.model_info().path, self.threads)
+        duration = max(len(audio) / WORK_RATE, 1e-6)
+        if len(audio) < WORK_RATE // 10:  # under 0.1 s: nothing to hear
+            return BackendOutput(words=[], language=language)
+        try:
+            segments, info = model.transcribe(
+                audio.astype(np.float32, copy=False),
+                language=language,
+                beam_size=self.beam_size,
+                word_timestamps=True,
+                vad_filter=self.vad_filter,
+                condition_on_previous_text=False,
+            )
+            words: list[Word] = []
+            for segment in segments:  # a lazy generator: decoding happens while iterating
+                check_cancel(cancel)
+                for w in segment.words or ():
+                    text = w.word.strip()
+                    if text:
+                        words.append(
+                            Word(
+                                text=text,
+                                start=round(float(w.start), 3),
+                                end=round(float(max(w.end, w.start)), 3),
+                                confidence=round(float(w.probability), 4),
+                                aligned=True,
+                            )
+                        )
+                if progress is not None:
+                    progress(min(1.0, segment.end / duration))
+        except AsrError:
+            raise
+        except Exception as exc:
+            raise AsrError(f"speech recognition failed: {exc}") from exc
+        return BackendOutput(
+            words=words,
+            language=info.language,
+            info={"language_probability": float(info.language_probability)},
+        )
+
+
+register_backend(NAME, FasterWhisperBackend)
