@@ -1,0 +1,126 @@
+"""The whole data path on a transcribed, detected project: review, substitute, mask, sign off, export.
+
+Used by ``redactdesk demo --headless``. Review is played by an oracle annotator that knows each
+conversation's reference transcript (kept in the conversation's meta by the demo build).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from redactdesk.core.types import Conversation, Role, Span, SpanStatus
+from redactdesk.pipeline.reference import oracle_decisions, project_spans
+from redactdesk.resources import load_taxonomy
+from redactdesk.risk.residual import MissedItem, corpus_summary
+from redactdesk.store import Project
+
+
+class Printer(Protocol):
+    def add(self, line: str) -> None: ...
+
+
+def reference_of(conv: Conversation) -> Conversation | None:
+    ref = conv.meta.get("reference")
+    if not ref or not Path(ref).exists():
+        return None
+    from redactdesk.formats import read_conversation_json
+
+    return read_conversation_json(ref)
+
+
+def misses_of(conv: Conversation, truth: list[Span], statuses: tuple[SpanStatus, ...]) -> list[MissedItem]:
+    """True items not fully covered by spans with the given statuses (partly covered = _PARTIAL)."""
+    covered: set[int] = set()
+    for s in conv.spans:
+        if s.status in statuses:
+            covered.update(s.word_range())
+    out = []
+    for t in truth:
+        words = set(t.word_range())
+        if words <= covered:
+            continue
+        key = conv.span_text(t).lower()
+        out.append(MissedItem(conv.id, t.category, key, partial=bool(words & covered), speaker=True))
+    return out
+
+
+def review_with_oracle(project: Project, out: Printer) -> dict[str, Any]:
+    """Accept, fix, reject and add spans as a careful annotator with the reference would."""
+    taxonomy = load_taxonomy()
+    before: dict[str, list[MissedItem]] = {}
+    after: dict[str, list[MissedItem]] = {}
+    tp = fp = fn = added = 0
+    for cid in project.conversation_ids():
+        conv = project.load_conversation(cid)
+        ref = reference_of(conv)
+        if ref is None:
+            continue
+        truth = project_spans(ref, conv)
+        before[cid] = misses_of(conv, truth, (SpanStatus.SUGGESTED, SpanStatus.ACCEPTED))
+        decisions = oracle_decisions(conv, truth)
+        with project.transaction():
+            for span_id, category, start, end in decisions.accept:
+                project.update_span(span_id, action="accept", status="accepted", category=category,
+                                    start_word=start, end_word=end)
+            for span_id in decisions.reject:
+                project.update_span(span_id, action="reject", status="rejected")
+            for span in decisions.add:
+                span.sources = ("annotator",)
+                span.reason = "added by the annotator"
+                project.add_span(cid, span)
+        tp += len(decisions.accept)
+        fp += len(decisions.reject)
+        fn += len(decisions.add)
+        added += len(decisions.add)
+        after[cid] = misses_of(project.load_conversation(cid), truth, (SpanStatus.ACCEPTED,))
+    risk_before = corpus_summary(before, taxonomy)
+    risk_after = corpus_summary(after, taxonomy)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    out.add(f"review: {tp} suggestions accepted, {fp} rejected, {added} missed items added by the annotator "
+            f"(suggestion precision {precision:.2f}, item recall {recall:.2f})")
+    out.add(f"residual risk if suggestions were taken blindly: mean {risk_before.mean:.2f}, "
+            f"mu+sigma {risk_before.criterion:.2f} -> {'PASS' if risk_before.passed else 'FAIL'} (threshold 5)")
+    out.add(f"residual risk after review: mean {risk_after.mean:.2f}, mu+sigma {risk_after.criterion:.2f} "
+            f"-> {'PASS' if risk_after.passed else 'FAIL'}")
+    return {"before": risk_before, "after": risk_after, "precision": precision, "recall": recall}
+
+
+def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, reviewer: str,
+        steps: dict[str, Callable[..., Any]] | None = None) -> Path | None:
+    """Run review → substitute → mask → sign-off → export; returns the release folder."""
+    from redactdesk.risk.signoff import sign_off
+
+    t0 = time.perf_counter()
+    rows = project.list_conversations()
+    out.add(f"project {project.path}: {len(rows)} conversations, {sum(r.n_words for r in rows)} words, "
+            f"{sum(r.suggested for r in rows)} open suggestions")
+    review_with_oracle(project, out)
+
+    from redactdesk.substitute import substitute_project
+
+    sub = substitute_project(project, mode=project.setting("substitute.mode", "pseudonym"))
+    out.add(f"substitute: {_describe(sub)}")
+
+    project.set_setting("mask.method", mask_method)
+    project.role = Role.REVIEWER
+    state = sign_off(project, reviewer, comment="demo run: oracle review of the bundled sample calls")
+    out.add(f"sign-off: {state.describe()}")
+
+    from redactdesk.pipeline.export import export_release, release_summary
+
+    out_root.mkdir(parents=True, exist_ok=True)
+    result = export_release(project, out_root / time.strftime("release-%Y%m%d-%H%M%S"), mask_method=mask_method)
+    for line in release_summary(result).splitlines():
+        out.add(line)
+    out.add(f"whole path finished in {time.perf_counter() - t0:.0f} s")
+    return getattr(result, "path", None)
+
+
+def _describe(obj: Any) -> str:
+    if isinstance(obj, dict):
+        return ", ".join(f"{k} {v}" for k, v in obj.items() if not isinstance(v, (list, dict)))
+    return str(obj)
