@@ -87,7 +87,9 @@ def transcribe_chunked(
         for w in out.words:
             mid = offset + (w.start + w.end) / 2
             if keep_from <= mid < keep_to:
-                words.append(dataclasses.replace(w, start=round(w.start + offset, 3), end=round(w.end + offset, 3)))
+                words.append(
+                    dataclasses.replace(w, start=round(float(w.start) + offset, 3), end=round(float(w.end) + offset, 3))
+                )
         if progress is not None:
             progress(min(1.0, end / span))
         keep_from = seam / rate
