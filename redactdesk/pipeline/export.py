@@ -1,0 +1,578 @@
+"""Release export: the signed-off corpus, anonymised, as one folder that appears all at once.
+
+``export_release`` checks the sign-off, substitutes every conversation, writes the text formats
+(JSON, JSONL, TextGrid, EAF, CoNLL, placeholder text), masks the audio, re-listens to the masked
+audio, scans every text file for original values, writes ``report.html`` and ``manifest.json``
+(sha256 of every file) and only then renames the temporary sibling folder to the release name.
+Any error, refusal or cancel removes the temporary folder: no partial release ever exists.
+
+What never enters a release: the pseudonym map, original values (also not in warnings, meta or the
+report), the project secret, the original audio's path or hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from redactdesk import __version__
+from redactdesk.core.types import Conversation, Decision, Role, SpanStatus
+from redactdesk.pipeline import export_formats as ef
+from redactdesk.pipeline.progress import CancelFn, Cancelled, ProgressFn, check_cancel
+from redactdesk.risk.leakscan import LeakFinding
+from redactdesk.risk.residual import RiskSummary
+from redactdesk.risk.signoff import SIGNED_SETTINGS_PREFIXES, SignOffState
+from redactdesk.store import Project, utc_now
+
+MANIFEST = "manifest.json"
+REPORT = "report.html"
+README = "README.txt"
+DRAFT_SUFFIX = "-DRAFT"
+RELEASE_FORMAT = "redactdesk-release"
+RELEASE_VERSION = 1
+DEFAULT_RISK_THRESHOLD = 5.0
+
+
+class ExportError(Exception):
+    """The release could not be written; nothing was left behind."""
+
+
+class ExportRefused(ExportError):
+    """The release may not be written yet (sign-off missing or stale, leaks found)."""
+
+
+class LeaksFound(ExportRefused):
+    """Original values were found in the would-be release (findings carry hints, never values)."""
+
+    def __init__(self, message: str, findings: Sequence[LeakFinding]) -> None:
+        super().__init__(message)
+        self.findings = list(findings)
+
+
+@dataclass
+class ReleaseResult:
+    """What one export wrote. ``path`` is the release folder."""
+
+    path: Path
+    draft: bool
+    conversations: list[str]
+    files: dict[str, str]  # relative path -> sha256
+    manifest: dict[str, Any]
+    risk: RiskSummary
+    signoff: SignOffState
+    leak_findings: list[LeakFinding] = field(default_factory=list)
+    relisten: dict[str, dict[str, Any]] = field(default_factory=dict)
+    override_reason: str | None = None
+    audio_seconds: float = 0.0
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def folder(self) -> Path:
+        return self.path
+
+    @property
+    def relisten_leaks(self) -> int:
+        return sum(int(r.get("leaks", 0)) for r in self.relisten.values())
+
+
+# ---------------------------------------------------------------------------------------------- steps
+class _Steps:
+    """Maps step-local progress onto one 0..1 bar and checks cancel at every report."""
+
+    def __init__(self, weights: dict[str, float], progress: ProgressFn | None, cancel: CancelFn | None) -> None:
+        self.weights = weights
+        self.total = sum(weights.values()) or 1.0
+        self.done = 0.0
+        self.progress = progress
+        self.cancel = cancel
+
+    def start(self, name: str, message: str) -> Callable[[float], None]:
+        check_cancel(self.cancel)
+        base, weight = self.done, self.weights.get(name, 0.0)
+        self.done += weight
+
+        def report(fraction: float, *_: Any) -> None:
+            check_cancel(self.cancel)
+            if self.progress is not None:
+                self.progress(min(1.0, (base + weight * min(max(fraction, 0.0), 1.0)) / self.total), message)
+
+        report(0.0)
+        return report
+
+
+# ---------------------------------------------------------------------------------------------- tools
+def _default_substitute() -> Callable[..., Any]:
+    try:
+        from redactdesk.substitute import substitute_conversation
+    except ImportError as exc:
+        raise ExportError(f"substitution is not available in this installation ({exc})") from exc
+    return substitute_conversation
+
+
+def _default_mask() -> Callable[..., Any]:
+    from redactdesk.audio.maskfile import mask_file
+
+    return mask_file
+
+
+def _default_relisten() -> Callable[..., Any] | None:
+    try:
+        from redactdesk.audio import relisten
+    except ImportError:
+        return None
+    return getattr(relisten, "relisten", relisten) if callable(getattr(relisten, "relisten", relisten)) else None
+
+
+def _default_prosody() -> Callable[..., Any] | None:
+    try:
+        from redactdesk.audio import prosody
+    except ImportError:
+        return None
+    fn = getattr(prosody, "prosody_metrics", None) or getattr(prosody, "span_metrics", None)
+    return fn if callable(fn) else None
+
+
+def _leak_count(report: Any) -> int:
+    if report is None:
+        return 0
+    if isinstance(report, dict):
+        leaks = report.get("leaks", 0)
+    else:
+        leaks = getattr(report, "leaks", 0)
+    return len(leaks) if isinstance(leaks, (list, tuple)) else int(leaks or 0)
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    if obj is None:
+        return {}
+    if isinstance(obj, dict):
+        return dict(obj)
+    to_dict = getattr(obj, "to_dict", None)
+    return dict(to_dict()) if callable(to_dict) else {"value": str(obj)}
+
+
+# ---------------------------------------------------------------------------------------------- files
+def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="\n")
+
+
+def _fsync_tree(root: Path) -> None:
+    """Flush every file and folder below ``root`` (and root itself) to disk."""
+    dirs = [root]
+    for p in sorted(root.rglob("*")):
+        if p.is_dir():
+            dirs.append(p)
+            continue
+        fd = os.open(p, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    for d in dirs:
+        _fsync_dir(d)
+
+
+def _fsync_dir(d: Path) -> None:
+    try:
+        fd = os.open(d, os.O_RDONLY)
+    except OSError:  # some platforms cannot open folders
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def release_path(out_dir: str | os.PathLike[str], draft: bool) -> Path:
+    """The folder a release goes to: ``out_dir``, with "-DRAFT" appended to a draft's name."""
+    p = Path(out_dir)
+    if draft and not p.name.endswith(DRAFT_SUFFIX):
+        p = p.with_name(p.name + DRAFT_SUFFIX)
+    return p
+
+
+# ---------------------------------------------------------------------------------------------- export
+def export_release(
+    project: Project,
+    out_dir: str | os.PathLike[str],
+    *,
+    draft: bool = False,
+    mask_method: str | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+    override_reason: str | None = None,
+    conversation_ids: Sequence[str] | None = None,
+    substitute: Callable[..., Any] | None = None,
+    mask: Callable[..., Any] | None = None,
+    relisten: Callable[..., Any] | bool | None = None,
+    prosody: Callable[..., Any] | bool | None = None,
+) -> ReleaseResult:
+    """Write a release of ``project`` to the folder ``out_dir`` (``out_dir-DRAFT`` for a draft).
+
+    Refuses (ExportRefused, nothing written) while the sign-off is missing or stale unless
+    ``draft``; while the masked audio's re-listen check hears an accepted item, unless a reviewer's
+    ``override_reason`` is given (or stored in the project setting ``review.leak_override``); and
+    when any original value is found in the written text. ``substitute``, ``mask``, ``relisten`` and
+    ``prosody`` replace the real stages (tests); ``relisten=False``/``prosody=False`` skip them
+    (recorded in the manifest and report). Raises ``Cancelled`` when ``cancel()`` turns true.
+    """
+    from redactdesk.resources import load_taxonomy
+    from redactdesk.risk.residual import corpus_summary, items_from_project
+    from redactdesk.risk.signoff import content_hash, signoff_state
+
+    t0 = time.perf_counter()
+    final = release_path(out_dir, draft)
+    state = signoff_state(project)
+    if not draft and not state.valid:
+        raise ExportRefused(f"release refused: {state.describe()}. A reviewer must sign off the current "
+                            "decisions first (or export a draft).")
+    if final.exists():
+        raise ExportError(f"{final} already exists; choose another folder name")
+    ids = list(conversation_ids) if conversation_ids is not None else project.conversation_ids()
+    if not ids:
+        raise ExportError("the project has no conversations to release")
+    unknown = [c for c in ids if not project.has_conversation(c)]
+    if unknown:
+        raise ExportError(f"no conversation {unknown[0]!r} in the project")
+    override_reason = (override_reason or "").strip() or None
+    stored_override = project.setting("review.leak_override")
+    if override_reason is None and isinstance(stored_override, str) and stored_override.strip():
+        override_reason = stored_override.strip()
+    elif override_reason is None and isinstance(stored_override, dict) and stored_override.get("reason"):
+        override_reason = str(stored_override["reason"]).strip() or None
+
+    substitute = substitute or _default_substitute()
+    mask = mask or _default_mask()
+    relisten_fn = _default_relisten() if relisten is None or relisten is True else (relisten or None)
+    prosody_fn = _default_prosody() if prosody is None or prosody is True else (prosody or None)
+    settings = project.settings()
+    method = mask_method or settings.get("mask.method") or "silence"
+    mask_params = settings.get("mask.params")
+
+    convs = {cid: project.load_conversation(cid) for cid in ids}
+    has_audio = [cid for cid in ids if convs[cid].audio_path]
+    weights = {"substitute": 2.0 * len(ids), "mask": 3.0 * len(has_audio),
+               "relisten": (3.0 * len(has_audio)) if relisten_fn else 0.0,
+               "prosody": (1.0 * len(has_audio)) if prosody_fn else 0.0,
+               "scan": 1.0, "report": 1.0, "finish": 1.0}
+    steps = _Steps(weights, progress, cancel)
+
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
+    try:
+        warnings: list[str] = []
+        # 1. substitute and write the text formats
+        report = steps.start("substitute", "substituting and writing transcripts")
+        revised: dict[str, ef.RevisedConversation] = {}
+        jsonl: list[str] = []
+        conll: list[str] = []
+        audio_rel: dict[str, str] = {}
+        for n, cid in enumerate(ids):
+            conv = convs[cid]
+            if conv.audio_path:
+                audio_rel[cid] = f"audio/{cid}{Path(conv.audio_path).suffix.lower() or '.wav'}"
+            rev = _revise(project, conv, substitute, settings)
+            revised[cid] = rev
+            open_suggestions = len(conv.spans_by_status(SpanStatus.SUGGESTED))
+            if open_suggestions:
+                warnings.append(f"{cid}: {open_suggestions} suggestion(s) still undecided (not anonymised)")
+            _write(tmp / "corpus" / f"{cid}.json",
+                   ef.format_release_json(rev, f"../{audio_rel[cid]}" if cid in audio_rel else None, draft=draft))
+            from redactdesk.formats import write_eaf, write_textgrid
+
+            write_textgrid(rev.words, tmp / "textgrid" / f"{cid}.TextGrid", duration=rev.duration)
+            write_eaf(rev.words, tmp / "eaf" / f"{cid}.eaf",
+                      audio_rel=f"../{audio_rel[cid]}" if cid in audio_rel else None)
+            _write(tmp / "text" / f"{cid}.txt", ef.placeholder_text(rev))
+            jsonl.extend(ef.jsonl_lines(rev))
+            conll.append(ef.conll_text(rev))
+            report((n + 1) / len(ids))
+        _write(tmp / "corpus.jsonl", "\n".join(jsonl) + "\n")
+        _write(tmp / "corpus.conll", "".join(conll))
+
+        # 2. masked audio (same format as the source), then the re-listen check and prosody
+        from redactdesk.audio.ranges import mask_ranges
+
+        mask_reports: dict[str, dict[str, Any]] = {}
+        ranges_of: dict[str, list[Any]] = {}
+        report = steps.start("mask", f"masking audio ({method})")
+        for n, cid in enumerate(has_audio):
+            conv = convs[cid]
+            src = Path(conv.audio_path)
+            if not src.is_file():
+                raise ExportError(f"audio of {cid!r} is missing ({src.name} not found); relink it before exporting")
+            ranges = mask_ranges(conv, padding=float(settings.get("mask.padding", 0.05)),
+                                 min_confidence=float(settings.get("mask.min_confidence", 0.5)),
+                                 channel_mode=str(settings.get("mask.channel_mode", "speaker")))
+            ranges_of[cid] = ranges
+            dst = tmp / audio_rel[cid]
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            sub = _sub_progress(report, n, len(has_audio))
+            rep = mask(src, dst, ranges, method, mask_params, progress=sub, cancel=cancel)
+            mask_reports[cid] = _mask_summary(rep, ranges)
+            report((n + 1) / len(has_audio))
+
+        relisten_results: dict[str, dict[str, Any]] = {}
+        if relisten_fn is not None:
+            report = steps.start("relisten", "re-listening to the masked audio")
+            for n, cid in enumerate(has_audio):
+                res = relisten_fn(tmp / audio_rel[cid], convs[cid], ranges_of[cid])
+                relisten_results[cid] = _relisten_summary(res)
+                report((n + 1) / len(has_audio))
+        relisten_leaks = sum(r["leaks"] for r in relisten_results.values())
+        override = None
+        if relisten_leaks:
+            if override_reason is None:
+                raise ExportRefused(
+                    f"release refused: the re-listen check still recognises {relisten_leaks} accepted item(s) in "
+                    f"the masked audio ({_leak_places(relisten_results)}). Mask with a stronger method, or a "
+                    "reviewer may override with a written reason.")
+            if Role(project.role) != Role.REVIEWER:
+                raise ExportRefused("only a reviewer can override re-listen leaks; switch to the reviewer role")
+            override = {"reason": override_reason, "by": project.actor, "role": Role(project.role).value,
+                        "at": utc_now(), "leaks": relisten_leaks}
+
+        prosody_rows: list[dict[str, Any]] = []
+        if prosody_fn is not None and has_audio:
+            report = steps.start("prosody", "measuring prosody of the masked audio")
+            for n, cid in enumerate(has_audio):
+                rows = prosody_fn(Path(convs[cid].audio_path), tmp / audio_rel[cid], convs[cid], ranges_of[cid])
+                prosody_rows.extend({"conversation": cid, **_as_dict(r)} for r in (rows or []))
+                report((n + 1) / len(has_audio))
+
+        # 3. leak scan over every text file written so far
+        report = steps.start("scan", "scanning the release for original values")
+        _write(tmp / README, _readme(draft, ids, method))
+        findings = scan_release(tmp, convs.values())
+        if findings:
+            raise LeaksFound(_findings_message(findings), findings)
+        report(1.0)
+
+        # 4. risk, report, manifest
+        report = steps.start("report", "writing the report")
+        taxonomy = load_taxonomy()
+        sample = settings.get("review.sample")
+        risk_ids = [c for c in sample if c in convs] if isinstance(sample, list) and sample else ids
+        threshold = float(settings.get("review.threshold", DEFAULT_RISK_THRESHOLD))
+        risk = corpus_summary(items_from_project(project, risk_ids), taxonomy, threshold)
+        current_hash = content_hash(project)
+        manifest: dict[str, Any] = {
+            "format": RELEASE_FORMAT, "version": RELEASE_VERSION, "tool": "redactdesk", "tool_version": __version__,
+            "created": utc_now(), "draft": draft, "release": final.name,
+            "conversations": [{"id": cid, "words": len(revised[cid].words), "items": len(revised[cid].items),
+                               "audio": audio_rel.get(cid)} for cid in ids],
+            "settings": {k: v for k, v in sorted(settings.items()) if k.startswith(SIGNED_SETTINGS_PREFIXES)},
+            "mask": {"method": method, "params": mask_params, "audio": mask_reports},
+            "signoff": {"state": "valid" if state.valid else "stale" if state.stale else "missing",
+                        "reviewer": state.reviewer, "at": state.at, "comment": state.comment,
+                        "content_hash": state.content_hash},
+            "content_hash": current_hash,
+            "leak_scan": {"text_findings": 0, "relisten_run": relisten_fn is not None,
+                          "relisten_leaks": relisten_leaks, "relisten": relisten_results},
+            "leak_override": override,
+            "risk": risk.to_dict(),
+            "warnings": warnings,
+        }
+        from redactdesk.pipeline.report import render_report
+
+        _write(tmp / REPORT, render_report(manifest, risk, prosody_rows))
+        findings = scan_release(tmp, convs.values())  # the report too
+        if findings:
+            raise LeaksFound(_findings_message(findings), findings)
+        report(1.0)
+
+        report = steps.start("finish", "writing the manifest")
+        files = {p.relative_to(tmp).as_posix(): p for p in sorted(tmp.rglob("*")) if p.is_file()}
+        sums = {rel: sha256_of(p) for rel, p in files.items()}
+        manifest["files"] = {rel: {"sha256": sums[rel], "bytes": files[rel].stat().st_size} for rel in sums}
+        _write(tmp / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
+        _fsync_tree(tmp)
+        check_cancel(cancel)
+        if final.exists():
+            raise ExportError(f"{final} appeared while exporting; nothing was replaced")
+        os.rename(tmp, final)
+    except BaseException as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if type(exc).__name__ == "MaskCancelled":
+            raise Cancelled("export cancelled; no release was written") from exc
+        raise
+    _fsync_dir(final.parent)
+    if progress is not None:
+        progress(1.0, "release written")
+    audio_seconds = sum(float(convs[c].duration or 0.0) for c in has_audio)
+    with project.transaction():
+        if override is not None:
+            project.log(Decision(action="leak_override", actor=project.actor, role=Role(project.role),
+                                 at=override["at"], after={"release": final.name, "leaks": relisten_leaks,
+                                                           "reason": override_reason}))
+        project.log(Decision(action="export", actor=project.actor, role=Role(project.role), at=utc_now(),
+                             after={"release": final.name, "draft": draft, "conversations": len(ids),
+                                    "files": len(sums) + 1, "content_hash": current_hash}))
+    return ReleaseResult(path=final, draft=draft, conversations=ids,
+                         files={**sums, MANIFEST: sha256_of(final / MANIFEST)}, manifest=manifest, risk=risk,
+                         signoff=state, relisten=relisten_results, override_reason=override_reason if override else None,
+                         audio_seconds=audio_seconds, seconds=time.perf_counter() - t0, warnings=warnings)
+
+
+def _sub_progress(report: Callable[[float], None], n: int, total: int) -> Callable[..., None]:
+    def sub(fraction: float, *_: Any) -> None:
+        report((n + min(max(float(fraction), 0.0), 1.0)) / max(total, 1))
+
+    return sub
+
+
+def _revise(project: Project, conv: Conversation, substitute: Callable[..., Any],
+            settings: dict[str, Any]) -> ef.RevisedConversation:
+    result = substitute(conv, mode=settings.get("substitute.mode", "pseudonym"), secret=project.secret,
+                        existing_map=project.pseudonyms(conv.id), language=conv.language,
+                        gazetteer_edits=project.gazetteer_entries(conv.language))
+    try:
+        return ef.build_revised(conv, result.revised_words, result.replacements)
+    except ef.RevisionError as exc:
+        raise ExportError(str(exc)) from exc
+
+
+def _mask_summary(rep: Any, ranges: Sequence[Any]) -> dict[str, Any]:
+    d = _as_dict(rep)
+    return {"method": d.get("method"), "sample_rate": d.get("sample_rate"), "channels": d.get("channels"),
+            "frames": d.get("frames"), "format": d.get("format"), "subtype": d.get("subtype"),
+            "ranges": len(ranges), "masked_seconds": round(sum(r.end - r.start for r in ranges), 3)}
+
+
+def _relisten_summary(res: Any) -> dict[str, Any]:
+    d = _as_dict(res)
+    leaks = _leak_count(res)
+    out: dict[str, Any] = {"leaks": leaks}
+    for key in ("checked", "items", "ranges", "model", "seconds"):
+        if key in d and isinstance(d[key], (int, float, str)):
+            out[key] = d[key]
+    raw = d.get("leaks")
+    if isinstance(raw, (list, tuple)):  # keep where and what category; never what was heard
+        out["where"] = [{k: _as_dict(x).get(k) for k in ("start", "end", "category", "span_id")} for x in raw]
+    return out
+
+
+def _leak_places(results: dict[str, dict[str, Any]]) -> str:
+    return ", ".join(f"{cid}: {r['leaks']}" for cid, r in results.items() if r["leaks"])
+
+
+def scan_release(folder: Path, conversations: Any) -> list[LeakFinding]:
+    """``risk.leakscan.scan_folder`` over the folder, plus token-per-line files read as sentences.
+
+    The line scanner cannot see a value split over CoNLL lines ("0612" / "449377"), so each CoNLL
+    sentence is also scanned joined with spaces (reported at its first line). Embedded images are
+    not text: a finding in report.html is kept only if still found with ``data:`` URIs blanked.
+    """
+    import re
+
+    from redactdesk.risk.leakscan import needles, scan_folder, scan_text
+
+    convs = list(conversations)
+    ns = needles(convs)
+    findings = scan_folder(folder, convs)
+    if any(f.file == REPORT for f in findings):
+        text = re.sub(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*", "data:",
+                      (folder / REPORT).read_text(encoding="utf-8"))
+        findings = [f for f in findings if f.file != REPORT] + scan_text(text, REPORT, ns)
+    for path in sorted(folder.rglob("*.conll")):
+        rel = path.relative_to(folder).as_posix()
+        seen = {(f.line, f.conversation_id, f.category) for f in findings if f.file == rel}
+        for first, sentence in _conll_sentences(path):
+            for f in scan_text(sentence, rel, ns):
+                hit = replace(f, line=first)
+                if (hit.line, hit.conversation_id, hit.category) not in seen:
+                    seen.add((hit.line, hit.conversation_id, hit.category))
+                    findings.append(hit)
+    return findings
+
+
+def _conll_sentences(path: Path) -> list[tuple[int, str]]:
+    """(first line number, tokens joined by spaces) for each sentence of a CoNLL file."""
+    out: list[tuple[int, str]] = []
+    tokens: list[str] = []
+    first = 0
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("-DOCSTART-"):
+                if tokens:
+                    out.append((first, " ".join(tokens)))
+                tokens = []
+                continue
+            if not tokens:
+                first = n
+            tokens.append(line.split("\t")[0])
+    if tokens:
+        out.append((first, " ".join(tokens)))
+    return out
+
+
+def _findings_message(findings: Sequence[LeakFinding]) -> str:
+    shown = "; ".join(f"{f.file}:{f.line} {f.category} ({f.variant}, {f.hint})" for f in findings[:8])
+    more = f" and {len(findings) - 8} more" if len(findings) > 8 else ""
+    return (f"release refused: {len(findings)} original value(s) found in the exported text: {shown}{more}. "
+            "Nothing was written; check the substitution of these items.")
+
+
+def _readme(draft: bool, ids: Sequence[str], method: str) -> str:
+    banner = ("DRAFT — NOT SIGNED OFF. This release is a draft for checking only; do not share it.\n\n"
+              if draft else "")
+    return banner + f"""redactdesk release{' (DRAFT)' if draft else ''} — {len(ids)} conversation(s)
+
+corpus/<id>.json    revised conversation: words with times, turns, speakers, anonymised items with
+                    category and surrogate (redactdesk conversation JSON with ES-Port-like
+                    "speakers", "utterances" and "anonymised")
+corpus.jsonl        one turn per line: tokens, BIO tags, token times, speaker and role
+corpus.conll        token TAB tag (IOB2) over the revised tokens, a blank line after each turn
+textgrid/<id>.TextGrid   Praat TextGrid, one word tier per speaker
+eaf/<id>.eaf        ELAN annotation file, one tier per speaker
+text/<id>.txt       transcript with anonymised items as [CATEGORY_n] placeholders (numbered per call)
+audio/<id>.*        masked audio ({method}), same format as the recording
+report.html         residual risk, leak scan, masking and prosody metrics, sign-off
+manifest.json       sha256 of every file, tool version, settings, sign-off{', DRAFT flag' if draft else ''}
+
+No original value and no pseudonym map is contained in this release.
+"""
+
+
+# ---------------------------------------------------------------------------------------------- summary
+def release_summary(result: ReleaseResult) -> str:
+    """A few lines for the CLI and the app: where, what, leak scan, risk, sign-off."""
+    m = result.manifest
+    n_items = sum(c["items"] for c in m["conversations"])
+    lines = [f"release{' (DRAFT)' if result.draft else ''}: {result.path}",
+             f"  {len(result.conversations)} conversation(s), {n_items} anonymised item(s), "
+             f"{len(result.files)} file(s), {result.audio_seconds / 60:.1f} min of masked audio "
+             f"({m['mask']['method']}), written in {result.seconds:.1f} s"]
+    relisten = (f"re-listen: {result.relisten_leaks} item(s) still recognised"
+                + (f" (overridden: {result.override_reason})" if result.override_reason else "")
+                if m["leak_scan"]["relisten_run"] else "re-listen: not run")
+    lines.append(f"  leak scan: {len(result.leak_findings)} original value(s) in the text; {relisten}")
+    r = result.risk
+    lines.append(f"  residual risk: {len(r.scores)} conversation(s), mean {r.mean:.2f}, sd {r.sd:.2f}, "
+                 f"P95 {r.p95:.2f}, max {r.max}, mu+sigma {r.criterion:.2f} vs threshold {r.threshold:g} -> "
+                 f"{'PASS' if r.passed else 'FAIL'}")
+    lines.append(f"  sign-off: {result.signoff.describe()}")
+    for w in result.warnings:
+        lines.append(f"  warning: {w}")
+    return "\n".join(lines)

@@ -1,0 +1,217 @@
+"""Release export: refusals, atomicity, draft marking, leak scan, manifest."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import soundfile as sf
+
+from redactdesk.core.types import Role
+from redactdesk.pipeline.export import (
+    ExportError,
+    ExportRefused,
+    LeaksFound,
+    export_release,
+    release_summary,
+    sha256_of,
+)
+from redactdesk.pipeline.progress import Cancelled
+
+
+def _leftovers(out_root):
+    return sorted(p.name for p in out_root.iterdir())
+
+
+def _all_text(folder):
+    return "\n".join(p.read_text(encoding="utf-8") for p in folder.rglob("*")
+                     if p.is_file() and p.suffix not in (".wav", ".flac"))
+
+
+def test_signed_export_writes_every_format(project, out_root, kit):
+    result = export_release(project, out_root / "rel", **kit.kwargs())
+    folder = out_root / "rel"
+    assert result.path == folder and not result.draft
+    assert _leftovers(out_root) == ["rel"]
+    names = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+    for cid in ("call_1", "call_2"):
+        assert {f"corpus/{cid}.json", f"textgrid/{cid}.TextGrid", f"eaf/{cid}.eaf", f"text/{cid}.txt",
+                f"audio/{cid}.wav"} <= names
+    assert {"corpus.jsonl", "corpus.conll", "manifest.json", "report.html", "README.txt"} <= names
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["draft"] is False and manifest["signoff"]["state"] == "valid"
+    assert manifest["signoff"]["reviewer"] == "Rita Reviewer"
+    assert manifest["leak_scan"]["text_findings"] == 0
+    assert [c["items"] for c in manifest["conversations"]] == [3, 3]
+    summary = release_summary(result)
+    assert str(folder) in summary and "0 original value(s)" in summary and "PASS" in summary
+
+
+def test_no_original_value_or_map_in_release(project, out_root, kit):
+    result = export_release(project, out_root / "rel", **kit.kwargs())
+    text = _all_text(result.path)
+    for original in kit.originals:
+        assert original.lower() not in text.lower()
+    assert "span_values" not in text and "gender" not in text  # meta other than speaker roles stays home
+    assert project.secret not in text
+    assert "Bernadette Oakley" in text  # the surrogate is there instead
+
+
+def test_manifest_sha256_match_every_file(project, out_root, kit):
+    result = export_release(project, out_root / "rel", **kit.kwargs())
+    manifest = json.loads((result.path / "manifest.json").read_text())
+    on_disk = {p.relative_to(result.path).as_posix() for p in result.path.rglob("*") if p.is_file()}
+    assert set(manifest["files"]) == on_disk - {"manifest.json"}
+    for rel, entry in manifest["files"].items():
+        assert sha256_of(result.path / rel) == entry["sha256"]
+        assert (result.path / rel).stat().st_size == entry["bytes"]
+    assert result.files["manifest.json"] == sha256_of(result.path / "manifest.json")
+    assert manifest["tool_version"] and manifest["content_hash"] == manifest["signoff"]["content_hash"]
+
+
+def test_unsigned_export_is_refused_and_writes_nothing(unsigned_project, out_root, kit):
+    with pytest.raises(ExportRefused, match="not signed off"):
+        export_release(unsigned_project, out_root / "rel", **kit.kwargs())
+    assert _leftovers(out_root) == []
+
+
+def test_stale_signoff_blocks_export(project, out_root, kit):
+    span = project.spans("call_1")[0]
+    project.update_span(span.id, action="recategorise", category="ORGANIZATION")
+    with pytest.raises(ExportRefused, match="STALE"):
+        export_release(project, out_root / "rel", **kit.kwargs())
+    assert _leftovers(out_root) == []
+
+
+def test_draft_export_is_marked_draft_everywhere(unsigned_project, out_root, kit):
+    result = export_release(unsigned_project, out_root / "rel", draft=True, **kit.kwargs())
+    assert result.draft and result.path.name == "rel-DRAFT"
+    assert _leftovers(out_root) == ["rel-DRAFT"]
+    manifest = json.loads((result.path / "manifest.json").read_text())
+    assert manifest["draft"] is True and manifest["signoff"]["state"] == "missing"
+    assert "DRAFT" in (result.path / "report.html").read_text()
+    assert (result.path / "README.txt").read_text().startswith("DRAFT")
+    conv = json.loads((result.path / "corpus" / "call_1.json").read_text())
+    assert conv["meta"]["draft"] is True
+    assert "(DRAFT)" in release_summary(result)
+
+
+def test_planted_original_is_caught_and_no_release_remains(project, out_root, kit):
+    with pytest.raises(LeaksFound) as info:
+        export_release(project, out_root / "rel", **kit.kwargs(substitute=kit.substitute(leave_original="PHONE")))
+    findings = info.value.findings
+    assert findings and {f.category for f in findings} == {"PHONE"}
+    assert {f.file for f in findings} >= {"corpus/call_1.json", "corpus.jsonl", "corpus.conll"}
+    assert "0612" not in str(info.value)  # the message gives hints, never the value
+    assert _leftovers(out_root) == []
+
+
+def test_planted_original_is_caught_in_a_draft_too(unsigned_project, out_root, kit):
+    with pytest.raises(LeaksFound):
+        export_release(unsigned_project, out_root / "rel", draft=True,
+                       **kit.kwargs(substitute=kit.substitute(leave_original="PERSON")))
+    assert _leftovers(out_root) == []
+
+
+def test_failure_in_a_step_leaves_no_partial_or_temporary_folder(project, out_root, kit):
+    calls = []
+
+    def broken_mask(src, dst, ranges, method, params, progress=None, cancel=None):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise RuntimeError("disk on fire")
+        dst.write_bytes(src.read_bytes())
+        return {"method": method}
+
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        export_release(project, out_root / "rel", **kit.kwargs(mask=broken_mask))
+    assert len(calls) == 2 and calls[0].exists() is False  # the first masked file went with the temp folder
+    assert _leftovers(out_root) == []
+
+
+@pytest.mark.parametrize("failing_message", ["writing the report", "writing the manifest", "re-listening"])
+def test_failure_reported_by_progress_at_any_step_leaves_nothing(project, out_root, kit, failing_message):
+    seen = []
+
+    def progress(fraction, message):
+        seen.append(message)
+        if message.startswith(failing_message):
+            raise OSError("injected failure")
+
+    with pytest.raises(OSError, match="injected"):
+        export_release(project, out_root / "rel", progress=progress, **kit.kwargs())
+    assert any(m.startswith(failing_message) for m in seen)
+    assert _leftovers(out_root) == []
+
+
+def test_cancel_leaves_nothing(project, out_root, kit):
+    ticks = []
+
+    def cancel():
+        ticks.append(1)
+        return len(ticks) > 3
+
+    with pytest.raises(Cancelled):
+        export_release(project, out_root / "rel", cancel=cancel, **kit.kwargs())
+    assert _leftovers(out_root) == []
+
+
+def test_progress_is_monotone_and_ends_at_one(project, out_root, kit):
+    fractions = []
+    export_release(project, out_root / "rel", progress=lambda f, m: fractions.append(f), **kit.kwargs())
+    assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(1.0)
+
+
+def test_existing_release_folder_is_not_replaced(project, out_root, kit):
+    (out_root / "rel").mkdir()
+    (out_root / "rel" / "keep.txt").write_text("mine")
+    with pytest.raises(ExportError, match="already exists"):
+        export_release(project, out_root / "rel", **kit.kwargs())
+    assert (out_root / "rel" / "keep.txt").read_text() == "mine"
+    assert _leftovers(out_root) == ["rel"]
+
+
+def _leaky_relisten(masked_path, conv, ranges):
+    return {"leaks": [{"start": 3.0, "end": 4.2, "category": "PHONE", "heard": "0612 449377"}], "checked": 2}
+
+
+def test_relisten_leak_refuses_without_override(project, out_root, kit):
+    with pytest.raises(ExportRefused, match="re-listen"):
+        export_release(project, out_root / "rel", **kit.kwargs(relisten=_leaky_relisten))
+    assert _leftovers(out_root) == []
+
+
+def test_relisten_override_by_reviewer_is_recorded(project, out_root, kit):
+    project.role = Role.ANNOTATOR
+    with pytest.raises(ExportRefused, match="only a reviewer"):
+        export_release(project, out_root / "rel", override_reason="checked by ear",
+                       **kit.kwargs(relisten=_leaky_relisten))
+    project.role = Role.REVIEWER
+    result = export_release(project, out_root / "rel", override_reason="checked by ear: only a cough",
+                            **kit.kwargs(relisten=_leaky_relisten))
+    manifest = json.loads((result.path / "manifest.json").read_text())
+    assert manifest["leak_override"]["reason"] == "checked by ear: only a cough"
+    assert manifest["leak_scan"]["relisten_leaks"] == 2
+    assert "heard" not in json.dumps(manifest)  # what the recogniser heard stays out of the release
+    actions = [d.action for d in project.audit_log(limit=5)]
+    assert actions[:2] == ["export", "leak_override"]
+    assert "checked by ear" in (result.path / "report.html").read_text()
+
+
+def test_masked_audio_keeps_format_and_silences_the_items(project, out_root, kit):
+    result = export_release(project, out_root / "rel", mask_method="silence", **kit.kwargs())
+    src_info = sf.info(project.load_conversation("call_1").audio_path)
+    out = result.path / "audio" / "call_1.wav"
+    info = sf.info(str(out))
+    assert (info.samplerate, info.channels, info.frames, info.subtype) == \
+        (src_info.samplerate, src_info.channels, src_info.frames, src_info.subtype)
+    x, rate = sf.read(str(out))
+    item = x[int(1.6 * rate):int(2.3 * rate)]  # inside "Marjorie Quillfeather"
+    assert abs(item).max() < 1e-3
+    assert abs(x[int(0.15 * rate):int(0.35 * rate)]).max() > 0.1  # "hello" untouched
+
+
+def test_export_is_logged(project, out_root, kit):
+    export_release(project, out_root / "rel", **kit.kwargs())
+    entry = project.audit_log(limit=1)[0]
+    assert entry.action == "export" and entry.after["release"] == "rel" and entry.after["draft"] is False
