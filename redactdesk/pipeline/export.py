@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -405,7 +406,11 @@ def export_release(
         files = {p.relative_to(tmp).as_posix(): p for p in sorted(tmp.rglob("*")) if p.is_file()}
         sums = {rel: sha256_of(p) for rel, p in files.items()}
         manifest["files"] = {rel: {"sha256": sums[rel], "bytes": files[rel].stat().st_size} for rel in sums}
-        _write(tmp / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
+        manifest_text = json.dumps(manifest, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+        findings = scan_release(tmp, convs.values(), extra={MANIFEST: manifest_text})
+        if findings:
+            raise LeaksFound(_findings_message(findings), findings)
+        _write(tmp / MANIFEST, manifest_text)
         _fsync_tree(tmp)
         check_cancel(cancel)
         if final.exists():
@@ -476,24 +481,27 @@ def _leak_places(results: dict[str, dict[str, Any]]) -> str:
     return ", ".join(f"{cid}: {r['leaks']}" for cid, r in results.items() if r["leaks"])
 
 
-def scan_release(folder: Path, conversations: Any) -> list[LeakFinding]:
-    """``risk.leakscan.scan_folder`` over the folder, plus token-per-line files read as sentences.
+def scan_release(folder: Path, conversations: Any, extra: dict[str, str] | None = None) -> list[LeakFinding]:
+    """``risk.leakscan.scan_folder`` over the folder, re-checked against the structure of our formats.
 
-    The line scanner cannot see a value split over CoNLL lines ("0612" / "449377"), so each CoNLL
-    sentence is also scanned joined with spaces (reported at its first line). Embedded images are
-    not text: a finding in report.html is kept only if still found with ``data:`` URIs blanked.
+    The line scanner folds "19.85" to "1985", so times, sizes and hashes the release writes as
+    numbers would match short digit values. A file with findings is scanned again with those
+    structural numbers blanked (JSON/TextGrid numbers outside strings, EAF time-slot attributes,
+    hex digests, time stamps, embedded images, report table numbers); text is never blanked.
+    Token-per-line CoNLL is also scanned sentence by sentence, joined with spaces, so a value
+    split over lines ("0612" / "449377") is seen. ``extra`` scans texts not yet written (name -> text).
     """
-    import re
-
     from redactdesk.risk.leakscan import needles, scan_folder, scan_text
 
     convs = list(conversations)
     ns = needles(convs)
-    findings = scan_folder(folder, convs)
-    if any(f.file == REPORT for f in findings):
-        text = re.sub(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*", "data:",
-                      (folder / REPORT).read_text(encoding="utf-8"))
-        findings = [f for f in findings if f.file != REPORT] + scan_text(text, REPORT, ns)
+    raw = scan_folder(folder, convs)
+    findings: list[LeakFinding] = []
+    for rel in sorted({f.file for f in raw}):
+        text = (folder / rel).read_text(encoding="utf-8", errors="replace")
+        findings += scan_text(blank_structure(rel, text), rel, ns)
+    for name, text in (extra or {}).items():
+        findings += scan_text(blank_structure(name, text), name, ns)
     for path in sorted(folder.rglob("*.conll")):
         rel = path.relative_to(folder).as_posix()
         seen = {(f.line, f.conversation_id, f.category) for f in findings if f.file == rel}
@@ -504,6 +512,36 @@ def scan_release(folder: Path, conversations: Any) -> list[LeakFinding]:
                     seen.add((hit.line, hit.conversation_id, hit.category))
                     findings.append(hit)
     return findings
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
+_TEXTGRID_TOKEN = re.compile(r'"(?:[^"]|"")*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
+_EAF_NUMERIC_ATTR = re.compile(r'\b(TIME_VALUE|TIME_SLOT_ID|TIME_SLOT_REF[12]|ANNOTATION_ID|LAST_USED_ANNOTATION_ID|'
+                               r'DATE|VERSION|lastUsedAnnotationId)="[^"]*"')
+_HEX_DIGEST = re.compile(r"\b[0-9a-f]{32,}\b")
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
+_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*")
+_HTML_NUMBER_CELL = re.compile(r'<td class="n">[^<]*</td>')
+
+
+def blank_structure(name: str, text: str) -> str:
+    """``text`` with the numbers and identifiers our writers add (not the transcript) replaced by '#'.
+
+    Line structure is kept so findings keep their line numbers.
+    """
+    lower = name.lower()
+    text = _TIMESTAMP.sub("#", _HEX_DIGEST.sub("#", text))
+    if lower.endswith((".json", ".jsonl")):
+        return "\n".join(_JSON_TOKEN.sub(lambda m: m.group() if m.group().startswith('"') else "#", line)
+                         for line in text.split("\n"))
+    if lower.endswith(".textgrid"):
+        return "\n".join(_TEXTGRID_TOKEN.sub(lambda m: m.group() if m.group().startswith('"') else "#", line)
+                         for line in text.split("\n"))
+    if lower.endswith(".eaf"):
+        return _EAF_NUMERIC_ATTR.sub(lambda m: f'{m.group(1)}="#"', text)
+    if lower.endswith(".html"):
+        return _HTML_NUMBER_CELL.sub('<td class="n">#</td>', _DATA_URI.sub("data:", text))
+    return text
 
 
 def _conll_sentences(path: Path) -> list[tuple[int, str]]:

@@ -215,3 +215,19 @@ def test_export_is_logged(project, out_root, kit):
     export_release(project, out_root / "rel", **kit.kwargs())
     entry = project.audit_log(limit=1)[0]
     assert entry.action == "export" and entry.after["release"] == "rel" and entry.after["draft"] is False
+
+
+def test_structural_numbers_do_not_count_as_leaks_but_text_does(tmp_path):
+    from redactdesk.core.types import Conversation, Span, SpanStatus, Word
+    from redactdesk.pipeline.export import scan_release
+
+    words = [Word(t, i, i + 1) for i, t in enumerate("born in nineteen eighty five".split())]
+    conv = Conversation(id="c", words=words, spans=[Span(2, 5, "DATE_OF_BIRTH", status=SpanStatus.ACCEPTED)])
+    (tmp_path / "a.json").write_text('{"text": "born", "start": 19.85, "end": 20.1}\n')
+    (tmp_path / "a.TextGrid").write_text('xmin = 19.85\nxmax = 20.5\ntext = "born"\n')
+    (tmp_path / "a.eaf").write_text('<TIME_SLOT TIME_SLOT_ID="ts3" TIME_VALUE="1985"/>\n')
+    assert scan_release(tmp_path, [conv]) == []
+    (tmp_path / "b.json").write_text('{"text": "1985", "start": 3.0}\n')
+    (tmp_path / "b.conll").write_text("nineteen\tO\neighty\tO\nfive\tO\n\n")
+    found = scan_release(tmp_path, [conv], extra={"manifest.json": '{"comment": "born 1985"}'})
+    assert sorted((f.file, f.line) for f in found) == [("b.conll", 1), ("b.json", 1), ("manifest.json", 1)]
