@@ -1,0 +1,130 @@
+"""Does a recogniser's output still contain a personal item? Written and spoken forms compared alike.
+
+Both sides are normalised the same way: number words become digits ("four one one" -> "411",
+"double five" -> "55", "oh" between digits -> "0"), runs of single letters join ("M-A-R-K" ->
+"mark"), "@" and "." in e-mails become "at" and "dot". An item is heard *fully* when its tokens, glued
+together, equal a stretch of the heard tokens glued together (digit items: appear inside a heard
+digit run); *partly* when a distinctive piece of it is heard (a 4-digit run of a longer number, a
+name token of 3+ letters).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from text_to_num import alpha2digit
+
+FULL = "full"
+PARTIAL = "partial"
+
+_STOPWORDS = {
+    "en": set("the and of at dot com net org to in on for my is it a an street st road rd avenue ave lane "
+              "drive dr number mister mr mrs ms miss doctor dr name as".split()),
+    "es": set("el la los las de del y en a al es mi su calle avenida plaza punto arroba com numero "
+              "señor señora don doña nombre".split()),
+}
+_MULTIPLIERS = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
+_ZERO_WORDS = {"en": {"oh", "o"}, "es": set()}
+
+
+def _strip_accents(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def normalise(text: str, language: str = "en") -> list[str]:
+    """Lower-case tokens with numbers as digit runs and spelled letters joined (see module doc)."""
+    lang = language if language in _STOPWORDS else "en"
+    t = text.lower()
+    t = re.sub(r"(?<=[0-9a-z])\.(?=[0-9a-z])", " dot ", t)
+    t = t.replace("@", " at ")
+    t = re.sub(r"[^\w]+", " ", t)
+    try:
+        t = alpha2digit(t, lang)
+    except Exception:  # text2num refuses some odd inputs; keep the words then
+        pass
+    t = re.sub(r"(?<=\d)(?=[^\d\s])|(?<=[^\d\s])(?=\d)", " ", t)  # "4th" / "a1" -> separate runs
+    raw = [_strip_accents(tok) for tok in t.split()]
+    tokens: list[str] = []
+    i = 0
+    while i < len(raw):
+        tok = raw[i]
+        nxt = raw[i + 1] if i + 1 < len(raw) else ""
+        if tok in _MULTIPLIERS[lang] and nxt.isdigit() and len(nxt) == 1:
+            tokens.extend([nxt] * _MULTIPLIERS[lang][tok])
+            i += 2
+            continue
+        if tok in _ZERO_WORDS[lang] and ((tokens and tokens[-1].isdigit()) or nxt.isdigit()):
+            tok = "0"
+        tokens.append(tok)
+        i += 1
+    return _join_runs(tokens)
+
+
+def _join_runs(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    run: list[str] = []
+    kind = ""
+
+    def flush() -> None:
+        if run:
+            out.append("".join(run) if kind == "digit" or len(run) > 1 else run[0])
+        run.clear()
+
+    for tok in tokens:
+        k = "digit" if tok.isdigit() else "letter" if len(tok) == 1 and tok.isalpha() else ""
+        if k and k == kind:
+            run.append(tok)
+            continue
+        flush()
+        kind = k
+        if k:
+            run.append(tok)
+        else:
+            out.append(tok)
+    flush()
+    return out
+
+
+def match_item(item: str, heard: str, language: str = "en") -> str | None:
+    """FULL when ``item`` is heard in ``heard``, PARTIAL when a distinctive piece is, else None."""
+    item_tokens = normalise(item, language)
+    heard_tokens = normalise(heard, language)
+    if not item_tokens or not heard_tokens:
+        return None
+    glued = "".join(item_tokens)
+    digit_runs = [t for t in heard_tokens if t.isdigit()]
+    if glued.isdigit():
+        if any(glued in run for run in digit_runs):
+            return FULL
+    elif _glued_window(glued, heard_tokens):
+        return FULL
+    stop = _STOPWORDS.get(language, _STOPWORDS["en"])
+    heard_set = set(heard_tokens)
+    for tok in item_tokens:
+        if tok.isdigit():
+            if len(tok) >= 4 and _shares_digits(tok, digit_runs):
+                return PARTIAL
+        elif len(tok) >= 3 and tok not in stop and tok in heard_set:
+            return PARTIAL
+    return None
+
+
+def _glued_window(glued: str, tokens: list[str]) -> bool:
+    for i in range(len(tokens)):
+        acc = ""
+        for tok in tokens[i:]:
+            acc += tok
+            if acc == glued:
+                return True
+            if len(acc) >= len(glued) or not glued.startswith(acc):
+                break
+    return False
+
+
+def _shares_digits(item_digits: str, runs: list[str], width: int = 4) -> bool:
+    """True when any ``width`` consecutive digits of the item appear in a heard digit run."""
+    if len(item_digits) <= width:
+        return any(item_digits in r for r in runs)
+    pieces = {item_digits[i:i + width] for i in range(len(item_digits) - width + 1)}
+    return any(p in r for r in runs for p in pieces)

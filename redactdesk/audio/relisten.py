@@ -1,0 +1,173 @@
+"""The re-listen check: does the masked audio still let a recogniser hear an accepted personal item?
+
+Each masked range is re-transcribed with ``context`` seconds of audio either side (what a listener
+hears: the channels mixed). Recognised words whose middle falls inside the range (give or take
+``tolerance``) are compared with every accepted item the range covers, written or spoken form
+(see :mod:`redactdesk.audio.matching`). The report names span ids, categories and times — never the
+words. Export must refuse while a leak remains unless a reviewer overrides it with a written reason.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import soundfile as sf
+
+from redactdesk.audio.base import CancelFn, ProgressFn
+from redactdesk.audio.errors import MaskCancelled, MaskError
+from redactdesk.audio.matching import FULL, match_item
+from redactdesk.audio.ranges import EVENT_CATEGORY, MaskRange, SpanKey, span_key
+from redactdesk.audio.recognise import Recogniser, heard_between, listen_windows, mono, whisper_recogniser
+from redactdesk.core.types import Conversation, Span, SpanStatus
+
+MIN_REASON_CHARS = 10
+
+
+@dataclass(frozen=True)
+class Leak:
+    """One accepted item still recognised in the masked audio (``kind``: "full" or "partial")."""
+
+    range_index: int
+    start: float
+    end: float
+    span_id: SpanKey
+    category: str
+    kind: str
+
+
+@dataclass
+class LeakReport:
+    """The re-listen result for one conversation, and the reviewer's override if any."""
+
+    conversation_id: str
+    audio: str
+    model: str
+    context: float
+    ranges_checked: int
+    items_checked: int
+    leaks: list[Leak] = field(default_factory=list)
+    seconds: float = 0.0
+    override_reason: str | None = None
+    overridden_by: str | None = None
+    overridden_at: str | None = None
+
+    @property
+    def leaked(self) -> bool:
+        return bool(self.leaks)
+
+    @property
+    def full_leaks(self) -> list[Leak]:
+        return [x for x in self.leaks if x.kind == FULL]
+
+    @property
+    def partial_leaks(self) -> list[Leak]:
+        return [x for x in self.leaks if x.kind != FULL]
+
+    def override(self, reason: str, by: str | None = None) -> LeakReport:
+        """A copy recording that a reviewer releases despite the leaks, with their written reason."""
+        if not valid_reason(reason):
+            raise MaskError(f"an override needs a written reason of at least {MIN_REASON_CHARS} characters")
+        return replace(self, override_reason=reason.strip(), overridden_by=by,
+                       overridden_at=datetime.now(UTC).isoformat(timespec="seconds"))
+
+    def summary(self) -> str:
+        """One line for a log or status bar (counts only)."""
+        state = "overridden" if self.leaked and valid_reason(self.override_reason) else \
+            "LEAK" if self.leaked else "clean"
+        return (f"{self.conversation_id}: {state}; {len(self.full_leaks)} item(s) still recognised, "
+                f"{len(self.partial_leaks)} partly, of {self.items_checked} in {self.ranges_checked} range(s)")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["leaks"] = [asdict(x) for x in self.leaks]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LeakReport:
+        return cls(**{**d, "leaks": [Leak(**x) for x in d.get("leaks", [])]})
+
+
+def valid_reason(reason: str | None) -> bool:
+    return reason is not None and len(reason.strip()) >= MIN_REASON_CHARS
+
+
+def leaks_block_export(report: LeakReport | None, override_reason: str | None = None) -> bool:
+    """True when export must refuse: no check was run, or leaks remain without a written override."""
+    if report is None:
+        return True
+    if not report.leaked:
+        return False
+    return not (valid_reason(override_reason) or valid_reason(report.override_reason))
+
+
+def items_in_range(conv: Conversation, r: MaskRange) -> list[Span]:
+    """Accepted spans the range names, plus accepted spans whose words fall inside it (event ranges)."""
+    keys = {str(k) for k in r.span_ids}
+    by_time = not keys or EVENT_CATEGORY in r.category.split("+")
+    out = []
+    for span in conv.spans_by_status(SpanStatus.ACCEPTED):
+        if str(span_key(span)) in keys:
+            out.append(span)
+        elif by_time:
+            start, end = conv.span_times(span)
+            if start < r.end and r.start < end:
+                out.append(span)
+    return out
+
+
+def relisten(
+    masked_path: str | os.PathLike[str],
+    conv: Conversation,
+    ranges: list[MaskRange],
+    *,
+    context: float = 1.0,
+    model: str = "tiny.en",
+    tolerance: float = 0.25,
+    recogniser: Recogniser | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> LeakReport:
+    """Re-transcribe every masked range of ``masked_path`` and report accepted items still heard."""
+    t0 = time.perf_counter()
+    path = Path(masked_path)
+    if not path.is_file():
+        raise MaskError(f"no masked audio to check at {path}")
+    recognise = recogniser or whisper_recogniser(model, conv.language)
+    leaks: list[Leak] = []
+    n_items = 0
+    try:
+        fh = sf.SoundFile(str(path))
+    except (sf.LibsndfileError, RuntimeError) as exc:
+        raise MaskError(f"cannot read masked audio {path.name}: {exc}") from exc
+    with fh:
+        rate = fh.samplerate
+        for i, r in enumerate(ranges):
+            if cancel is not None and cancel():
+                raise MaskCancelled("re-listen check cancelled; no report was made")
+            items = items_in_range(conv, r)
+            n_items += len(items)
+            found: dict[int, str] = {}
+            for start, end in (listen_windows(r.start, r.end, context) if items else []):
+                a = max(0, int((start - context) * rate))
+                b = min(fh.frames, int(np.ceil((end + context) * rate)))
+                fh.seek(a)
+                window = fh.read(b - a, dtype="float32", always_2d=True)
+                heard = heard_between(recognise(mono(window), rate), start - a / rate, end - a / rate, tolerance)
+                for j, span in enumerate(items):
+                    kind = match_item(conv.span_text(span), heard, conv.language) if heard else None
+                    if kind and found.get(j) != FULL:
+                        found[j] = kind
+            for j, kind in sorted(found.items()):
+                span = items[j]
+                leaks.append(Leak(i, round(r.start, 3), round(r.end, 3), span_key(span), span.category, kind))
+            if progress is not None:
+                progress((i + 1) / max(1, len(ranges)))
+    return LeakReport(conversation_id=conv.id, audio=str(path), model=model, context=context,
+                      ranges_checked=len(ranges), items_checked=n_items, leaks=leaks,
+                      seconds=time.perf_counter() - t0)
