@@ -1,0 +1,165 @@
+"""Substitution over a project, and writing revised transcripts (the CLI's ``substitute`` command).
+
+``substitute_project`` reads every conversation, its stored pseudonym map and the project's
+gazetteer edits, substitutes it, and stores the map rows back (logged as one ``substitute``
+decision per conversation whose map changed). ``write_revised`` writes the revised transcript as
+text and as a redactdesk conversation JSON; neither file holds an original value.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from redactdesk.core.types import Conversation
+from redactdesk.substitute.engine import MODES, SubstitutionResult, substitute_conversation
+from redactdesk.substitute.errors import SubstitutionError
+from redactdesk.substitute.generalise import (
+    GeneralisationReport,
+    extract_quasi_identifiers,
+    generalise_records,
+)
+
+if TYPE_CHECKING:
+    from redactdesk.store import Project
+
+# meta keys that may hold original values (the demo generator's ground truth) and never leave
+SENSITIVE_META = {"span_values", "quasi_identifiers"}
+SPAN_CATEGORY_OF_QI = {"city": "CITY", "country": "COUNTRY", "age": "AGE"}
+
+
+@dataclass
+class ProjectSubstitution:
+    """What ``substitute_project`` did: per-conversation results and totals."""
+
+    mode: str
+    results: dict[str, SubstitutionResult] = field(default_factory=dict)
+    conversations: dict[str, Conversation] = field(default_factory=dict)
+    generalisation: GeneralisationReport | None = None
+
+    @property
+    def n_replacements(self) -> int:
+        return sum(len(r.replacements) for r in self.results.values())
+
+    def warning_counts(self) -> dict[str, int]:
+        return dict(Counter(w.kind for r in self.results.values() for w in r.warnings))
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "mode": self.mode, "conversations": len(self.results), "replacements": self.n_replacements,
+            "warnings": self.warning_counts(),
+        }
+        if self.generalisation is not None:
+            out["generalisation"] = self.generalisation.summary()
+        return out
+
+
+def substitute_project(
+    project: Project,
+    mode: str = "pseudonym",
+    *,
+    k: int = 3,
+    conversation_ids: Iterable[str] | None = None,
+    out_dir: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ProjectSubstitution:
+    """Substitute every (or the given) conversation of ``project``; store the pseudonym maps.
+
+    With ``out_dir`` the revised transcripts are written there too (see :func:`write_revised`).
+    In mode "generalise" the conversations' metadata quasi-identifiers are k-anonymised first.
+    """
+    if mode not in MODES:
+        raise SubstitutionError(f"unknown substitution mode {mode!r}; use one of {', '.join(MODES)}")
+    ids = list(conversation_ids) if conversation_ids is not None else project.conversation_ids()
+    out = ProjectSubstitution(mode)
+    secret = project.secret
+    convs = {cid: project.load_conversation(cid) for cid in ids}
+    general: dict[str, dict[str, int]] = {}
+    if mode == "generalise":
+        records = {cid: extract_quasi_identifiers(c) for cid, c in convs.items()}
+        report = generalise_records(records, {cid: c.language for cid, c in convs.items()}, k=k)
+        out.generalisation = report
+        for cid in ids:
+            general[cid] = {SPAN_CATEGORY_OF_QI[q]: lv for q, lv in report.levels[cid].items()
+                            if q in SPAN_CATEGORY_OF_QI}
+    for n, cid in enumerate(ids, 1):
+        conv = convs[cid]
+        existing = project.pseudonyms(cid)
+        result = substitute_conversation(
+            conv, mode=mode, secret=secret, existing_map=existing,
+            gazetteer_edits=project.gazetteer_entries(conv.language), generalisation=general.get(cid))
+        if mode in ("pseudonym", "generalise"):
+            old = {(r["key"], r["category"]): (r["surrogate"], bool(r["locked"])) for r in existing}
+            changed = [r for r in result.map_rows
+                       if old.get((r["key"], r["category"])) != (r["surrogate"], bool(r["locked"]))]
+            if changed:
+                project.put_pseudonyms(cid, changed, action="substitute")
+        out.results[cid] = result
+        out.conversations[cid] = conv
+        if out_dir is not None:
+            meta = None
+            if out.generalisation is not None:
+                meta = {"quasi_identifiers_generalised": out.generalisation.values.get(cid, {})}
+            write_revised(conv, result, out_dir, extra_meta=meta)
+        if progress:
+            progress(n, len(ids))
+    return out
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def revised_text(result: SubstitutionResult) -> str:
+    """One line per turn: ``speaker: words``."""
+    lines = []
+    for t in result.revised_turns:
+        words = " ".join(w.text for w in result.revised_words[t.start_word:t.end_word])
+        lines.append(f"{t.speaker}: {words}")
+    if not result.revised_turns:
+        lines.append(result.revised_text())
+    return "\n".join(lines) + "\n"
+
+
+def revised_document(conv: Conversation, result: SubstitutionResult,
+                     extra_meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The revised conversation as a redactdesk conversation JSON document (no original values)."""
+    meta = {k: v for k, v in conv.meta.items() if k not in SENSITIVE_META}
+    meta["substitution"] = {"mode": result.mode, "replacements": len(result.replacements),
+                            "warnings": len(result.warnings)}
+    if extra_meta:
+        meta.update(extra_meta)
+    return {
+        "format": "redactdesk-conversation", "version": 1, "id": conv.id, "language": result.language,
+        "duration": conv.duration, "sample_rate": conv.sample_rate, "channels": conv.channels,
+        "words": [w.to_dict() for w in result.revised_words],
+        "turns": [t.to_dict() for t in result.revised_turns],
+        "spans": [s.to_dict() for s in result.revised_spans],
+        "meta": meta,
+    }
+
+
+def write_revised(conv: Conversation, result: SubstitutionResult, out_dir: str | os.PathLike[str], *,
+                  extra_meta: dict[str, Any] | None = None) -> tuple[Path, Path]:
+    """Write ``<id>.txt`` and ``<id>.json`` (revised words, turns, spans) into ``out_dir``."""
+    if result.conversation_id != conv.id:
+        raise SubstitutionError(f"result is for {result.conversation_id!r}, not {conv.id!r}")
+    folder = Path(out_dir)
+    txt, js = folder / f"{conv.id}.txt", folder / f"{conv.id}.json"
+    _atomic_write(txt, revised_text(result))
+    _atomic_write(js, json.dumps(revised_document(conv, result, extra_meta), ensure_ascii=False, indent=1) + "\n")
+    return txt, js

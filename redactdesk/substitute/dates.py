@@ -1,0 +1,456 @@
+"""Dates in spoken form: parse them, shift them by the conversation's offset, say them again.
+
+Every date of a conversation moves by the same number of days, a whole number of weeks, so
+relations survive: "today is Monday the 25th, Friday is the 29th" stays true, a weekday stays
+with its day number, and a date said twice in two forms ("the tenth of the ninth", "September
+tenth") gets the same surrogate. Month names on their own move by the same number of months as
+the dates. Card expiry dates move by a per-item number of months.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from num2words import num2words
+
+from redactdesk.core.types import Span
+from redactdesk.substitute import digits as D
+from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, register
+from redactdesk.substitute.numbers import DIGIT_WORDS, number_table
+from redactdesk.substitute.text import apply_case, case_of, norm, split_punct
+
+MONTHS = {
+    "en": ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december"],
+    "es": ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+           "octubre", "noviembre", "diciembre"],
+}
+MONTH_ALIASES = {
+    "en": {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+           "oct": 10, "nov": 11, "dec": 12},
+    "es": {"setiembre": 9, "ene": 1, "feb": 2, "abr": 4, "ago": 8, "sep": 9, "sept": 9, "oct": 10,
+           "nov": 11, "dic": 12},
+}
+WEEKDAYS = {
+    "en": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+    "es": ["lunes", "martes", "miercoles", "jueves", "viernes", "sabado", "domingo"],
+}
+REF_YEAR = 2000  # a leap year, for dates said without a year (29 February stays valid)
+
+
+def month_of(token: str, language: str) -> int | None:
+    k = norm(split_punct(token)[1])
+    if k in MONTHS[language]:
+        return MONTHS[language].index(k) + 1
+    return MONTH_ALIASES[language].get(k)
+
+
+def _ordinals(language: str) -> dict[tuple[str, ...], int]:
+    out: dict[tuple[str, ...], int] = {}
+    if language == "en":
+        for d in range(1, 32):
+            words = tuple(t for t in re.split(r"[\s\-]+", num2words(d, to="ordinal", lang="en").replace(",", "")) if t)
+            out[words] = d
+    else:
+        out[("primero",)] = 1
+    return out
+
+
+_NUM_ORDINAL = re.compile(r"^(\d{1,2})(st|nd|rd|th|º|°)$", re.I)
+
+
+@dataclass
+class DateValue:
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    yy: bool = False  # the year was said with two digits
+
+    def iso(self) -> str:
+        y = f"{self.year:04d}" if self.year is not None else "XXXX"
+        m = f"{self.month:02d}" if self.month is not None else "XX"
+        d = f"{self.day:02d}" if self.day is not None else "XX"
+        return f"{y}-{m}-{d}"
+
+    @classmethod
+    def from_iso(cls, text: str) -> DateValue | None:
+        m = re.match(r"^(\d{4}|XXXX)-(\d{2}|XX)-(\d{2}|XX)$", text.strip())
+        if not m:
+            return None
+        y, mo, d = (None if p.startswith("X") else int(p) for p in m.groups())
+        if mo is not None and not 1 <= mo <= 12 or d is not None and not 1 <= d <= 31:
+            return None
+        return cls(y, mo, d)
+
+    def as_date(self, ref_month: int | None = None) -> dt.date | None:
+        """The calendar date (year 2000 when none was said; ``ref_month`` for a day said alone)."""
+        month = self.month if self.month is not None else ref_month
+        if month is None or self.day is None:
+            return None
+        try:
+            return dt.date(self.year if self.year is not None else REF_YEAR, month, self.day)
+        except ValueError:
+            return None
+
+
+@dataclass
+class Field:
+    role: str  # day | month | year
+    start: int
+    end: int
+    form: str  # month_name | ordinal | num_ordinal | number | numeral | digits
+    length: int = 0  # digits said (numeric fields)
+    case: str = "lower"
+    units: list[D.Unit] = field(default_factory=list)
+
+
+@dataclass
+class DateStyle:
+    mode: str  # "text" or "numeric"
+    fields: list[Field]
+    template: D.Template | None = None  # numeric mode without separators: the whole span
+    value: DateValue | None = None
+
+
+def _expand_year(yy: int, expiry: bool) -> int:
+    if expiry:
+        return 2000 + yy
+    return 2000 + yy if yy <= 30 else 1900 + yy
+
+
+def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> DateStyle | None:
+    """Read a spoken date (or a card expiry with ``expiry``); None when it has no date in it."""
+    cores = [split_punct(t)[1] for t in tokens]
+    low = [norm(c) for c in cores]
+    marked = list(tokens)
+    fields: list[Field] = []
+    for i, c in enumerate(cores):
+        m = month_of(c, language)
+        if m is not None:
+            fields.append(Field("month", i, i + 1, "month_name", case=case_of(c)))
+            marked[i] = "§"
+    ords = _ordinals(language)
+    longest = max(len(k) for k in ords)
+    i = 0
+    while i < len(low):
+        hit = None
+        for n in range(min(longest, len(low) - i), 0, -1):
+            if tuple(low[i : i + n]) in ords and all(marked[j] != "§" for j in range(i, i + n)):
+                hit = n
+                break
+        if hit:
+            fields.append(Field("day", i, i + hit, "ordinal"))
+            for j in range(i, i + hit):
+                marked[j] = "§"
+            i += hit
+            continue
+        mo = _NUM_ORDINAL.match(cores[i])
+        if mo:
+            fields.append(Field("day", i, i + 1, "num_ordinal"))
+            marked[i] = "§"
+        i += 1
+    tpl = D.parse(marked, language)
+    groups: list[list[D.Unit]] = []
+    for u in tpl.units:
+        if groups and groups[-1][-1].end == u.start:
+            groups[-1].append(u)
+        else:
+            groups.append([u])
+    value = DateValue()
+    has_month_name = any(f.form == "month_name" for f in fields)
+    if has_month_name or any(f.role == "day" for f in fields):
+        for f in fields:
+            if f.form == "month_name":
+                value.month = month_of(cores[f.start], language)
+            elif f.form == "ordinal":
+                value.day = ords[tuple(low[f.start : f.end])]
+            elif f.form == "num_ordinal":
+                mo = _NUM_ORDINAL.match(cores[f.start])
+                assert mo is not None
+                value.day = int(mo.group(1))
+        month_pos = next((f.start for f in fields if f.form == "month_name"), None)
+        for g in groups:
+            text = "".join(u.text for u in g)
+            form = "numeral" if g[0].kind == "numeral" else "number"
+            fld = Field("?", g[0].start, g[-1].end, form, len(text), units=g)
+            n = int(text)
+            if value.day is None and len(text) <= 2 and 1 <= n <= 31 and not (
+                    len(groups) == 1 and month_pos is not None and g[0].start > month_pos and language == "es"):
+                fld.role, value.day = "day", n
+            elif value.year is None:
+                fld.role = "year"
+                if len(text) <= 2:
+                    value.year, value.yy = _expand_year(n, expiry), True
+                else:
+                    value.year = n
+            else:
+                continue
+            fields.append(fld)
+        if expiry:
+            value.day = None
+        if value.month is None and value.day is None:
+            return None
+        fields.sort(key=lambda f: f.start)
+        return DateStyle("text", fields, None, value)
+    if not groups:
+        return None
+    order = ["month", "year"] if expiry else (["month", "day", "year"] if language == "en" else ["day", "month", "year"])
+    if len(groups) >= 2:
+        parts = [("".join(u.text for u in g), g) for g in groups]
+        numeric_fields = [Field("?", g[0].start, g[-1].end, "digits", len(t), units=g) for t, g in parts]
+        texts = [t for t, _ in parts]
+        template = None
+    else:
+        digits_all = tpl.digits
+        lengths = {2: [1, 1], 3: [1, 2], 4: [2, 2], 5: [1, 2, 2], 6: [2, 2, 2], 7: [1, 2, 4], 8: [2, 2, 4]}
+        if expiry:
+            lengths = {3: [1, 2], 4: [2, 2], 5: [1, 4], 6: [2, 4]}
+        split = lengths.get(len(digits_all))
+        if split is None:
+            return None
+        texts, pos = [], 0
+        for n in split:
+            texts.append(digits_all[pos : pos + n])
+            pos += n
+        numeric_fields = [Field("?", 0, len(tokens), "digits", len(t)) for t in texts]
+        template = tpl
+    if len(texts) > len(order):
+        return None
+    for attempt in (order, ["day", "month", "year"], ["month", "day", "year"]):
+        roles = attempt[: len(texts)]
+        v = DateValue()
+        for role, t in zip(roles, texts, strict=True):
+            n = int(t)
+            if role == "year":
+                v.year, v.yy = (_expand_year(n, expiry), True) if len(t) <= 2 else (n, False)
+            elif role == "month":
+                v.month = n
+            else:
+                v.day = n
+        if (v.month is None or 1 <= v.month <= 12) and (v.day is None or 1 <= v.day <= 31) and (
+                v.month is not None):
+            for f, role in zip(numeric_fields, roles, strict=True):
+                f.role = role
+            return DateStyle("numeric", numeric_fields, template, v)
+        if expiry:
+            break
+    return None
+
+
+def _year_words(year: int, language: str, like_pairs: bool) -> list[str]:
+    if language == "en":
+        text = num2words(year, to="year", lang="en") if like_pairs or year < 2000 else num2words(year, lang="en")
+    else:
+        text = num2words(year, lang="es")
+    return [t for t in re.split(r"[\s\-]+", text.replace(",", "")) if t]
+
+
+def _two_digit_words(n: int, language: str, zero: str) -> list[str]:
+    if n < 10:
+        return [zero or DIGIT_WORDS[language][0], DIGIT_WORDS[language][n]]
+    return list(number_table(language).render(n))
+
+
+def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: str) -> list[str]:
+    """Say ``new`` in the form of the original date (``style``)."""
+    repl: dict[int, tuple[int, list[str]]] = {}
+    zero = "oh" if any(norm(t) == "oh" for t in tokens) else ""
+    table = number_table(language)
+    if style.mode == "numeric" and style.template is not None:
+        parts = []
+        for f in style.fields:
+            v = {"day": new.day, "month": new.month, "year": new.year}[f.role] or 0
+            if f.role == "year" and f.length <= 2:
+                v %= 100
+            parts.append(f"{v:0{f.length}d}")
+        return D.render(style.template, "".join(parts))
+    for f in style.fields:
+        v = {"day": new.day, "month": new.month, "year": new.year}[f.role]
+        if v is None:
+            continue
+        if f.form == "month_name":
+            names = MONTHS[language]
+            orig = split_punct(tokens[f.start])[1]
+            word = names[v - 1]
+            word = apply_case(word, f.case if f.case != "mixed" else "title")
+            if len(orig) <= 4 and orig.lower() in MONTH_ALIASES[language]:
+                word = word[: len(orig)]
+            said = [word]
+        elif f.form == "ordinal":
+            if language == "en":
+                said = [t for t in re.split(r"[\s\-]+", num2words(v, to="ordinal", lang="en")) if t]
+            else:
+                said = ["primero"] if v == 1 else list(table.render(v))
+        elif f.form == "num_ordinal":
+            suffix = "th" if 10 <= v % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(v % 10, "th")
+            said = [f"{v}{suffix}"] if language == "en" else [f"{v}º"]
+        elif f.form == "numeral":
+            said = [f"{v % 100:02d}" if f.role == "year" and f.length <= 2 else str(v)]
+        elif f.role == "year":
+            if f.length <= 2:
+                said = _two_digit_words(v % 100, language, zero)
+            else:
+                said = _year_words(v, language, like_pairs=len(f.units) > 1)
+        elif f.form == "digits":
+            sub = D.Template(tokens[f.start : f.end], language,
+                             [D.Unit(u.start - f.start, u.end - f.start, u.kind, u.text, u.tokens, u.zero, u.layout)
+                              for u in f.units])
+            padded = bool(f.units) and f.units[0].text == "0" and f.length > 1
+            text = f"{v:0{f.length}d}" if padded else str(v)
+            if len(text) == f.length and (padded or all(u.kind in ("digit", "numeral") for u in f.units)):
+                said = D.render(sub, text)
+            else:
+                said = list(table.render(v, like=tuple(t for u in f.units for t in u.tokens) or None))
+            repl[f.start] = (f.end, said)
+            continue
+        else:  # a day said as a cardinal number
+            said = ["primero"] if v == 1 and norm(tokens[f.start]) == "primero" else list(
+                table.render(v, like=tuple(u for un in f.units for u in un.tokens) or None))
+        lead = split_punct(tokens[f.start])[0]
+        trail = split_punct(tokens[f.end - 1])[2]
+        if said:
+            if f.form != "month_name" and case_of(split_punct(tokens[f.start])[1]) == "title":
+                said[0] = apply_case(said[0], "title")
+            said[0], said[-1] = lead + said[0], said[-1] + trail
+        repl[f.start] = (f.end, said)
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if i in repl:
+            end, said = repl[i]
+            out += said
+            i = end
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def shift(value: DateValue, days: int, months: int, years: int, ref_month: int = 6) -> DateValue:
+    """Move a date by the conversation's offsets (days when the day is known)."""
+    d = value.as_date(ref_month)
+    if d is not None:
+        nd = d + dt.timedelta(days=days)
+        return DateValue(nd.year if value.year is not None else None,
+                         nd.month if value.month is not None else None, nd.day, value.yy)
+    if value.month is not None:
+        idx = (value.year if value.year is not None else REF_YEAR) * 12 + value.month - 1 + months
+        y, m = divmod(idx, 12)
+        day = value.day
+        if day is not None:
+            day = min(day, calendar.monthrange(y, m + 1)[1])
+        return DateValue(y if value.year is not None else None, m + 1, day, value.yy)
+    if value.year is not None:
+        return DateValue(value.year + years, None, None, value.yy)
+    return DateValue()
+
+
+def plan_offset(ctx: Context, values: list[DateValue]) -> None:
+    """Pick the conversation's shift: whole weeks (2-26, either way) keeping month steps equal."""
+    rng = ctx.conv_rng("date-offset")
+    weeks = [w for w in range(-26, 27) if abs(w) >= 2]
+    rng.shuffle(weeks)
+    full = [d for d in (v.as_date() for v in values) if d is not None]
+    ctx.ref_month = full[0].month if full else 6
+    dated = [d for d in (v.as_date(ctx.ref_month) for v in values) if d is not None]
+    ref = dated[0] if dated else dt.date(REF_YEAR, ctx.ref_month, 15)
+    best = None
+    for w in weeks:
+        days = 7 * w
+        steps = {((x + dt.timedelta(days=days)).year - x.year) * 12 + (x + dt.timedelta(days=days)).month - x.month
+                 for x in (dated or [ref])}
+        if len(steps) == 1:
+            best = (days, steps.pop())
+            if best[1] != 0:
+                break
+    if best is None:
+        days = 7 * weeks[0]
+        nd = ref + dt.timedelta(days=days)
+        best = (days, (nd.year - ref.year) * 12 + nd.month - ref.month)
+    ctx.offset_days, ctx.month_shift = best
+    if ctx.month_shift == 0:
+        ctx.month_shift = 1 if ctx.offset_days > 0 else -1
+    nd = ref + dt.timedelta(days=ctx.offset_days)
+    ctx.year_shift = (nd.year - ref.year) or (1 if ctx.offset_days > 0 else -1)
+
+
+class DateGenerator(Generator):
+    name = "date"
+    priority = 3
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        style = parse_date(tokens, ctx.language)
+        if style is None or style.value is None:
+            return [Piece(0, len(tokens), "words", f"date:text:{norm(' '.join(tokens))}", self.name, span.category,
+                          " ".join(tokens), None, {"kept": "no absolute date"})]
+        return [Piece(0, len(tokens), "date", f"date:{style.value.iso()}", self.name, span.category,
+                      style.value.iso(), style.value, style=style)]
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        if not isinstance(item.value, DateValue):
+            return item.original  # relative or unreadable dates ("tomorrow") stay
+        return shift(item.value, ctx.offset_days, ctx.month_shift, ctx.year_shift, ctx.ref_month).iso()
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        new = DateValue.from_iso(item.surrogate or "")
+        if occ.form != "date" or new is None or not isinstance(occ.style, DateStyle):
+            return list(tokens) if occ.form != "date" else (item.surrogate or "").split()
+        if occ.style.value is not None:
+            new.yy = occ.style.value.yy
+        return render_date(occ.style, new, tokens, ctx.language)
+
+
+class ExpiryGenerator(DateGenerator):
+    name = "expiry"
+    priority = 3
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        style = parse_date(tokens, ctx.language, expiry=True)
+        if style is None or style.value is None or style.value.month is None:
+            return [Piece(0, len(tokens), "words", f"expiry:text:{norm(' '.join(tokens))}", self.name, span.category,
+                          " ".join(tokens), None)]
+        return [Piece(0, len(tokens), "date", f"expiry:{style.value.iso()}", self.name, span.category,
+                      style.value.iso(), style.value, style=style)]
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        if not isinstance(item.value, DateValue):
+            return item.original
+        rng = ctx.rng(item)
+        months = rng.randint(2, 36)  # forward: a surrogate card should not have expired
+        return shift(item.value, 0, months, 0).iso()
+
+
+class MonthGenerator(Generator):
+    """A month name on its own: moved by the conversation's month step."""
+
+    name = "month"
+    priority = 4
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        for i, t in enumerate(tokens):
+            m = month_of(t, ctx.language)
+            if m is not None:
+                return [Piece(i, i + 1, "month", f"month:{m:02d}", self.name, span.category,
+                              MONTHS[ctx.language][m - 1], m, style=case_of(split_punct(t)[1]))]
+        return [Piece(0, len(tokens), "words", f"month:text:{norm(' '.join(tokens))}", self.name, span.category,
+                      " ".join(tokens), None)]
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        if not isinstance(item.value, int):
+            return item.original
+        return MONTHS[ctx.language][(item.value - 1 + ctx.month_shift) % 12]
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        if occ.form != "month":
+            return list(tokens)
+        core = split_punct(tokens[0])[1]
+        word = apply_case(item.surrogate or "", occ.style if occ.style in ("upper", "lower", "title") else "title")
+        return [split_punct(tokens[0])[0] + word + split_punct(tokens[-1])[2]] if core else [word]
+
+
+register(DateGenerator())
+register(ExpiryGenerator())
+register(MonthGenerator())

@@ -1,0 +1,238 @@
+"""Digit strings in spoken form: parse a span into units, draw a new value of the same shape, say it.
+
+A *template* keeps every token of the original: digit words ("four"), "double five", number words
+("forty one", "cuarenta y cuatro"), written numerals ("4111", "555-0123"), single capital letters
+(IDs such as "X one two ... Z") and literal words ("dash", "euros") that stay as they are. The
+value is the concatenation of the units (digits and letters). :func:`fill` draws a new value
+whose every unit can be said in the original's form (same digit count, same number-word
+signature, repeated digits stay repeated), subject to a validator (Luhn, check letters) and
+optional fixed positions (fictional phone ranges). :func:`render` says a value in the template's
+form, falling back to plain digit words for a unit that cannot keep its form (e.g. after an edit).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from redactdesk.substitute.numbers import (
+    DIGIT_WORDS,
+    REPEAT_WORDS,
+    ZERO_ALIASES,
+    number_table,
+)
+from redactdesk.substitute.text import apply_case, case_of, split_punct
+
+LETTERS = string.ascii_uppercase
+_NUMERAL = re.compile(r"^\d(?:[\d\-./]*\d)?$")
+
+
+@dataclass
+class Unit:
+    """One spoken unit covering tokens ``[start, end)`` of the span, standing for ``text``."""
+
+    start: int
+    end: int
+    kind: str  # digit | repeat | number | numeral | letter
+    text: str
+    tokens: tuple[str, ...] = ()  # lower-case words of the original (number units)
+    zero: str = ""  # "oh" when the caller said oh for 0
+    layout: str = ""  # numeral with separators: "ddd-dddd"
+
+
+@dataclass
+class Template:
+    """The original tokens with their units; literal tokens are the ones no unit covers."""
+
+    tokens: list[str]
+    language: str
+    units: list[Unit] = field(default_factory=list)
+
+    @property
+    def value(self) -> str:
+        return "".join(u.text for u in self.units)
+
+    @property
+    def digits(self) -> str:
+        return "".join(c for c in self.value if c.isdigit())
+
+    def literal_indices(self) -> list[int]:
+        covered = {i for u in self.units for i in range(u.start, u.end)}
+        return [i for i in range(len(self.tokens)) if i not in covered]
+
+
+def _digit_of(word: str, language: str) -> str | None:
+    if word in DIGIT_WORDS[language]:
+        return str(DIGIT_WORDS[language].index(word))
+    if word in ZERO_ALIASES[language]:
+        return "0"
+    return None
+
+
+def parse(tokens: list[str], language: str, *, letters: bool = False) -> Template:
+    """Find the digit (and, with ``letters``, capital-letter) units of a span's tokens."""
+    table = number_table(language)
+    cores = [split_punct(t)[1] for t in tokens]
+    low = [c.lower() for c in cores]
+    tpl = Template(list(tokens), language)
+    i, n = 0, len(tokens)
+    while i < n:
+        c, lc = cores[i], low[i]
+        if c and _NUMERAL.match(c):
+            layout = re.sub(r"\d", "d", c)
+            tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=layout))
+            i += 1
+            continue
+        if lc in REPEAT_WORDS[language] and i + 1 < n and _digit_of(low[i + 1], language) is not None:
+            d = _digit_of(low[i + 1], language)
+            assert d is not None
+            zero = "oh" if low[i + 1] in ZERO_ALIASES[language] else ""
+            tpl.units.append(Unit(i, i + 2, "repeat", d * REPEAT_WORDS[language][lc],
+                                  (lc, low[i + 1]), zero=zero))
+            i += 2
+            continue
+        if lc in ZERO_ALIASES[language] and (lc != "o" or c == "O" or c == "o" and n > 1):
+            tpl.units.append(Unit(i, i + 1, "digit", "0", (lc,), zero="oh"))
+            i += 1
+            continue
+        m = table.parse(low, i)
+        if m is not None:
+            value, k = m
+            kind = "digit" if k == 1 and value < 10 and low[i] in DIGIT_WORDS[language] else "number"
+            tpl.units.append(Unit(i, i + k, kind, str(value), tuple(low[i : i + k])))
+            i += k
+            continue
+        if letters and len(c) == 1 and c.isalpha() and c.isupper():
+            tpl.units.append(Unit(i, i + 1, "letter", c.upper()))
+            i += 1
+            continue
+        i += 1
+    return tpl
+
+
+def _unit_slots(u: Unit, language: str) -> list[list[str]]:
+    """Candidate strings per slot; a slot is one character except for number units."""
+    if u.kind == "digit":
+        return [list("0123456789")]
+    if u.kind == "repeat":
+        return [[d * len(u.text) for d in "0123456789"]]
+    if u.kind == "number":
+        table = number_table(language)
+        forms = table.same_form(u.tokens) or [u.tokens]
+        return [sorted({str(table.value_of[f]) for f in forms if f in table.value_of} or {u.text})]
+    if u.kind == "letter":
+        return [list(LETTERS)]
+    return [list("0123456789") for _ in u.text]  # numeral
+
+
+def fill(
+    tpl: Template,
+    rng: random.Random,
+    *,
+    validator: Callable[[str], bool] | None = None,
+    fixed_options: list[dict[int, str]] | None = None,
+    avoid: str | None = None,
+    unit_ok: Callable[[Unit, str], bool] | None = None,
+    tries: int = 4000,
+) -> str | None:
+    """A new value with the template's shape, or None when no value meets the constraints.
+
+    ``fixed_options`` are tried in order: each maps positions of the value to required characters
+    (e.g. the 555 exchange of a fictional US phone number); ``{}`` means no fixed positions.
+    ``unit_ok(unit, candidate)`` can rule out values of single units (e.g. "one" before "cents").
+    """
+    slots: list[list[str]] = []
+    for u in tpl.units:
+        unit_slots = _unit_slots(u, tpl.language)
+        if unit_ok is not None and len(unit_slots) == 1:
+            kept = [c for c in unit_slots[0] if unit_ok(u, c)]
+            unit_slots = [kept or unit_slots[0]]
+        slots += unit_slots
+    if not slots:
+        return None
+    ok = validator or (lambda s: True)
+    for fixed in fixed_options or [{}]:
+        cands: list[list[str]] = []
+        pos = 0
+        for cand in slots:
+            width = len(cand[0])
+            kept = [c for c in cand if all(fixed.get(pos + j, ch) == ch for j, ch in enumerate(c))]
+            cands.append(kept)
+            pos += width
+        if any(not c for c in cands):
+            continue
+        for _ in range(tries):
+            head = "".join(rng.choice(c) for c in cands[:-1])
+            last = [c for c in cands[-1] if ok(head + c) and head + c != avoid]
+            if last:
+                return head + rng.choice(last)
+    return None
+
+
+def _digit_words(text: str, language: str, zero: str) -> list[str]:
+    out = []
+    for ch in text:
+        if ch.isdigit():
+            out.append(zero if ch == "0" and zero else DIGIT_WORDS[language][int(ch)])
+        else:
+            out.append(ch)
+    return out
+
+
+def _say_unit(u: Unit, text: str, language: str, zero: str) -> list[str]:
+    table = number_table(language)
+    if u.kind == "letter" or (len(text) == 1 and text.isalpha()):
+        return [text.upper()] if text.isalpha() else _digit_words(text, language, zero)
+    if u.kind == "numeral":
+        if len(text) == u.layout.count("d"):
+            it = iter(text)
+            return ["".join(next(it) if ch == "d" else ch for ch in u.layout)]
+        return [text]
+    if not text.isdigit():
+        return [ch if ch.isalpha() else DIGIT_WORDS[language][int(ch)] for ch in text]
+    if u.kind == "digit":
+        return _digit_words(text, language, u.zero or zero)
+    if u.kind == "repeat":
+        if len(set(text)) == 1 and len(text) == len(u.text):
+            return [u.tokens[0], *_digit_words(text[0], language, u.zero or zero)]
+        return _digit_words(text, language, u.zero or zero)
+    if text[0] == "0" and len(text) > 1:
+        return _digit_words(text, language, zero)
+    return list(table.render(int(text), like=u.tokens))
+
+
+def render(tpl: Template, value: str) -> list[str]:
+    """The template's tokens with its units saying ``value`` (punctuation and case kept)."""
+    zero = next((u.zero for u in tpl.units if u.zero), "")
+    out: list[str] = []
+    total = len(tpl.value)
+    pieces: list[str]
+    if len(value) == total:
+        pieces, pos = [], 0
+        for u in tpl.units:
+            pieces.append(value[pos : pos + len(u.text)])
+            pos += len(u.text)
+    else:  # an edited value of another length: say it all in the first unit, drop the others
+        pieces = [value] + [""] * (len(tpl.units) - 1)
+    by_start = {u.start: (u, p) for u, p in zip(tpl.units, pieces, strict=True)}
+    i = 0
+    while i < len(tpl.tokens):
+        if i in by_start:
+            u, piece = by_start[i]
+            lead, first_core, _ = split_punct(tpl.tokens[u.start])
+            trail = split_punct(tpl.tokens[u.end - 1])[2]
+            said = _say_unit(u, piece, tpl.language, zero) if piece else []
+            if said:
+                if u.kind != "letter" and u.kind != "numeral":
+                    said[0] = apply_case(said[0], "title" if case_of(first_core) == "title" else "lower")
+                said[0] = lead + said[0]
+                said[-1] = said[-1] + trail
+            out += said
+            i = u.end
+        else:
+            out.append(tpl.tokens[i])
+            i += 1
+    return out

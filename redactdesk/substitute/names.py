@@ -1,0 +1,196 @@
+"""Person names and spelled letters.
+
+A PERSON span is split into name components (given name, compound given name, surname) with
+titles and particles ("Mr", "señora", "de", "del") kept. Each component is one item keyed by its
+role and canonical form (case, accents and spelling variants removed; a short form points to its
+full name: Fran → Francisco), so "John Smith", "Smith" and "S M I T H" share the surname's
+surrogate. Given names keep gender (gazetteer membership, Faker frequencies, a title before the
+name) and token count (compound names are replaced by compound names); short forms are said as
+the surrogate's short form (Francisco/Fran → Pedro/Perico).
+"""
+
+from __future__ import annotations
+
+from redactdesk.core.types import Span
+from redactdesk.substitute import spelling
+from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
+from redactdesk.substitute.text import norm, plain_letters, split_punct
+
+TITLE_GENDER = {
+    "mr": "m", "mister": "m", "sir": "m", "mrs": "f", "ms": "f", "miss": "f", "madam": "f",
+    "senor": "m", "sr": "m", "don": "m", "senora": "f", "sra": "f", "senorita": "f", "srta": "f",
+    "dona": "f", "doctora": "f",
+}
+PARTICLES = {"de", "del", "la", "las", "los", "y", "i", "van", "von", "der", "den", "da", "di", "le", "du"}
+
+
+def _title_gender(ctx: Context, span: Span, tokens: list[str]) -> str | None:
+    cands = [split_punct(t)[1] for t in tokens]
+    if span.start_word > 0:
+        cands.insert(0, split_punct(ctx.conv.words[span.start_word - 1].text)[1])
+    for c in cands:
+        g = TITLE_GENDER.get(norm(c))
+        if g:
+            return g
+    return None
+
+
+def _spelled_piece(ctx: Context, tokens: list[str], span: Span) -> Piece | None:
+    sp = spelling.parse(tokens, ctx.language, ctx.gaz.spelling_words)
+    if sp is None:
+        return None
+    return Piece(0, len(tokens), "spelled", f"spelled:{sp.letters}", "spelled", span.category,
+                 " ".join(sp.letters), sp.letters, style=sp)
+
+
+class PersonGenerator(Generator):
+    name = "person"
+    priority = 0
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        spelled = _spelled_piece(ctx, tokens, span)
+        if spelled is not None:
+            return [spelled]
+        gaz = ctx.gaz
+        cores = [split_punct(t)[1] for t in tokens]
+        gender_hint = _title_gender(ctx, span, tokens)
+        names = [i for i, c in enumerate(cores)
+                 if c and not gaz.contains("titles", c) and not (i > 0 and c.islower() and norm(c) in PARTICLES)]
+        pieces: list[Piece] = []
+        if not names:
+            return pieces
+        runs: list[list[int]] = [[names[0]]]
+        for i in names[1:]:
+            if i == runs[-1][-1] + 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        multi = sum(len(r) for r in runs) > 1
+        for r_i, run in enumerate(runs):
+            roles: list[tuple[int, int, str]] = []
+            j = 0
+            if r_i == 0:
+                for size in (3, 2):
+                    if len(run) >= size and gaz.is_first_name(" ".join(cores[run[0] : run[0] + size])) and (
+                            len(run) > size or ctx.language == "es" or size == len(run)):
+                        roles.append((run[0], run[0] + size, "given"))
+                        j = size
+                        break
+                if not roles:
+                    first = cores[run[0]]
+                    if gaz.is_first_name(first) or (multi and len(run) > 1 and not gender_hint):
+                        roles.append((run[0], run[0] + 1, "given"))
+                        j = 1
+            rest = run[j:]
+            for k, idx in enumerate(rest):
+                role = "surname"
+                if ctx.language == "en" and k < len(rest) - 1 and gaz.is_first_name(cores[idx]) and roles:
+                    role = "given"  # a middle name
+                roles.append((idx, idx + 1, role))
+            for a, b, role in roles:
+                text = " ".join(cores[a:b])
+                pieces.append(self._component(ctx, a, b, role, text, span, gender_hint))
+        return pieces
+
+    def _component(self, ctx: Context, a: int, b: int, role: str, text: str, span: Span,
+                   gender_hint: str | None) -> Piece:
+        gaz = ctx.gaz
+        canon = gaz.canonical(text)
+        info: dict = {"role": role, "ntok": b - a, "gender_hint": gender_hint}
+        form = "name"
+        if role == "given" and canon in gaz.short_forms.short_to_full:
+            fulls = gaz.short_forms.short_to_full[canon]
+            info["full_candidates"] = [(norm(f), g) for f, g in fulls]
+            if not (gaz.contains("female_names", text) or gaz.contains("male_names", text)):
+                form = "short"
+        return Piece(a, b, form, f"person:{role}:{canon}", self.name, span.category, text, text, info,
+                     style={"short_form": canon})
+
+    @staticmethod
+    def gender(ctx: Context, item: Item) -> str | None:
+        """Gender of a given-name item: a title said with it, the gazetteers, the short-form table."""
+        if item.info.get("gender_hint"):
+            return item.info["gender_hint"]
+        full = item.key.split(":", 2)[-1]
+        table = ctx.gaz.short_forms
+        g = ctx.gaz.gender(item.original)
+        if g is None and full != norm(item.original):
+            g = ctx.gaz.gender(full) or table.gender_of_full.get(full)
+        return g
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        gaz = ctx.gaz
+        role = item.info.get("role", "surname")
+        spelled = any(o.form == "spelled" for o in item.occurrences)
+        if role == "given":
+            gender = self.gender(ctx, item)
+            ntok = item.info.get("ntok", 1)
+            has_short = any(o.form == "short" for o in item.occurrences)
+            if has_short:
+                table = gaz.short_forms
+                pool = [table.display[k] for k, g in table.gender_of_full.items()
+                        if (gender is None or g == gender) and len(table.display[k].split()) == ntok]
+            else:
+                lists = {"f": ["female_names"], "m": ["male_names"]}.get(gender or "", ["female_names", "male_names"])
+                pool = [n for li in lists for n in gaz.entries(li) if len(n.split()) == ntok]
+                if gender is None:  # unisex or unknown: prefer names used for both
+                    both = [n for n in pool if gaz.gender(n) is None]
+                    pool = both if len(both) >= 10 else pool
+            if not [p for p in pool if norm(p) != norm(item.original)] and ntok > 1:
+                lists = {"f": ["female_names"], "m": ["male_names"]}.get(gender or "", ["female_names", "male_names"])
+                pool = [n for li in lists for n in gaz.entries(li) if len(n.split()) == ntok - 1]
+            if not pool:
+                pool = [n for li in ("female_names", "male_names") for n in gaz.entries(li) if " " not in n]
+        else:
+            pool = [s for s in gaz.entries("surnames") if s.isalpha()]
+        if spelled:
+            n_letters = len(plain_letters(item.original))
+            same = [p for p in pool if len(plain_letters(p)) == n_letters]
+            pool = same if len(same) >= 5 else pool
+        choice = ctx.pick(item, pool, f"person:{role}")
+        return choice or item.original
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        surrogate = item.surrogate or ""
+        if occ.form == "short":
+            table = ctx.gaz.short_forms
+            said = (occ.style or {}).get("short_form", "")
+            own = [norm(x) for x in table.full_to_short.get(item.key.split(":", 2)[-1], [])]
+            idx = own.index(said) if said in own else 0
+            shorts = table.full_to_short.get(norm(surrogate), [])
+            if shorts:
+                surrogate = shorts[min(idx, len(shorts) - 1)]
+        return phrase_tokens(surrogate, tokens)
+
+
+class SpelledGenerator(Generator):
+    """Letters spelled out that match no other item: new letters, same count."""
+
+    name = "spelled"
+    priority = 6
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        piece = _spelled_piece(ctx, tokens, span)
+        if piece is not None:
+            return [piece]
+        return [Piece(0, len(tokens), "words", f"spelled:{norm(' '.join(tokens))}", self.name, span.category,
+                      " ".join(tokens), None)]
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        rng = ctx.rng(item)
+        letters = str(item.value or plain_letters(item.original))
+        alphabet = "ABCDEFGHIJKLMNOPRSTUVWYZ"
+        for _ in range(50):
+            new = "".join(rng.choice(alphabet) for _ in letters)
+            if new != letters:
+                return new
+        return letters
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        if occ.form == "spelled":
+            return spelling.render(item.surrogate or "", ctx.language, occ.style, ctx.gaz.spelling_words)
+        return phrase_tokens(item.surrogate or "", tokens)
+
+
+register(PersonGenerator())
+register(SpelledGenerator())

@@ -1,0 +1,210 @@
+"""Digit-string classes: cards, phones, IDs, account numbers, amounts, IP addresses.
+
+Each keeps the original's spoken form unit by unit (see :mod:`redactdesk.substitute.digits`) and
+adds the rules of its kind: card numbers keep their length and issuer digit and pass Luhn; US
+phone numbers use the fictional 555-01xx range when the form allows it; Spanish IDs get a valid
+check letter; IBANs a valid checksum; IP addresses a documentation range (RFC 5737).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from stdnum import iban as std_iban
+from stdnum import luhn
+from stdnum.es import cif as es_cif
+from stdnum.es import dni as es_dni
+from stdnum.es import nie as es_nie
+from stdnum.us import rtn as us_rtn
+from stdnum.us import ssn as us_ssn
+
+from redactdesk.core.types import Span
+from redactdesk.substitute import digits as D
+from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, register
+from redactdesk.substitute.text import norm
+
+Validator = Callable[[str], bool]
+
+
+class DigitsGenerator(Generator):
+    """Any digit string (account, ticket, postcode, CVV, age ...): same form, new digits."""
+
+    name = "digits"
+    priority = 2
+    letters = True
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        tpl = D.parse(tokens, ctx.language, letters=self.letters)
+        if not tpl.units:
+            return [Piece(0, len(tokens), "words", f"{self.name}:text:{norm(' '.join(tokens))}", self.name,
+                          span.category, " ".join(tokens), None, {"unparsed": True})]
+        return [Piece(0, len(tokens), "digits", f"{self.name}:{tpl.value}", self.name, span.category, tpl.value,
+                      tpl.value, style=tpl)]
+
+    def unit_ok(self, unit: D.Unit, candidate: str) -> bool:
+        return True
+
+    def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
+        """(validator, fixed-position options) for a new value; the default keeps nothing fixed."""
+        if item.category == "POSTCODE" and ctx.language == "es" and len(value) == 5 and value.isdigit():
+            return (lambda s: s.isdigit() and 1 <= int(s[:2]) <= 52), [{}]
+        if item.category == "ROUTING" and len(value) == 9 and value.isdigit():
+            return us_rtn.is_valid, [{}]
+        return None, [{}]
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        tpl = self._template(item)
+        if tpl is None:
+            return _tag(item)
+        value = tpl.value
+        validator, fixed = self.rules(ctx, item, value)
+        rng = ctx.rng(item)
+        for attempt in range(50):
+            new = D.fill(tpl, rng, validator=validator, fixed_options=fixed if attempt == 0 else [{}], avoid=value,
+                         unit_ok=self.unit_ok)
+            if new is None:
+                break
+            if ctx.free(new, self.name) or attempt == 49:
+                return new
+        new = D.fill(tpl, rng, avoid=value)
+        if new is None:
+            item.info["form_lost"] = True
+            return value
+        item.info["rule_broken"] = validator is not None
+        return new
+
+    def _template(self, item: Item) -> D.Template | None:
+        for occ in item.occurrences:
+            if isinstance(occ.style, D.Template):
+                return occ.style
+        return None
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        if isinstance(occ.style, D.Template) and item.surrogate is not None and not item.surrogate.startswith("["):
+            return D.render(occ.style, item.surrogate.replace(" ", ""))
+        return (item.surrogate or "").split()
+
+
+def _tag(item: Item) -> str:
+    return f"[{item.category}]"
+
+
+class CardGenerator(DigitsGenerator):
+    name = "card"
+    letters = False
+
+    def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
+        return luhn.is_valid, [{0: value[0]}, {}]
+
+
+class PhoneGenerator(DigitsGenerator):
+    name = "phone"
+    letters = False
+
+    def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
+        n = len(value)
+        if ctx.language == "en" and n in (10, 11):
+            o = n - 10  # a leading country code 1
+            fictional = {o + 3: "5", o + 4: "5", o + 5: "5"}
+            range01 = {**fictional, o + 6: "0", o + 7: "1"}
+            lead = {0: value[0]} if o else {}
+            area_ok: Validator = lambda s: s[o] in "23456789"  # noqa: E731
+            return area_ok, [{**lead, **range01}, {**lead, **fictional}, lead]
+        if n >= 7:
+            return None, [{0: value[0]}, {}]
+        return None, [{}]
+
+
+class SsnGenerator(DigitsGenerator):
+    name = "ssn"
+    letters = False
+
+    def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
+        if len(value) == 9:
+            return us_ssn.is_valid, [{}]
+        return None, [{}]
+
+
+class EsIdGenerator(DigitsGenerator):
+    name = "es_id"
+    letters = True
+
+    def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
+        v = value.upper()
+        if len(v) == 9 and v[0] in "XYZ":
+            return es_nie.is_valid, [{0: v[0]}]
+        if len(v) == 9 and v[:8].isdigit():
+            return (lambda s: s[:8].isdigit() and es_dni.is_valid(s)), [{}]
+        if len(v) == 9 and v[0].isalpha():
+            return es_cif.is_valid, [{0: v[0]}]
+        return None, [{}]
+
+
+class IbanGenerator(DigitsGenerator):
+    name = "iban"
+    letters = True
+
+    def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
+        v = value.upper()
+        if len(v) >= 15 and v[:2].isalpha():
+            return std_iban.is_valid, [{0: v[0], 1: v[1]}]
+        return None, [{}]
+
+
+class MoneyGenerator(DigitsGenerator):
+    """Amounts: each number keeps its word form ("one hundred and twenty four dollars")."""
+
+    name = "money"
+    letters = False
+
+    def unit_ok(self, unit: D.Unit, candidate: str) -> bool:
+        # "one" takes a singular noun ("one dollar", "un euro"): only where the original said one
+        return candidate != "1" or unit.text == "1"
+
+
+class IpGenerator(DigitsGenerator):
+    """IPv4 addresses: octets keep their length; documentation ranges when the lengths allow."""
+
+    name = "ip"
+    letters = False
+    _DOC = ("192.0.2", "198.51.100", "203.0.113")
+
+    def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
+        tpl = self._template(item)
+        lengths = _octet_lengths(tpl) if tpl is not None else None
+        if not lengths or len(lengths) != 4:
+            return None, [{}]
+
+        def ok(s: str) -> bool:
+            pos, octets = 0, []
+            for n in lengths:
+                octets.append(s[pos : pos + n])
+                pos += n
+            return all(int(o) <= 255 and (len(o) == 1 or o[0] != "0") for o in octets)
+
+        options = []
+        for prefix in self._DOC:
+            parts = prefix.split(".")
+            if [len(p) for p in parts] == lengths[:3]:
+                options.append(dict(enumerate("".join(parts))))
+        return ok, [*options, {}]
+
+
+def _octet_lengths(tpl: D.Template) -> list[int]:
+    lengths: list[int] = []
+    current = 0
+    prev_end = None
+    for u in tpl.units:
+        if prev_end is not None and u.start != prev_end and current:
+            lengths.append(current)
+            current = 0
+        current += len(u.text)
+        prev_end = u.end
+    if current:
+        lengths.append(current)
+    return lengths
+
+
+for _g in (DigitsGenerator(), CardGenerator(), PhoneGenerator(), SsnGenerator(), EsIdGenerator(), IbanGenerator(),
+           MoneyGenerator(), IpGenerator()):
+    register(_g)

@@ -1,0 +1,148 @@
+"""Word classes: cities, countries, products, organisations and street addresses.
+
+Surrogates come from the gazetteers with the same number of words where possible. In an
+organisation name the generic words stay ("Lopez Credit Union" → "Kestrel Credit Union"); an
+address changes as a unit: its numbers keep their spoken form, the street name is replaced, the
+street type and words such as "apartment" / "piso" stay, Spanish floor words are swapped.
+"""
+
+from __future__ import annotations
+
+from redactdesk.core.types import Span
+from redactdesk.substitute import digits as D
+from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
+from redactdesk.substitute.text import norm, split_punct
+
+
+class PhraseGenerator(Generator):
+    """A whole phrase from one gazetteer list, same word count preferred."""
+
+    name = "city"
+    list_name = "cities"
+    priority = 2
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        text = " ".join(split_punct(t)[1] for t in tokens).strip()
+        return [Piece(0, len(tokens), "words", f"{self.name}:{norm(text)}", self.name, span.category, text, text)]
+
+    def pool(self, ctx: Context, item: Item) -> list[str]:
+        entries = ctx.gaz.entries(self.list_name)
+        n = len(item.original.split())
+        same = [e for e in entries if len(e.split()) == n]
+        return same if len(same) >= 3 else entries
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        return ctx.pick(item, self.pool(ctx, item), self.name) or item.original
+
+
+class CityGenerator(PhraseGenerator):
+    name, list_name = "city", "cities"
+
+
+class CountryGenerator(PhraseGenerator):
+    name, list_name = "country", "countries"
+
+
+class ProductGenerator(PhraseGenerator):
+    name, list_name = "product", "products"
+
+
+class OrganizationGenerator(PhraseGenerator):
+    name, list_name = "organization", "organizations"
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        words = item.original.split()
+        generic = [ctx.gaz.contains("org_words", w) for w in words]
+        if any(generic) and not all(generic):
+            rng_item = item
+            out = []
+            for i, (w, g) in enumerate(zip(words, generic, strict=True)):
+                if g:
+                    out.append(w)
+                    continue
+                brand = ctx.pick(rng_item, ctx.gaz.entries("brands"), "organization:brand", salt=str(i))
+                if brand:
+                    ctx.claim("organization:brand", brand)
+                out.append(brand or w)
+            return " ".join(out)
+        if all(generic):
+            item.info["kept"] = "only generic words"
+            return item.original
+        return super().generate(ctx, item)
+
+
+class AddressGenerator(Generator):
+    """A street address as one unit: numbers re-drawn in form, street name replaced, the rest kept."""
+
+    name = "address"
+    priority = 2
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        tpl = D.parse(tokens, ctx.language, letters=True)
+        literal = [norm(split_punct(tokens[i])[1]) for i in tpl.literal_indices()]
+        key = f"address:{tpl.value}|{' '.join(literal)}"
+        text = " ".join(split_punct(t)[1] for t in tokens)
+        return [Piece(0, len(tokens), "address", key, self.name, span.category, text, text, style=tpl)]
+
+    def _kind(self, ctx: Context, core: str) -> str:
+        gaz = ctx.gaz
+        if not core:
+            return "keep"
+        if gaz.contains("floors", core):
+            return "floor"
+        if gaz.contains("street_types", core) or gaz.contains("address_words", core):
+            return "keep"
+        return "name"
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        occ = item.occurrences[0]
+        tpl: D.Template = occ.style
+        rng = ctx.rng(item)
+        tokens = list(tpl.tokens)
+        literal = tpl.literal_indices()
+        runs: list[list[int]] = []
+        for i in literal:
+            kind = self._kind(ctx, split_punct(tokens[i])[1])
+            if kind == "floor":
+                floors = [f for f in ctx.gaz.entries("floors") if norm(f) != norm(split_punct(tokens[i])[1])]
+                if floors:
+                    tokens[i] = phrase_tokens(rng.choice(floors), [tokens[i]])[0]
+            if kind == "name":
+                if runs and runs[-1][-1] == i - 1:
+                    runs[-1].append(i)
+                else:
+                    runs.append([i])
+        for r_i, run in enumerate(runs):
+            n = len(run)
+            streets = [s for s in ctx.gaz.entries("streets") if len(s.split()) == n]
+            if not streets:
+                pool = [s for s in ctx.gaz.entries("surnames") if s.isalpha()]
+                first = ctx.pick(item, pool, "address:street", salt=f"run{r_i}") or "Mayor"
+                words = [first] * n
+            else:
+                choice = ctx.pick(item, streets, "address:street", salt=f"run{r_i}") or streets[0]
+                ctx.claim("address:street", choice)
+                words = choice.split()
+            new = phrase_tokens(" ".join(words), [tokens[i] for i in run])
+            for i, w in zip(run, new, strict=True):
+                tokens[i] = w
+        units = [D.Unit(u.start, u.end, u.kind, u.text, u.tokens, u.zero, u.layout) for u in tpl.units]
+        new_tpl = D.Template(tokens, tpl.language, units)
+        if units:
+            door = [u for u in units if u.kind == "letter"]
+            value = D.fill(new_tpl, rng, avoid=tpl.value,
+                           validator=(lambda s: all(ch in "ABCDEF" for ch in s if ch.isalpha())) if door else None)
+            said = D.render(new_tpl, value or tpl.value)
+        else:
+            said = tokens
+        return " ".join(split_punct(t)[1] for t in said)
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        words = (item.surrogate or "").split()
+        if len(words) == len(tokens):
+            return [split_punct(o)[0] + w + split_punct(o)[2] for o, w in zip(tokens, words, strict=True)]
+        return phrase_tokens(item.surrogate or "", tokens)
+
+
+for _g in (CityGenerator(), CountryGenerator(), ProductGenerator(), OrganizationGenerator(), AddressGenerator()):
+    register(_g)

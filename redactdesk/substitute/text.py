@@ -1,0 +1,68 @@
+"""Small text helpers shared by the generators: normalising, case patterns, plain letters."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+PUNCT = ".,?!¿¡;:\"()«»…"
+
+
+def strip_accents(text: str) -> str:
+    """Remove diacritics but keep ñ/Ñ (a letter of its own in Spanish)."""
+    out = []
+    for ch in text:
+        if ch in "ñÑ":
+            out.append(ch)
+            continue
+        out.append("".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c)))
+    return "".join(out)
+
+
+def norm(text: str) -> str:
+    """Key form of a word or phrase: lower case, no accents, no punctuation, single spaces."""
+    t = strip_accents(text).lower().replace("-", " ")
+    t = re.sub(r"[^\w\s@.]", " ", t)
+    return " ".join(t.split())
+
+
+def plain_letters(word: str) -> str:
+    """Upper-case letters of a word without accents (Ñ kept): what a caller spells out."""
+    return "".join(ch for ch in strip_accents(word).upper() if ch.isalpha())
+
+
+def split_punct(token: str) -> tuple[str, str, str]:
+    """(leading punctuation, core, trailing punctuation) of one transcript token."""
+    m = re.match(rf"^([{re.escape(PUNCT)}]*)(.*?)([{re.escape(PUNCT)}]*)$", token, flags=re.S)
+    assert m is not None
+    return m.group(1), m.group(2), m.group(3)
+
+
+def case_of(token: str) -> str:
+    """'upper', 'lower', 'title' or 'mixed' (a single capital letter counts as title)."""
+    letters = [c for c in token if c.isalpha()]
+    if not letters:
+        return "mixed"
+    if all(c.isupper() for c in letters):
+        return "upper" if len(letters) > 1 else "title"
+    if all(c.islower() for c in letters):
+        return "lower"
+    if letters[0].isupper() and all(c.islower() for c in letters[1:]):
+        return "title"
+    return "mixed"
+
+
+def apply_case(word: str, case: str) -> str:
+    """Give ``word`` the case pattern of an original token; 'mixed' keeps the word as it is."""
+    if case == "upper":
+        return word.upper()
+    if case == "lower":
+        return word.lower()
+    if case == "title":
+        return "-".join(p[:1].upper() + p[1:].lower() for p in word.split("-"))
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Split a phrase into spoken tokens (spaces and hyphens), dropping empty pieces."""
+    return [t for t in re.split(r"[\s]+", text.strip()) if t]
