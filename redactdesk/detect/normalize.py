@@ -1,0 +1,654 @@
+"""Spoken-form normaliser: ASR words -> normalised text with a map back to whole words.
+
+Speech writes "four one one one", "4 -1 -1", "double five", "oh", "j o h n", "M as in Mary",
+"john dot smith at gmail dot com". Recognizers want "4 1 1 1", "5 5", "0", "john",
+"john.smith@gmail.com". :func:`normalize_words` builds that text as a list of tokens, each
+remembering the half-open range of words it came from, so every character of a recognizer hit maps
+back to whole words (:meth:`Normalized.word_range`).
+
+Number words become digits with text2num's ``find_numbers`` (English and Spanish). Digit groups
+stay separate tokens ("4111 1111"), so a recognizer sees a digit run as digits joined by spaces.
+Turn breaks become newlines: no token run crosses a speaker change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from text_to_num import find_numbers
+
+from redactdesk.detect.lexicon import TLDS, Lexicon, load_lexicon
+
+NUM, LETTER, WORD, SYM, ALNUM = "num", "letter", "word", "sym", "alnum"
+
+_STRIP = ".,;:!?¡¿\"“”‘’«»()[]{}…*"
+_DIGITS = re.compile(r"\d+")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+_SIGNED = re.compile(r"[+\-−–]+(\d+)")
+_DIGIT_GROUPS = re.compile(r"\d+(?:[-–]\d+)+")
+_HYPHEN_LETTERS = re.compile(r"[a-zñ](?:[-.][a-zñ])+\.?")
+_ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a|er|ro|do|to|vo|no)")
+_ALNUM = re.compile(r"(?=[a-zñ]*\d)(?=\d*[a-zñ])[a-zñ0-9]+")
+_LETTER = re.compile(r"[a-zñ]")
+_MISHEARD_DIGITS = {"en": {"for": "4", "to": "2", "too": "2", "won": "1", "ate": "8"}, "es": {}}
+_NOT_NUMBER_PART = frozenset({"point", "dot", "punto", "coma", "period"})
+
+
+@dataclass(frozen=True)
+class NToken:
+    """One normalised token and the words ``[w0, w1)`` it came from."""
+
+    text: str
+    kind: str
+    w0: int
+    w1: int
+    ordinal: bool = False
+    glue: bool = False  # written straight after the previous token, no space
+    formatted: bool = False  # came from one written word such as "M-K" or "L,"
+    seg: int = 0
+
+
+@dataclass
+class Normalized:
+    """Normalised text plus the maps from characters to tokens and from tokens to words."""
+
+    text: str
+    tokens: list[NToken]
+    char_tok: list[int]
+    tok_start: list[int]
+    tok_end: list[int]
+    n_words: int
+    language: str = "en"
+    _word_tok: dict[int, int] = field(default_factory=dict, repr=False)
+
+    def word_range(self, start_char: int, end_char: int) -> tuple[int, int] | None:
+        """The words ``[w0, w1)`` behind the characters ``[start_char, end_char)``, or None."""
+        toks = {t for t in self.char_tok[max(0, start_char) : end_char] if t >= 0}
+        if not toks:
+            return None
+        return self.tokens_words(min(toks), max(toks) + 1)
+
+    def tokens_words(self, t0: int, t1: int) -> tuple[int, int]:
+        """The words ``[w0, w1)`` behind the tokens ``[t0, t1)``."""
+        toks = self.tokens[t0:t1]
+        return min(t.w0 for t in toks), max(t.w1 for t in toks)
+
+    def token_at(self, char: int) -> int:
+        return self.char_tok[char] if 0 <= char < len(self.char_tok) else -1
+
+    def token_of_word(self, word: int) -> int | None:
+        """Index of the first token made from ``word`` (None when the word left no token)."""
+        if not self._word_tok:
+            for i, t in enumerate(self.tokens):
+                for w in range(t.w0, t.w1):
+                    self._word_tok.setdefault(w, i)
+        return self._word_tok.get(word)
+
+    def tokens_text(self, t0: int, t1: int) -> str:
+        return self.text[self.tok_start[t0] : self.tok_end[t1 - 1]]
+
+
+@dataclass
+class _Piece:
+    text: str
+    kind: str
+    w0: int
+    w1: int
+    ordinal: bool = False
+    formatted: bool = False
+    upper: bool = False  # written as a capital letter ("A", "I" included)
+
+
+def clean_word(raw: str) -> str:
+    """Lower case, outer punctuation stripped (inner dots, @, hyphens and apostrophes kept)."""
+    s = raw.strip().lower().replace("’", "'")
+    s = s.strip(_STRIP + "'")
+    return s
+
+
+def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
+    s = raw.strip().lower().replace("’", "'")
+    listed = s.endswith(",") or s.endswith(";")
+    t = clean_word(raw)
+    if not t:
+        return []
+    if _THOUSANDS.fullmatch(t):
+        return [_Piece(t.replace(",", ""), NUM, w, w + 1)]
+    m = _SIGNED.fullmatch(t)
+    if m:  # "-1" from ASR reading "4 -1 -1"; a leading plus of a phone number
+        return [_Piece(m.group(1), NUM, w, w + 1)]
+    if t.isdigit():
+        return [_Piece(t, NUM, w, w + 1)]
+    if _DIGIT_GROUPS.fullmatch(t):
+        return [_Piece(g, NUM, w, w + 1) for g in _DIGITS.findall(t)]
+    if _HYPHEN_LETTERS.fullmatch(t) and t not in ("a.m.", "p.m.", "e.g.", "i.e."):
+        return [_Piece(c, LETTER, w, w + 1, formatted=True) for c in t if c.isalpha()]
+    m = _ORDINAL.fullmatch(t)
+    if m:
+        return [_Piece(m.group(1), NUM, w, w + 1, ordinal=True)]
+    if _ALNUM.fullmatch(t):
+        return [_Piece(t, ALNUM, w, w + 1)]
+    if len(t) == 1 and _LETTER.fullmatch(t):
+        upper = raw.strip().strip(_STRIP).isupper()
+        return [_Piece(t, LETTER, w, w + 1, formatted=listed or (upper and t not in ("i", "a")), upper=upper)]
+    return [_Piece(t, WORD, w, w + 1)]
+
+
+class _T:
+    """Token protocol object for text2num's find_numbers."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, text: str) -> None:
+        self._t = text
+
+    def text(self) -> str:
+        return self._t
+
+    def nt_separated(self, previous: object) -> bool:
+        return False
+
+    def not_a_number_part(self) -> bool:
+        return self._t in _NOT_NUMBER_PART
+
+
+def _phrase_at(pieces: list[_Piece], i: int, phrases: Iterable[tuple[str, ...]]) -> int:
+    """Length of the longest phrase starting at piece ``i`` (0 when none)."""
+    best = 0
+    for ph in phrases:
+        n = len(ph)
+        if n > best and i + n <= len(pieces) and all(pieces[i + k].text == ph[k] for k in range(n)):
+            best = n
+    return best
+
+
+def _is_digitish(p: _Piece | None, lex: Lexicon, number_words: frozenset[str]) -> bool:
+    return p is not None and (
+        (p.kind == NUM and not p.ordinal) or p.text in number_words or p.text in lex.zero_words
+    )
+
+
+_SINGLE_DIGITS = {
+    "en": frozenset("zero one two three four five six seven eight nine".split()),
+    "es": frozenset("cero uno una dos tres cuatro cinco seis siete ocho nueve".split()),
+}
+_NUMBER_WORDS = {
+    "en": _SINGLE_DIGITS["en"]
+    | frozenset(
+        "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty "
+        "fifty sixty seventy eighty ninety hundred thousand".split()
+    ),
+    "es": _SINGLE_DIGITS["es"]
+    | frozenset(
+        "diez once doce trece catorce quince dieciséis dieciseis diecisiete dieciocho diecinueve veinte "
+        "veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete veintiocho "
+        "veintinueve treinta cuarenta cincuenta sesenta setenta ochenta noventa cien ciento mil".split()
+    ),
+}
+_ZERO = {"en": "zero", "es": "cero"}
+
+
+def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
+    """Expand "double five" / "triple seven" and read "oh" as zero beside other digits."""
+    singles = _SINGLE_DIGITS[lex.language]
+    out: list[_Piece] = []
+    i = 0
+    n = len(pieces)
+    while i < n:
+        p = pieces[i]
+        nxt = pieces[i + 1] if i + 1 < n else None
+        if (p.text in lex.double or p.text in lex.triple) and nxt is not None and (
+            (nxt.kind == NUM and len(nxt.text) == 1) or nxt.text in singles or nxt.text in lex.zero_words
+        ):
+            reps = 2 if p.text in lex.double else 3
+            digit = _ZERO[lex.language] if nxt.text in lex.zero_words else nxt.text
+            out.extend(_Piece(digit, nxt.kind if nxt.kind == NUM else WORD, p.w0, nxt.w1) for _ in range(reps))
+            i += 2
+            continue
+        if p.text in lex.zero_words:
+            prev = out[-1] if out else None
+            prev2 = out[-2] if len(out) > 1 else None
+            nxt2 = pieces[i + 2] if i + 2 < n else None
+            words = _NUMBER_WORDS[lex.language] | lex.double | lex.triple
+            before = _is_digitish(prev, lex, words)
+            after = _is_digitish(nxt, lex, words)
+            connector = nxt is None or any(nxt.text == ph[0] for ph in (*lex.at, *lex.dot, *lex.underscore))
+            if (
+                (after and (before or _is_digitish(nxt2, lex, words)))
+                or (before and _is_digitish(prev2, lex, words))
+                or (before and connector)
+            ):
+                out.append(_Piece(_ZERO[lex.language], WORD, p.w0, p.w1))
+                i += 1
+                continue
+        out.append(p)
+        i += 1
+    return out
+
+
+def _ordinal_text(value: int, lang: str) -> str:
+    return str(value)
+
+
+def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
+    """Number words -> NUM pieces (text2num), keeping the word ranges they cover."""
+    if not pieces:
+        return pieces
+    masked = []
+    for k, p in enumerate(pieces):
+        in_run = p.kind == LETTER and (
+            (k > 0 and pieces[k - 1].kind == LETTER) or (k + 1 < len(pieces) and pieces[k + 1].kind == LETTER)
+        )
+        lone_and = (
+            p.text == "and" and lex.language == "en" and not (k > 0 and pieces[k - 1].text in ("hundred", "thousand"))
+        )
+        masked.append(_T("#" if p.kind == NUM or in_run or lone_and else p.text))
+    occs = find_numbers(masked, lex.language, 0)
+    out: list[_Piece] = []
+    i = 0
+    for o in occs:
+        out.extend(pieces[i : o.start])
+        covered = pieces[o.start : o.end]
+        value = o.value
+        if value != int(value):
+            out.extend(covered)  # decimals are amounts, not identifiers
+        else:
+            text = o.text if (o.text.isdigit() and not o.is_ordinal) else str(int(value))
+            out.append(
+                _Piece(text, NUM, covered[0].w0, covered[-1].w1, ordinal=bool(o.is_ordinal))
+            )
+        i = o.end
+    out.extend(pieces[i:])
+    # ASR homophones between digits: "five five for one" -> 5 5 4 1
+    mis = _MISHEARD_DIGITS.get(lex.language, {})
+    if mis:
+        for k in range(1, len(out) - 1):
+            p = out[k]
+            if p.kind == WORD and p.text in mis:
+                a, b = out[k - 1], out[k + 1]
+                if a.kind == NUM and b.kind == NUM and len(a.text) == 1 and len(b.text) == 1:
+                    out[k] = _Piece(mis[p.text], NUM, p.w0, p.w1)
+    return out
+
+
+def _letter_of(p: _Piece, lex: Lexicon) -> str | None:
+    """The letter a piece can stand for when spelling (None when it cannot)."""
+    if p.kind == LETTER:
+        return p.text
+    if p.kind == WORD:
+        if p.text in lex.letter_names:
+            return lex.letter_names[p.text]
+        if p.text in lex.nato:
+            return lex.nato[p.text]
+    return None
+
+
+_AMBIGUOUS_LETTERS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y".split())}
+
+
+def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
+    """Collapse "M as in Mary" / "eme de Madrid" and two-word Spanish letter names into LETTER pieces
+    (before number parsing, so "O as in Ocean" is not read as zero)."""
+    out: list[_Piece] = []
+    n = len(pieces)
+    i = 0
+    while i < n:
+        p = pieces[i]
+        letter = _letter_of(p, lex) if (p.kind == LETTER or p.text in lex.letter_names) else None
+        if letter is not None:
+            k = _phrase_at(pieces, i + 1, lex.letter_as)
+            j = i + 1 + k
+            if k and j < n and pieces[j].kind == WORD and pieces[j].text[:1] == letter and len(pieces[j].text) > 1:
+                out.append(_Piece(letter, LETTER, p.w0, pieces[j].w1, formatted=True))
+                i = j + 1
+                continue
+        if i + 1 < n and f"{p.text} {pieces[i + 1].text}" in lex.letter_names:
+            out.append(_Piece(lex.letter_names[f"{p.text} {pieces[i + 1].text}"], LETTER, p.w0, pieces[i + 1].w1))
+            i += 2
+            continue
+        out.append(p)
+        i += 1
+    return out
+
+
+def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
+    """Keep only letter runs that are really spelling (two or more letters, not all everyday words)."""
+    # Find runs of letter-like pieces; keep runs that are spelling, demote the rest to words.
+    amb = _AMBIGUOUS_LETTERS.get(lex.language, frozenset())
+    result: list[_Piece] = []
+    i = 0
+    n = len(out)
+    while i < n:
+        if _letter_of(out[i], lex) is None:
+            result.append(out[i])
+            i += 1
+            continue
+        j = i
+        while j < n and _letter_of(out[j], lex) is not None:
+            j += 1
+        run = out[i:j]
+        n_upper = sum(1 for p in run if p.upper)
+        strong = sum(
+            1
+            for p in run
+            if p.formatted
+            or (p.upper and n_upper >= 2)
+            or (p.kind == LETTER and p.text not in amb)
+            or p.text in lex.unambiguous_letter_names
+            or (p.text in lex.nato and len(run) >= 3)
+        )
+        before_digits = j < n and out[j].kind == NUM and not out[j].ordinal
+        if (
+            (len(run) >= 2 and strong >= 2)
+            or (len(run) >= 3 and strong >= 1)
+            or (len(run) >= 2 and strong >= 1 and before_digits)
+            or (len(run) == 1 and run[0].formatted and run[0].kind == LETTER)
+        ):
+            for p in run:
+                result.append(_Piece(_letter_of(p, lex) or p.text, LETTER, p.w0, p.w1, formatted=p.formatted))
+        else:
+            for p in run:
+                result.append(_Piece(p.text, WORD, p.w0, p.w1) if p.kind == LETTER else p)
+        i = j
+    return result
+
+
+def _drop_fillers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
+    """Drop hesitations inside digit or letter runs ("4111 um 1111")."""
+    out: list[_Piece] = []
+    for k, p in enumerate(pieces):
+        if p.kind == WORD and p.text in lex.fillers and out:
+            nxt = next((q for q in pieces[k + 1 :] if not (q.kind == WORD and q.text in lex.fillers)), None)
+            if nxt is not None and out[-1].kind in (NUM, LETTER, ALNUM) and nxt.kind == out[-1].kind:
+                continue
+        out.append(p)
+    return out
+
+
+# --- email / web / IP glue -------------------------------------------------------------------------
+
+_LABEL_KINDS = (WORD, LETTER, NUM, ALNUM)
+_LABEL_RE = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._+-]*")
+_DOMAIN_RE = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
+
+
+def _connector(tokens: list[NToken], i: int, lex: Lexicon) -> tuple[str, int] | None:
+    """(symbol, number of tokens) when a spoken connector starts at token ``i``."""
+    if i >= len(tokens):
+        return None
+    t = tokens[i]
+    if t.kind == SYM:
+        return t.text, 1
+    words = [tk.text for tk in tokens[i : i + 3]]
+    for sym, phrases in (("@", lex.at), (".", lex.dot), ("_", lex.underscore), ("-", lex.dash), ("/", lex.slash)):
+        for ph in phrases:
+            if tuple(words[: len(ph)]) == ph:
+                return sym, len(ph)
+    return None
+
+
+class _Glue:
+    """Finds spoken email addresses, web addresses and IPs in a token list and glues them."""
+
+    def __init__(self, tokens: list[NToken], lex: Lexicon) -> None:
+        self.t = tokens
+        self.lex = lex
+        self.stop = lex.stop_words | {w for ph in lex.hot("email") for w in ph} | {"address", "dirección"}
+
+    def is_label(self, i: int) -> bool:
+        if not 0 <= i < len(self.t):
+            return False
+        tk = self.t[i]
+        if tk.kind not in _LABEL_KINDS or tk.ordinal:
+            return False
+        if tk.kind == WORD:
+            return bool(_LABEL_RE.fullmatch(tk.text)) and _connector(self.t, i, self.lex) is None
+        return True
+
+    def label_start(self, i: int) -> int:
+        """Start of the letter run that ends at token ``i`` (letters are glued into one label)."""
+        while i > 0 and self.t[i].kind == LETTER and self.t[i - 1].kind == LETTER and self.t[i].glue:
+            i -= 1
+        return i
+
+    def run(self) -> list[NToken]:
+        t = self.t
+        i = 0
+        while i < len(t):
+            tld_end = self._tld_end(i)
+            if tld_end is None:
+                i += 1
+                continue
+            stretch = self._domain(i, tld_end)
+            if stretch is None:
+                i += 1
+                continue
+            start, parts = stretch
+            i = self._apply(start, parts)
+            t = self.t
+        self._ips()
+        return self.t
+
+    def _tld_end(self, i: int) -> int | None:
+        """If token ``i`` is a TLD after a spoken or written dot, the index after it."""
+        t = self.t
+        tk = t[i]
+        if tk.kind == WORD and _DOMAIN_RE.fullmatch(tk.text) and _DOMAIN_RE.fullmatch(tk.text).group(1) in TLDS:
+            return i + 1  # a written domain such as "gmail.com"
+        if tk.text not in TLDS or i < 2:
+            return None
+        # the dot connector just before (one or more tokens)
+        for back in (1, 2):
+            c = _connector(t, i - back, self.lex)
+            if c and c[0] == "." and c[1] == back:
+                return i + 1
+        return None
+
+    def _domain(self, tld: int, end: int) -> tuple[int, list[tuple[int, int, str | None]]] | None:
+        """Walk left from a TLD over labels and connectors; returns the stretch start and its parts
+        as (token start, token end, symbol or None for a label)."""
+        t = self.t
+        parts: list[tuple[int, int, str | None]] = []
+        i = tld
+        if end - tld == 1 and t[tld].kind == WORD and "." in t[tld].text:
+            parts.append((tld, end, None))
+            i = tld - 1
+            domain_labels = 2
+        else:
+            parts.append((tld, end, None))
+            i = tld - 1
+            # dot before the TLD
+            c = None
+            for back in (1, 2):
+                cc = _connector(t, tld - back, self.lex)
+                if cc and cc[1] == back:
+                    c = cc
+                    break
+            if c is None:
+                return None
+            parts.append((tld - c[1], tld, "."))
+            i = tld - c[1] - 1
+            if not self.is_label(i):
+                return None
+            domain_labels = 1
+            s = self.label_start(i)
+            parts.append((s, i + 1, None))
+            i = s - 1
+            # more labels joined by dots or dashes
+            while True:
+                found = None
+                for back in (1, 2):
+                    cc = _connector(t, i - back + 1, self.lex)
+                    if cc and cc[1] == back and cc[0] in ".-" and self.is_label(i - back):
+                        found = (cc, back)
+                        break
+                if not found:
+                    break
+                (sym, _), back = found
+                parts.append((i - back + 1, i + 1, sym))
+                i -= back
+                s = self.label_start(i)
+                parts.append((s, i + 1, None))
+                i = s - 1
+                domain_labels += 1
+        # an "at" before the domain makes it an email: walk the local part
+        at = None
+        for back in (1, 2):
+            cc = _connector(t, i - back + 1, self.lex)
+            if cc and cc[1] == back and cc[0] == "@":
+                at = back
+                break
+        if at is not None and self.is_label(i - at) and t[i - at].text not in self.stop:
+            parts.append((i - at + 1, i + 1, "@"))
+            i -= at
+            s = self.label_start(i)
+            parts.append((s, i + 1, None))
+            i = s - 1
+            count = 1
+            while count < 6:
+                found = None
+                for back in (1, 2):
+                    cc = _connector(t, i - back + 1, self.lex)
+                    if cc and cc[1] == back and cc[0] in "._-" and self.is_label(i - back):
+                        found = (cc[0], back)
+                        break
+                if found:
+                    sym, back = found
+                    parts.append((i - back + 1, i + 1, sym))
+                    i -= back
+                    s = self.label_start(i)
+                    parts.append((s, i + 1, None))
+                    i = s - 1
+                    count += 1
+                    continue
+                # digits or spelled letters straight before a label: "john 85", "j smith"
+                first = parts[-1][0]
+                if (
+                    self.is_label(i)
+                    and t[i].seg == t[first].seg
+                    and t[i].text not in self.stop
+                    and (t[first].kind == NUM or t[i].kind == LETTER)
+                ):
+                    s = self.label_start(i)
+                    parts.append((s, i + 1, None))
+                    i = s - 1
+                    count += 1
+                    continue
+                break
+        elif domain_labels < 2 and t[tld].text not in ("com", "net", "org", "es", "io"):
+            # a bare "word dot uk" is too weak to call a web address
+            return None
+        parts.reverse()
+        return parts[0][0], parts
+
+    def _apply(self, start: int, parts: list[tuple[int, int, str | None]]) -> int:
+        """Rewrite the stretch: connectors become symbols, everything after ``start`` is glued.
+        Returns the index just after the stretch in the rewritten list."""
+        t = self.t
+        new: dict[int, NToken | None] = {}
+        for a, b, sym in parts:
+            if sym is not None:
+                new[a] = NToken(sym, SYM, t[a].w0, t[b - 1].w1, glue=True, seg=t[a].seg)
+                for k in range(a + 1, b):
+                    new[k] = None
+            else:
+                for k in range(a, b):
+                    new[k] = replace(t[k], glue=(k != start))
+        end = parts[-1][1]
+        removed_before_end = sum(1 for k, v in new.items() if v is None and k < end)
+        self.t = [new.get(k, tk) for k, tk in enumerate(t) if not (k in new and new[k] is None)]
+        return end - removed_before_end
+
+    def _num_group(self, i: int) -> int:
+        """End of a group of digit tokens starting at ``i`` that together hold at most 3 digits."""
+        t = self.t
+        j, digits = i, 0
+        while j < len(t) and t[j].kind == NUM and not t[j].ordinal and digits + len(t[j].text) <= 3:
+            if j > i and t[j].glue:
+                break
+            digits += len(t[j].text)
+            j += 1
+        return j
+
+    def _ips(self) -> None:
+        """Four digit groups joined by spoken dots: "192 dot 168 dot 1 dot 1", "one nine two dot ..."."""
+        t = self.t
+        i = 0
+        while i < len(t):
+            if t[i].kind == NUM and not t[i].ordinal and len(t[i].text) <= 3:
+                parts: list[tuple[int, int, str | None]] = [(i, self._num_group(i), None)]
+                j = parts[0][1]
+                while len(parts) < 7:
+                    c = _connector(t, j, self.lex)
+                    if not c or c[0] != "." or j + c[1] >= len(t):
+                        break
+                    g = self._num_group(j + c[1])
+                    if g == j + c[1]:
+                        break
+                    parts.append((j, j + c[1], "."))
+                    parts.append((j + c[1], g, None))
+                    j = g
+                if len(parts) == 7:
+                    i = self._apply(i, parts)
+                    t = self.t
+                    continue
+            i += 1
+
+
+# --- assembly ---------------------------------------------------------------------------------------
+
+
+def _segments(n_words: int, breaks: Iterable[int]) -> list[tuple[int, int]]:
+    cuts = sorted({b for b in breaks if 0 < b < n_words})
+    bounds = [0, *cuts, n_words]
+    return [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+
+
+def normalize_words(words: Sequence[str], language: str = "en", breaks: Iterable[int] = ()) -> Normalized:
+    """Normalise ASR words. ``breaks`` are word indices where a new turn starts (no run crosses one)."""
+    lex = load_lexicon(language)
+    tokens: list[NToken] = []
+    for seg, (a, b) in enumerate(_segments(len(words), breaks)):
+        pieces: list[_Piece] = []
+        for w in range(a, b):
+            pieces.extend(_pieces_of_word(words[w], w))
+        pieces = _letters_as_in(pieces, lex)
+        pieces = _spoken_digits(pieces, lex)
+        pieces = _numbers(pieces, lex)
+        pieces = _spelled(pieces, lex)
+        pieces = _drop_fillers(pieces, lex)
+        seg_tokens: list[NToken] = []
+        prev_kind = None
+        for p in pieces:
+            glue = p.kind == LETTER and prev_kind == LETTER
+            seg_tokens.append(
+                NToken(p.text, p.kind, p.w0, p.w1, ordinal=p.ordinal, glue=glue, formatted=p.formatted, seg=seg)
+            )
+            prev_kind = p.kind
+        tokens.extend(_Glue(seg_tokens, lex).run())
+    return _render(tokens, len(words), lex.language)
+
+
+def _render(tokens: list[NToken], n_words: int, language: str) -> Normalized:
+    parts: list[str] = []
+    char_tok: list[int] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    prev_seg = None
+    for i, tk in enumerate(tokens):
+        if prev_seg is not None:
+            sep = "\n" if tk.seg != prev_seg else ("" if tk.glue else " ")
+            if sep:
+                parts.append(sep)
+                char_tok.append(-1)
+                pos += 1
+        starts.append(pos)
+        parts.append(tk.text)
+        char_tok.extend([i] * len(tk.text))
+        pos += len(tk.text)
+        ends.append(pos)
+        prev_seg = tk.seg
+    return Normalized("".join(parts), tokens, char_tok, starts, ends, n_words, language)

@@ -1,0 +1,892 @@
+"""Pattern recognizers on the normalised text, validated with stdnum / phonenumbers, scored by context.
+
+Every hit maps back to whole words through the normaliser. The order of the passes matters: written
+or spoken addresses (email, web, IP) first, then IBANs, dates, street addresses, hotword values
+(user names, passwords), then digit / letter runs, then name cues. A token used by one pass is not
+reused by a later one.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redactdesk.detect.normalize import ALNUM, LETTER, NUM, SYM, WORD, NToken
+from redactdesk.detect.sources import DetectDoc, Hit, check_params
+from redactdesk.detect.validators import (
+    es_id_kind,
+    full_year,
+    is_card,
+    is_date,
+    is_email,
+    is_iban,
+    is_ip,
+    is_routing,
+    is_ssn,
+    parse_expiry,
+    phone_check,
+)
+
+SOURCE = "patterns"
+
+_URL = re.compile(
+    r"(?<![\w@.])(?:https?://)?(?:www\.)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.([a-z]{2,})(?:/[\w./-]*)?(?![\w@])"
+)
+_EMAIL = re.compile(r"(?<![\w.])[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}")
+_IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
+_NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![\w/])")
+_IBAN_COUNTRIES = frozenset("es gb de fr it nl pt ie be at ch lu pl se dk fi no mt cy gr".split())
+
+
+@functools.lru_cache(maxsize=1)
+def _us_states() -> frozenset[str]:
+    from faker.providers.address.en_US import Provider
+
+    return frozenset(s.lower() for s in Provider.states)
+
+
+@functools.lru_cache(maxsize=1)
+def _street_words() -> tuple[frozenset[str], frozenset[str]]:
+    """(English street suffixes, Spanish street prefixes) from Faker plus common abbreviations."""
+    from faker.providers.address.en_US import Provider as En
+    from faker.providers.address.es_ES import Provider as Es
+
+    en = {s.lower() for s in En.street_suffixes} | {
+        "street", "avenue", "road", "lane", "drive", "court", "boulevard", "way", "place", "terrace", "circle",
+        "parkway", "highway", "square", "trail", "alley", "crescent", "close", "row", "walk", "plaza",
+        "st", "ave", "rd", "dr", "ln", "blvd", "ct", "pl", "hwy", "pkwy", "cir", "ter", "sq",
+    }
+    es = {s.lower().rstrip(".") for s in Es.street_prefixes} | {
+        "calle", "avenida", "avda", "plaza", "paseo", "camino", "carretera", "ronda", "travesía", "glorieta",
+        "pasaje", "vía", "via", "urbanización", "rambla", "alameda", "callejón", "cuesta", "c",
+    }
+    return frozenset(en), frozenset(es)
+
+
+@dataclass
+class _Run:
+    t0: int
+    t1: int  # token range [t0, t1)
+    digits: str
+    letters: bool
+    numbers: bool
+
+
+class _Finder:
+    def __init__(self, doc: DetectDoc, params: Mapping[str, Any]) -> None:
+        assert doc.norm is not None and doc.lex is not None
+        self.doc = doc
+        self.norm = doc.norm
+        self.lex = doc.lex
+        self.p = params
+        self.toks: list[NToken] = doc.norm.tokens
+        self.claimed = [False] * len(self.toks)
+        self.hits: list[Hit] = []
+        self.left = int(params["context_left"])
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def words(self, t0: int, t1: int) -> tuple[int, int]:
+        return self.norm.tokens_words(t0, t1)
+
+    def free(self, t0: int, t1: int) -> bool:
+        return not any(self.claimed[t0:t1])
+
+    def add(self, t0: int, t1: int, category: str, score: float, reason: str, strong: bool = False) -> None:
+        w0, w1 = self.words(t0, t1)
+        for k in range(t0, t1):
+            self.claimed[k] = True
+        self.hits.append(Hit(w0, w1, category, score, SOURCE, reason, strong))
+
+    def add_words(self, w0: int, w1: int, category: str, score: float, reason: str, strong: bool = False) -> None:
+        for k, tk in enumerate(self.toks):
+            if tk.w0 < w1 and w0 < tk.w1:
+                self.claimed[k] = True
+        self.hits.append(Hit(w0, w1, category, score, SOURCE, reason, strong))
+
+    def _free_words(self, w0: int, w1: int) -> bool:
+        return not any(self.claimed[k] for k, tk in enumerate(self.toks) if tk.w0 < w1 and w0 < tk.w1)
+
+    def chars_to_tokens(self, cs: int, ce: int) -> tuple[int, int] | None:
+        ids = [t for t in self.norm.char_tok[cs:ce] if t >= 0]
+        return (min(ids), max(ids) + 1) if ids else None
+
+    def ctx(self, key: str, w0: int, w1: int, left: int | None = None, right: int = 0) -> str | None:
+        return self.doc.context(key, w0, w1, self.left if left is None else left, right)
+
+    def word_after(self, w1: int, n: int = 2) -> list[str]:
+        return self.doc.lower[w1 : w1 + n]
+
+    def is_letter_tok(self, k: int) -> str | None:
+        """The letter a token stands for (LETTER tokens, Spanish letter names such as "zeta")."""
+        if not 0 <= k < len(self.toks):
+            return None
+        tk = self.toks[k]
+        if tk.kind == LETTER:
+            return tk.text
+        if tk.kind == WORD and tk.text in self.lex.letter_names:
+            return self.lex.letter_names[tk.text]
+        if tk.kind == WORD and len(tk.text) == 1 and tk.text.isalpha():
+            return tk.text
+        return None
+
+    # --- passes --------------------------------------------------------------------------------
+
+    def run(self) -> list[Hit]:
+        self.addresses_written()
+        self.iban()
+        self.street_addresses()
+        self.dates()
+        self.hotword_values()
+        self.money()
+        self.organizations()
+        for run in self.runs():
+            self.classify(run)
+        self.names()
+        self.months()
+        return self.hits
+
+    def addresses_written(self) -> None:
+        text = self.norm.text
+        for m in _EMAIL.finditer(text):
+            tr = self.chars_to_tokens(m.start(), m.end())
+            if tr and self.free(*tr) and is_email(m.group(0)):
+                w0, w1 = self.words(*tr)
+                spoken = w1 - w0 > 1
+                self.add(*tr, "EMAIL", 0.95, "email address" + (" spoken as 'at ... dot ...'" if spoken else ""))
+        for m in _IP.finditer(text):
+            tr = self.chars_to_tokens(m.start(), m.end())
+            if tr and self.free(*tr) and is_ip(m.group(0)):
+                self.add(*tr, "IP_ADDRESS", 0.9, "IPv4 address (four groups of at most 3 digits)")
+        for m in _URL.finditer(text):
+            tr = self.chars_to_tokens(m.start(), m.end())
+            if not tr or not self.free(*tr):
+                continue
+            from redactdesk.detect.lexicon import TLDS
+
+            if m.group(1) not in TLDS or m.group(0).replace(".", "").isdigit():
+                continue
+            w0, w1 = self.words(*tr)
+            score = 0.85 if (self.ctx("url", w0, w1) or m.group(0).startswith("www")) else 0.7
+            self.add(*tr, "URL", score, "web address / domain")
+
+    def iban(self) -> None:
+        """Country code (two letters, or Spanish "es" as a word) then digits and letters, ISO 13616 valid."""
+        toks = self.toks
+        n = len(toks)
+        for i in range(n):
+            if self.claimed[i]:
+                continue
+            tk = toks[i]
+            # the country code: a 2-letter glued letter run, a 2-letter word, or an alnum "es91"
+            if tk.kind == LETTER and not tk.glue and i + 1 < n and toks[i + 1].kind == LETTER and toks[i + 1].glue:
+                cc, j = tk.text + toks[i + 1].text, i + 2
+                if j < n and toks[j].kind == LETTER and toks[j].glue:
+                    continue
+            elif tk.kind == WORD and tk.text in _IBAN_COUNTRIES:
+                cc, j = tk.text, i + 1
+            elif tk.kind == ALNUM and tk.text[:2] in _IBAN_COUNTRIES and tk.text[2:4].isdigit():
+                cc, j = "", i
+            else:
+                continue
+            if cc and cc not in _IBAN_COUNTRIES:
+                continue
+            compact = cc
+            best = None
+            k = j
+            while k < n and toks[k].seg == tk.seg and toks[k].kind in (NUM, LETTER, ALNUM) and len(compact) < 34:
+                if toks[k].ordinal:
+                    break
+                compact += toks[k].text
+                k += 1
+                if len(compact) >= 15 and is_iban(compact):
+                    best = k
+            if best is not None and self.free(i, best):
+                w0, w1 = self.words(i, best)
+                c = self.ctx("iban", w0, w1, left=12)
+                self.add(i, best, "IBAN", 0.97, f"valid IBAN ({cc.upper() or compact[:2].upper()}) read aloud"
+                         + (f"; context '{c}'" if c else ""))
+
+    # dates ------------------------------------------------------------------------------------
+
+    def _date_regexes(self) -> list[tuple[re.Pattern[str], str]]:
+        months = "|".join(sorted((re.escape(m) for m in self.lex.months), key=len, reverse=True))
+        year = r"(\d{4}|\d{2} \d{2})"
+        if self.lex.language == "es":
+            return [
+                (re.compile(rf"(?<![\w])(\d{{1,2}}) de ({months})(?: de(?:l)? {year})?(?![\w])"), "dmy"),
+                (re.compile(rf"(?<![\w])({months}) de(?:l)? {year}(?![\w])"), "my"),
+                (re.compile(r"(?<![\w])(\d{1,2}) (?:de|del) (\d{1,2}) (?:de|del) (\d{4}|\d{2}|\d \d)(?![\w])"), "dmy_num"),
+            ]
+        return [
+            (re.compile(rf"(?<![\w])({months}) (?:the )?(\d{{1,2}})(?:,? (?:of )?{year})?(?![\w])"), "mdy"),
+            (re.compile(rf"(?<![\w])(?:the )?(\d{{1,2}}) of ({months})(?:,? {year})?(?![\w])"), "dmy"),
+            (re.compile(rf"(?<![\w])(\d{{1,2}}) ({months})(?:,? {year})?(?![\w])"), "dmy"),
+            (re.compile(rf"(?<![\w])({months}),? (?:of )?{year}(?![\w])"), "my"),
+        ]
+
+    def dates(self) -> None:
+        text = self.norm.text
+        found: list[tuple[int, int, int | None, int, int | None]] = []  # cs, ce, day, month, year
+        for rx, kind in self._date_regexes():
+            for m in rx.finditer(text):
+                g = m.groups()
+                if kind == "dmy_num":
+                    d, month, yy = int(g[0]), int(g[1]), int(g[2].replace(" ", ""))
+                    y = full_year(yy) if yy < 100 else yy
+                    if 1 <= month <= 12 and is_date(y, month, d):
+                        found.append((m.start(), m.end(), d, month, y))
+                    continue
+                if kind == "mdy":
+                    mon, day, yr = g[0], g[1], g[2]
+                elif kind == "dmy":
+                    day, mon, yr = g[0], g[1], g[2]
+                else:
+                    mon, day, yr = g[0], None, g[1]
+                month = self.lex.months[mon]
+                d = int(day) if day else None
+                y = int(yr.replace(" ", "")) if yr else None
+                if y is not None and not 1900 <= y <= 2099:
+                    continue
+                if d is not None and not (1 <= d <= 31 and is_date(y or 2000, month, d)):
+                    continue
+                if mon in self.lex.ambiguous_months and d is None and y is None:
+                    continue
+                found.append((m.start(), m.end(), d, month, y))
+        for m in _NUMERIC_DATE.finditer(text):
+            a, b, c = (int(x) for x in m.groups())
+            y = full_year(c) if c < 100 else c
+            if (1 <= a <= 12 and is_date(y, a, b)) or (1 <= b <= 12 and is_date(y, b, a)):
+                found.append((m.start(), m.end(), b, a, y))
+        # longest first, no overlaps
+        found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
+        for cs, ce, d, _month, y in found:
+            tr = self.chars_to_tokens(cs, ce)
+            if not tr or not self.free(*tr):
+                continue
+            w0, w1 = self.words(*tr)
+            self._add_date(tr, w0, w1, d, y)
+        # spoken numeric dates of birth ("oh three fifteen nineteen eighty five") come from digit runs
+
+    def _add_date(self, tr: tuple[int, int], w0: int, w1: int, day: int | None, year: int | None) -> None:
+        exp = self.ctx("expiry", w0, w1, left=8)
+        if exp and day is None:
+            self.add(*tr, "CARD_EXPIRY", 0.9, f"month and year after '{exp}'")
+            return
+        dob = self.ctx("dob", w0, w1, left=14, right=3)
+        if dob:
+            self.add(*tr, "DATE_OF_BIRTH", 0.9, f"date near '{dob}'")
+            return
+        self.add(*tr, "DATE", 0.75 if year else 0.65, "calendar date" + (" with year" if year else ""))
+
+    def months(self) -> None:
+        """A month name on its own (not part of a date): quasi-identifier, low score."""
+        for i, tk in enumerate(self.toks):
+            if self.claimed[i] or tk.kind != WORD or tk.text not in self.lex.months:
+                continue
+            if tk.text in self.lex.ambiguous_months or len(tk.text) <= 3:
+                continue
+            w0, w1 = tk.w0, tk.w1
+            if self.ctx("dob", w0, w1, left=10):
+                self.add(i, i + 1, "DATE_OF_BIRTH", 0.6, "month name near a birth-date cue")
+            else:
+                self.add(i, i + 1, "MONTH", 0.5, "month name")
+
+    # street addresses ---------------------------------------------------------------------------
+
+    def street_addresses(self) -> None:
+        en, es = _street_words()
+        stop = self.lex.stop_words
+        toks = self.toks
+        n = len(toks)
+        if self.lex.language == "en":
+            for i, tk in enumerate(toks):
+                if tk.kind != NUM or tk.ordinal or self.claimed[i] or len(tk.text) > 6:
+                    continue
+                j = i + 1
+                while j < n and toks[j].kind == NUM and toks[j].seg == tk.seg and j - i < 3:
+                    j += 1  # "one twenty three" -> 1 23
+                # 1-4 name words then a street suffix
+                k = j
+                end = None
+                while k < n and k - j < 5 and toks[k].seg == tk.seg:
+                    t = toks[k]
+                    if t.kind == WORD and t.text in en and k > j:
+                        end = k + 1
+                        break
+                    if t.kind not in (WORD, NUM, LETTER) or (t.kind == WORD and t.text in stop):
+                        break
+                    k += 1
+                if end is None:
+                    continue
+                end = self._unit(end)
+                if self.free(i, end):
+                    self.add(i, end, "ADDRESS", 0.85, "house number, street name and street type")
+                    self._city_after(end)
+        else:
+            for i, tk in enumerate(toks):
+                if tk.kind != WORD or tk.text not in es or self.claimed[i]:
+                    continue
+                if tk.text in ("c", "via", "vía", "plaza", "camino") and not self.ctx("address", tk.w0, tk.w1, left=6):
+                    continue
+                k = i + 1
+                while k < n and toks[k].seg == tk.seg and k - i <= 6 and toks[k].kind in (WORD, LETTER):
+                    if toks[k].kind == WORD and toks[k].text in ("número", "numero", "nº", "n"):
+                        break
+                    k += 1
+                if k >= n or toks[k].seg != tk.seg:
+                    continue
+                if toks[k].kind == WORD:
+                    k += 1
+                if k < n and toks[k].kind == NUM and not toks[k].ordinal and k - i >= 2:
+                    end = self._unit(k + 1)
+                    if self.free(i, end):
+                        self.add(i, end, "ADDRESS", 0.85, "street type, street name and number")
+                        self._city_after(end)
+
+    _UNIT_WORDS = frozenset({"apartment", "apt", "suite", "unit", "floor", "flat", "piso", "planta", "puerta",
+                             "escalera", "portal", "número", "numero", "nº"})
+    _SIDE_WORDS = frozenset({"izquierda", "derecha", "izda", "dcha", "bajo", "ático", "atico", "centro",
+                             "exterior", "interior"})
+
+    def _city_after(self, t: int) -> None:
+        """The town that follows a street address ("..., in Boston", "... Sevilla"), skipping a postcode."""
+        from redactdesk.detect.gazetteer import load_gazetteer
+
+        gaz = load_gazetteer()
+        toks = self.toks
+        seg = toks[t - 1].seg
+        k = t
+        while k < len(toks) and toks[k].seg == seg and (
+            toks[k].text in ("in", "en", "de", "and", "y", "zip", "code", "código", "postal")
+            or (toks[k].kind == NUM and not toks[k].ordinal)
+        ):
+            k += 1
+        if k >= len(toks) or toks[k].seg != seg or toks[k].kind != WORD:
+            return
+        lower = self.doc.lower
+        w = toks[k].w0
+        for n in (4, 3, 2, 1):
+            if w + n <= len(lower) and gaz.place(lower[w : w + n]) and self._free_words(w, w + n):
+                cat = gaz.place(lower[w : w + n]) or "CITY"
+                self.add_words(w, w + n, cat, 0.85, "place name after a street address", strong=True)
+                return
+
+    def _unit(self, end: int) -> int:
+        """Extend an address over "apartment 4 b", "suite 200", "piso 3", "tercero b", "primero derecha"."""
+        toks = self.toks
+        seg = toks[end - 1].seg
+        k = end
+        while k < len(toks) and toks[k].seg == seg:
+            tk = toks[k]
+            if tk.kind == WORD and tk.text in self._UNIT_WORDS and k + 1 < len(toks) and toks[k + 1].kind in (
+                NUM, LETTER, ALNUM
+            ):
+                k += 2
+            elif tk.kind == NUM and tk.ordinal and self.lex.language == "es":
+                k += 1
+            elif k > end - 1 and (
+                tk.kind == LETTER
+                or (tk.kind == WORD and (tk.text in self._SIDE_WORDS or (len(tk.text) == 1 and tk.text.isalpha())))
+            ) and (
+                toks[k - 1].kind in (NUM, ALNUM) or toks[k - 1].text in self._SIDE_WORDS or toks[k - 1].ordinal
+            ):
+                k += 1
+            else:
+                break
+        return k
+
+    # hotword values: user names, passwords, passports ------------------------------------------
+
+    _LEAD_IN = frozenset(
+        "is it's its was would be will my the a an : es sería será mi el la su your es: um uh eh".split()
+    )
+
+    def hotword_values(self) -> None:
+        doc = self.doc
+        for key, cat, score in (("username", "USERNAME", 0.8), ("password", "PASSWORD", 0.85),
+                                ("passport", "PASSPORT", 0.85)):
+            for ph in self.lex.hot(key):
+                n = len(ph)
+                for w in range(len(doc.lower) - n + 1):
+                    if tuple(doc.lower[w : w + n]) != ph:
+                        continue
+                    self._value_after(w + n, cat, score, " ".join(ph))
+
+    def _value_after(self, w: int, cat: str, score: float, hot: str) -> None:
+        t = self.norm.token_of_word(w)
+        if t is None:
+            return
+        from redactdesk.detect.gazetteer import load_gazetteer
+
+        common = load_gazetteer().common
+        toks = self.toks
+        stop = self.lex.stop_words
+        k = t
+        skipped = 0
+        while k < len(toks) and skipped < 4 and toks[k].kind == WORD and (
+            toks[k].text in self._LEAD_IN or toks[k].text in stop
+        ):
+            k += 1
+            skipped += 1
+        start = k
+        words = 0
+        while k < len(toks) and words < 6:
+            tk = toks[k]
+            if tk.kind in (LETTER, NUM, ALNUM, SYM) or tk.glue:
+                k += 1
+                if not tk.glue:
+                    words += 1
+                continue
+            if (
+                tk.kind == WORD
+                and tk.text not in stop
+                and tk.text not in common
+                and not any(tk.text == p[0] for p in self.lex.hot(cat.lower()))
+            ):
+                if k > start and toks[k - 1].kind == WORD and cat != "PASSWORD":
+                    break  # one free word for a user name ("mrbigchef"), more only if spelled
+                k += 1
+                words += 1
+                continue
+            break
+        if k > start and self.free(start, k):
+            value = [tk for tk in toks[start:k]]
+            if cat == "PASSPORT" and not any(tk.kind in (NUM, ALNUM) for tk in value):
+                return
+            self.add(start, k, cat, score, f"value after hotword '{hot}'")
+
+    # digit and letter runs -----------------------------------------------------------------------
+
+    def runs(self) -> list[_Run]:
+        out: list[_Run] = []
+        toks = self.toks
+        i = 0
+        n = len(toks)
+        while i < n:
+            tk = toks[i]
+            if self.claimed[i] or tk.kind not in (NUM, LETTER, ALNUM) or tk.ordinal:
+                i += 1
+                continue
+            j = i + 1
+            while (
+                j < n
+                and not self.claimed[j]
+                and toks[j].kind in (NUM, LETTER, ALNUM)
+                and not toks[j].ordinal
+                and toks[j].seg == tk.seg
+            ):
+                j += 1
+            seg = toks[i:j]
+            digits = "".join(t.text for t in seg if t.kind == NUM)
+            out.append(_Run(i, j, digits, any(t.kind in (LETTER, ALNUM) for t in seg), any(t.kind != LETTER for t in seg)))
+            i = j
+        return out
+
+    def classify(self, run: _Run) -> None:
+        toks = self.toks
+        seg = toks[run.t0 : run.t1]
+        if not run.letters:
+            self.digit_run(run.t0, run.t1)
+            return
+        if not run.numbers:
+            self.letter_run(run.t0, run.t1)
+            return
+        # mixed: letters at the edges may belong to a Spanish ID, else split letters from digits
+        text = "".join(t.text for t in seg)
+        w0, w1 = self.words(run.t0, run.t1)
+        kind = es_id_kind(text)
+        if kind:
+            self.add(run.t0, run.t1, "ES_ID", 0.95, f"valid Spanish {kind} (check letter)")
+            return
+        if self.ctx("passport", w0, w1, left=10):
+            self.add(run.t0, run.t1, "PASSPORT", 0.85, "letters and digits after 'passport'")
+            return
+        for key, cat in (("username", "USERNAME"), ("password", "PASSWORD")):
+            c = self.ctx(key, w0, w1, left=10)
+            if c:
+                self.add(run.t0, run.t1, cat, 0.8, f"letters and digits after '{c}'")
+                return
+        n_letters = sum(len(t.text) for t in seg if t.kind == LETTER)
+        if len(run.digits) >= 3 and n_letters <= 3 and (self.ctx("generic_id", w0, w1) or len(text) >= 6):
+            c = self.ctx("generic_id", w0, w1)
+            self.add(run.t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
+                     "letters and digits" + (f" after '{c}'" if c else " (alphanumeric code)"))
+            return
+        # otherwise treat the pieces separately
+        i = run.t0
+        while i < run.t1:
+            j = i + 1
+            while j < run.t1 and (toks[j].kind == LETTER) == (toks[i].kind == LETTER):
+                j += 1
+            if toks[i].kind == LETTER:
+                self.letter_run(i, j)
+            else:
+                self.digit_run(i, j)
+            i = j
+
+    def letter_run(self, t0: int, t1: int) -> None:
+        seg = self.toks[t0:t1]
+        letters = "".join(t.text for t in seg)
+        if len(letters) < 2:
+            return
+        w0, w1 = self.words(t0, t1)
+        for key, cat, score in (("username", "USERNAME", 0.8), ("password", "PASSWORD", 0.8),
+                                ("email", "EMAIL", 0.6), ("name", "PERSON", 0.85), ("passport", "PASSPORT", 0.6)):
+            c = self.ctx(key, w0, w1, left=10)
+            if c:
+                self.add(t0, t1, cat, score, f"{len(letters)} letters spelled out after '{c}'", strong=cat == "PERSON")
+                return
+        # spelling of a word said just before ("smith, s m i t h")
+        from redactdesk.detect.gazetteer import fold
+
+        before = {fold(w) for w in self.doc.lower[max(0, w0 - 40) : w0]}
+        if fold(letters) in before:
+            self.add(t0, t1, "PERSON", 0.8, "letters spelling a word said just before", strong=True)
+            return
+        self.add(t0, t1, "SPELLED_LETTERS", 0.7, f"{len(letters)} letters spelled out")
+
+    def digit_run(self, t0: int, t1: int) -> None:
+        """Classify a run of digit tokens (the PIINUM idea of seed 003 plus validation and context)."""
+        if t1 <= t0:
+            return
+        toks = self.toks
+        seg = toks[t0:t1]
+        digits = "".join(t.text for t in seg)
+        n = len(digits)
+        groups = [t.text for t in seg]
+        w0, w1 = self.words(t0, t1)
+        lex = self.lex
+        after = self.word_after(w1, 2)
+        before = self.doc.lower[w0 - 1] if w0 > 0 else ""
+        money = (after and (after[0] in _flat(lex.hot("money_after")) or " ".join(after) in _flat(lex.hot("money_after")))) or before in ("$", "€", "£")
+        timeish = after and after[0] in _flat(lex.hot("time_after"))
+
+        # Spanish IDs: 8 digits + letter (DNI), X/Y/Z + 7 digits + letter (NIE), letter + 7 + control (CIF)
+        nxt = self.is_letter_tok(t1) if t1 < len(toks) and toks[t1].seg == seg[0].seg else None
+        prv = self.is_letter_tok(t0 - 1) if t0 > 0 and toks[t0 - 1].seg == seg[0].seg else None
+        if nxt and not self.claimed[t1]:
+            for a, text in ((t0, digits + nxt), ((t0 - 1) if prv else None, (prv or "") + digits + nxt)):
+                if a is None or (a < t0 and self.claimed[a]):
+                    continue
+                kind = es_id_kind(text)
+                if kind:
+                    self.add(a, t1 + 1, "ES_ID", 0.95, f"valid Spanish {kind} (check letter)")
+                    return
+        if prv and not self.claimed[t0 - 1]:
+            kind = es_id_kind(prv + digits)
+            if kind:
+                self.add(t0 - 1, t1, "ES_ID", 0.95, f"valid Spanish {kind}")
+                return
+
+        # cards: the whole run, else the longest Luhn-valid stretch of whole tokens
+        card_ctx = self.ctx("card", w0, w1, left=12)
+        if is_card(digits):
+            self.add(t0, t1, "CREDIT_CARD", 0.98 if card_ctx else 0.9,
+                     f"Luhn-valid {n}-digit card number read as digits" + (f"; context '{card_ctx}'" if card_ctx else ""))
+            return
+        if n > 13:
+            best = None
+            for a in range(t0, t1):
+                for b in range(t1, a, -1):
+                    d = "".join(t.text for t in toks[a:b])
+                    if is_card(d) and (best is None or len(d) > best[2]):
+                        best = (a, b, len(d))
+            if best:
+                a, b, _ = best
+                self.digit_run(t0, a)
+                wa, wb = self.words(a, b)
+                self.add(a, b, "CREDIT_CARD", 0.9,
+                         f"Luhn-valid {best[2]}-digit card number inside a longer digit run"
+                         + (f"; context '{card_ctx}'" if card_ctx else ""))
+                self.digit_run(b, t1)
+                return
+        if card_ctx and 13 <= n <= 19:
+            self.add(t0, t1, "CREDIT_CARD", 0.6, f"{n} digits after '{card_ctx}' (fails Luhn: misheard?)")
+            return
+
+        # card expiry and security code: the shape decides when one question asks for both
+        exp = self.ctx("expiry", w0, w1, left=10)
+        cvv = self.ctx("cvv", w0, w1, left=10)
+        if exp and 3 <= n <= 6 and not (cvv and n == 3):
+            me = parse_expiry(groups)
+            if me and 2000 <= me[1] <= 2049:
+                self.add(t0, t1, "CARD_EXPIRY", 0.9, f"month/year {me[0]:02d}/{me[1] % 100:02d} after '{exp}'")
+                return
+        if cvv and n in (3, 4):
+            self.add(t0, t1, "CVV", 0.9, f"{n} digits after '{cvv}'")
+            return
+        last = self.ctx("card_last_digits", w0, w1, left=6)
+        if last and n == 4:
+            ssn_ctx = self.ctx("ssn", w0, w1, left=8)
+            cat = "SSN" if ssn_ctx and not card_ctx else "CREDIT_CARD"
+            self.add(t0, t1, cat, 0.75, f"last four digits ('{last}')")
+            return
+        pw = self.ctx("password", w0, w1, left=8)
+        if pw and 4 <= n <= 8:
+            self.add(t0, t1, "PASSWORD", 0.85, f"{n} digits after '{pw}'")
+            return
+
+        if money and n < 9:
+            if self.p["money"]:
+                self.add(t0, t1, "MONEY", 0.6, "amount followed by a currency word")
+            return
+
+        # dates of birth read as digits ("oh three one five eighty five")
+        dob = self.ctx("dob", w0, w1, left=10)
+        dob_d = self.doc.context_distance("dob", w0, left=10)
+        gid_d = self.doc.context_distance("generic_id", w0, left=10)
+        if dob and 4 <= n <= 8 and (gid_d is None or (dob_d is not None and dob_d < gid_d)):
+            self.add(t0, t1, "DATE_OF_BIRTH", 0.8, f"digits near '{dob}'")
+            return
+
+        # US national numbers
+        ssn_ctx = self.ctx("ssn", w0, w1, left=12)
+        if ssn_ctx and n == 9:
+            self.add(t0, t1, "SSN", 0.97 if is_ssn(digits) else 0.7,
+                     ("valid" if is_ssn(digits) else "9-digit") + f" SSN after '{ssn_ctx}'")
+            return
+        rt = self.ctx("routing", w0, w1, left=10)
+        if rt and n == 9:
+            self.add(t0, t1, "ROUTING", 0.95 if is_routing(digits) else 0.6,
+                     ("checksum-valid" if is_routing(digits) else "9-digit") + f" routing number after '{rt}'")
+            return
+
+        # phone numbers (region-aware, phonenumbers)
+        if 7 <= n <= 15 and not timeish:
+            phone_ctx = self.ctx("phone", w0, w1, left=12)
+            plus = before in lex.plus or self.doc.words[w0].strip().startswith("+")
+            valid, possible = phone_check(digits, lex.phone_region, plus=plus)
+            if not valid and not plus and n >= 10:
+                v2, p2 = phone_check(digits, lex.phone_region, plus=True)
+                valid, possible = valid or v2, possible or p2
+            id_ctx = self.ctx("generic_id", w0, w1, left=6) or self.ctx("bank_account", w0, w1, left=8)
+            if phone_ctx and (valid or possible or n == 7):
+                self.add(t0, t1, "PHONE", 0.95 if valid else 0.75,
+                         ("valid" if valid else "possible") + f" {lex.phone_region} phone number after '{phone_ctx}'")
+                return
+            if valid and not (id_ctx and not phone_ctx) and not card_ctx:
+                self.add(t0, t1, "PHONE", 0.8, f"valid {lex.phone_region} phone number read as digits")
+                return
+
+        bank = self.ctx("bank_account", w0, w1, left=10)
+        if bank and 6 <= n <= 24:
+            self.add(t0, t1, "BANK_ACCOUNT", 0.8, f"{n} digits after '{bank}'")
+            return
+        zipc = self.ctx("postcode", w0, w1, left=6)
+        if n == 5 and (zipc or before in _us_states() or self._near_place(w0, w1)):
+            self.add(t0, t1, "POSTCODE", 0.85 if zipc else 0.65,
+                     f"5 digits after '{zipc}'" if zipc else "5 digits beside a place name or street")
+            return
+        if n == 9 and lex.language == "en" and [len(g) for g in groups] == [3, 2, 4] and is_ssn(digits):
+            self.add(t0, t1, "SSN", 0.7, "valid SSN read in 3-2-4 groups")
+            return
+        if n <= 3 and self.p["age"]:
+            v = int(digits)
+            age_after = " ".join(after[:2]) in ("years old", "year old") or (after and after[0] in ("años",))
+            age_before = self.ctx("age", w0, w1, left=3)
+            if v <= 120 and (age_after or (age_before and not timeish)):
+                self.add(t0, t1, "AGE", 0.7, "age in years")
+                return
+        if timeish:
+            return
+        gid = self.ctx("generic_id", w0, w1)
+        if gid and n >= 3:
+            self.add(t0, t1, "GENERIC_ID", 0.8, f"{n}-digit number after '{gid}'")
+            return
+        if n >= 9:
+            self.add(t0, t1, "GENERIC_ID", 0.7, f"{n}-digit run (9+ digits are always flagged)")
+            return
+        if n >= int(self.p["min_bare_run"]):
+            self.add(t0, t1, "GENERIC_ID", 0.45, f"{n}-digit run without context")
+
+    def _near_place(self, w0: int, w1: int) -> bool:
+        """A place name or street address within a few words (the postcode slot of an address)."""
+        from redactdesk.detect.gazetteer import load_gazetteer
+
+        gaz = load_gazetteer()
+        lower = self.doc.lower
+        en, es = _street_words()
+        for a in range(max(0, w0 - 4), min(len(lower), w1 + 4)):
+            if w0 <= a < w1:
+                continue
+            for k in (3, 2, 1):
+                if a + k <= len(lower) and gaz.place(lower[a : a + k]):
+                    return True
+            if lower[a] in en or lower[a] in es:
+                return True
+        return False
+
+    # money ---------------------------------------------------------------------------------------
+
+    def money(self) -> None:
+        """Amounts: "124 dollars and 50 cents", "124 euros con 50 céntimos", or bare numbers after a
+        money word ("the balance is 124 50")."""
+        if not self.p["money"]:
+            return
+        lex = self.lex
+        cur = _flat(lex.hot("money_after"))
+        toks = self.toks
+        n = len(toks)
+        i = 0
+        while i < n:
+            tk = toks[i]
+            if self.claimed[i] or not (tk.kind == NUM and not tk.ordinal or tk.text in ("un", "una", "a")):
+                i += 1
+                continue
+            j = i + 1
+            while j < n and toks[j].kind == NUM and not toks[j].ordinal and toks[j].seg == tk.seg:
+                j += 1
+            end = None
+            if j < n and toks[j].text in cur:
+                end = j + 1
+                # "... and 50 cents" / "... con 50 (céntimos)"
+                if end + 1 < n and toks[end].text in ("and", "con", "y") and toks[end + 1].kind == NUM:
+                    end += 2
+                    if end < n and toks[end].text in cur:
+                        end += 1
+            elif tk.kind == NUM and j - i <= 2 and not (i > 0 and toks[i - 1].kind == NUM):
+                w0, w1 = self.words(i, j)
+                c = self.doc.context("money", w0, w1, left=5, right=1)
+                if c and not self.ctx("generic_id", w0, w1, left=5) and not self.ctx("card", w0, w1, left=5):
+                    digits = "".join(t.text for t in toks[i:j])
+                    if len(digits) <= 7:
+                        end = j
+            if end is not None and self.free(i, end):
+                self.add(i, end, "MONEY", 0.8, "amount of money")
+                i = end
+                continue
+            i = j if j > i else i + 1
+
+    # organisations -------------------------------------------------------------------------------
+
+    def organizations(self) -> None:
+        """A proper name joined to an organisation word: "Smith Bank", "Banco Gilabert", "Acme Inc"."""
+        from redactdesk.detect.gazetteer import load_gazetteer
+
+        gaz = load_gazetteer()
+        lex = self.lex
+        lower = self.doc.lower
+        words = self.doc.words
+        stop = lex.stop_words
+        suffixes = lex.hot("org_suffix")
+
+        def proper(k: int) -> bool:
+            if not 0 <= k < len(lower) or not lower[k].isalpha() or lower[k] in stop:
+                return False
+            return gaz.is_name(lower[k]) or (words[k][:1].isupper() and k not in self.doc.breaks
+                                              and lower[k] not in gaz.common)
+
+        for ph in suffixes:
+            m = len(ph)
+            for w in range(len(lower) - m + 1):
+                if tuple(lower[w : w + m]) != ph:
+                    continue
+                if lex.language == "es":
+                    a, b = w, w + m
+                    k = b
+                    while k < len(lower) and proper(k) and k - b < 3:
+                        k += 1
+                    if k > b and self._free_words(a, k):
+                        self.add_words(a, k, "ORGANIZATION", 0.75, f"name after '{' '.join(ph)}'", strong=True)
+                else:
+                    k = w
+                    while k - 1 >= 0 and proper(k - 1) and w - k < 3:
+                        k -= 1
+                    if k < w and self._free_words(k, w + m):
+                        self.add_words(k, w + m, "ORGANIZATION", 0.75, f"name before '{' '.join(ph)}'", strong=True)
+
+    # names after cues ----------------------------------------------------------------------------
+
+    def names(self) -> None:
+        from redactdesk.detect.gazetteer import load_gazetteer
+
+        gaz = load_gazetteer()
+        doc = self.doc
+        lower = doc.lower
+        stop = self.lex.stop_words
+        amb = gaz.ambiguous
+        hot_first = {p[0] for k in ("card", "phone", "email", "generic_id", "username", "password") for p in self.lex.hot(k)}
+        for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
+            for ph in self.lex.hot(key):
+                n = len(ph)
+                for w in range(len(lower) - n + 1):
+                    if tuple(lower[w : w + n]) != ph:
+                        continue
+                    s = w + n
+                    e = s
+                    while e < len(lower) and e - s < 3:
+                        word = lower[e]
+                        t = self.norm.token_of_word(e)
+                        if t is None or self.claimed[t] or not word.isalpha() or word in stop or word in hot_first:
+                            break
+                        if e > s and (doc.breaks and e in doc.breaks):
+                            break
+                        known = gaz.is_name(word)
+                        intro = ph in _INTRO_CUES
+                        if strength == "weak" and (not known or (word in amb and not (intro and e == s))):
+                            break
+                        if e > s and not known and word in amb:
+                            break
+                        if e > s and not known and strength == "strong" and word in gaz.common:
+                            break
+                        e += 1
+                    if e > s and self._free_words(s, e):
+                        self.add_words(s, e, "PERSON", 0.75 if strength == "strong" else 0.55,
+                                       f"name after '{' '.join(ph)}'")
+        # a name before a cue: "Karen speaking", "Juan al habla"
+        for ph in self.lex.hot("name_cue_right"):
+            n = len(ph)
+            for w in range(1, len(lower) - n + 1):
+                if tuple(lower[w : w + n]) != ph:
+                    continue
+                e = w
+                s = e
+                while s - 1 >= 0 and e - s < 3 and lower[s - 1].isalpha() and gaz.is_name(lower[s - 1]) and (
+                    lower[s - 1] not in stop
+                ):
+                    s -= 1
+                if s < e and self._free_words(s, e):
+                    self.add_words(s, e, "PERSON", 0.6, f"name before '{' '.join(ph)}'")
+
+
+# weak cues after which even an everyday-word name is taken ("this is Heather", "thanks Rose")
+_INTRO_CUES = frozenset({("this", "is"), ("i'm",), ("thanks",), ("thank", "you"), ("soy",), ("gracias",)})
+
+
+@functools.lru_cache(maxsize=64)
+def _flat_cached(phrases: tuple[tuple[str, ...], ...]) -> frozenset[str]:
+    return frozenset(" ".join(p) for p in phrases)
+
+
+def _flat(phrases: tuple[tuple[str, ...], ...]) -> frozenset[str]:
+    return _flat_cached(phrases)
+
+
+def find_patterns(doc: DetectDoc, params: Mapping[str, Any] | None = None) -> list[Hit]:
+    """All pattern hits in one document."""
+    p = PatternSource().validate(params)
+    return _Finder(doc, p).run()
+
+
+class PatternSource:
+    """Validated patterns on the normalised text (cards, IBAN, phones, IDs, emails, dates, ...)."""
+
+    name = SOURCE
+    categories = frozenset(
+        "CREDIT_CARD PHONE EMAIL URL IP_ADDRESS SSN ES_ID IBAN DATE DATE_OF_BIRTH MONTH CARD_EXPIRY CVV "
+        "GENERIC_ID BANK_ACCOUNT ROUTING USERNAME PASSWORD PASSPORT POSTCODE ADDRESS AGE MONEY "
+        "SPELLED_LETTERS PERSON ORGANIZATION CITY COUNTRY".split()
+    )
+    # everything but PERSON: a name cue alone is not enough, it needs the gazetteer or spaCy to agree
+    trusted = categories - {"PERSON"}
+    defaults: dict[str, Any] = {"min_bare_run": 5, "context_left": 8, "money": True, "age": True}
+
+    def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        return check_params(self.name, params, self.defaults)
+
+    def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
+        return [_Finder(d, params).run() for d in docs]

@@ -1,0 +1,232 @@
+"""Detection entry points: conversations -> suggested spans; texts -> character spans (JSONL contract).
+
+``detect_conversation`` returns only SUGGESTED spans, ordered by position, never overlapping. Human
+decisions already in ``conv.spans`` stay untouched: nothing is suggested over an accepted span, and
+a span identical (words and category) to a rejected one is not suggested again. The caller replaces
+the conversation's old suggestions with the new ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from redactdesk.core.taxonomy import Taxonomy
+from redactdesk.core.types import Conversation, Span, SpanStatus
+from redactdesk.detect.errors import DetectError, JsonlContractError
+from redactdesk.detect.lexicon import check_language, default_allow
+from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
+from redactdesk.detect.sources import DEFAULT_SOURCES, DetectDoc, Source, get_source
+from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine
+
+SourceSpec = str | Source | tuple[str | Source, Mapping[str, Any]]
+DenySpec = str | DenyEntry | Mapping[str, str] | tuple[str, str]
+_EDGE_PUNCT = ".,;:!?¡¿\"'“”‘’«»()[]{}…*"
+
+
+def resolve_sources(sources: Iterable[SourceSpec] | None = None) -> list[tuple[Source, dict[str, Any]]]:
+    """Sources by name or object, each with validated parameters (``(name, params)`` pairs allowed)."""
+    out: list[tuple[Source, dict[str, Any]]] = []
+    for spec in DEFAULT_SOURCES if sources is None else sources:
+        params: Mapping[str, Any] | None = None
+        if isinstance(spec, tuple):
+            spec, params = spec
+        src = get_source(spec) if isinstance(spec, str) else spec
+        out.append((src, src.validate(params)))
+    if not out:
+        raise DetectError("no detection sources given")
+    return out
+
+
+def _taxonomy(taxonomy: Taxonomy | None) -> Taxonomy:
+    if taxonomy is not None:
+        return taxonomy
+    from redactdesk.resources import load_taxonomy
+
+    return load_taxonomy()
+
+
+def detect_docs(
+    docs: Sequence[DetectDoc],
+    *,
+    sources: Iterable[SourceSpec] | None = None,
+    allow: Iterable[str] = (),
+    deny: Iterable[DenySpec] = (),
+    taxonomy: Taxonomy | None = None,
+    policy: VotePolicy | None = None,
+    default_allow_list: bool = True,
+) -> list[list[Span]]:
+    """Run every source over the documents (batched) and vote; one span list per document."""
+    resolved = resolve_sources(sources)
+    tax = _taxonomy(taxonomy)
+    per_doc: list[list[Any]] = [[] for _ in docs]
+    for src, params in resolved:
+        results = src.apply(docs, params)
+        if len(results) != len(docs):
+            raise DetectError(f"source {src.name!r} returned {len(results)} results for {len(docs)} documents")
+        for i, hits in enumerate(results):
+            per_doc[i].extend(hits)
+    allow_list = [*default_allow(), *allow] if default_allow_list else list(allow)
+    deny = list(deny)
+    out: list[list[Span]] = []
+    for doc, hits in zip(docs, per_doc, strict=True):
+        hits = [h for h in hits if h.category in tax]
+        forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
+        spans = combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY, forced=forced)
+        kept = filter_allowed(doc.words, [s for s in spans if DENY_SOURCE not in s.sources], allow_list, doc.language)
+        spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
+        out.append(spans)
+    return out
+
+
+def _respect_decisions(spans: list[Span], existing: Iterable[Span]) -> list[Span]:
+    accepted = [s for s in existing if s.status == SpanStatus.ACCEPTED]
+    rejected = {(s.start_word, s.end_word, s.category) for s in existing if s.status == SpanStatus.REJECTED}
+    return [
+        s for s in spans
+        if (s.start_word, s.end_word, s.category) not in rejected and not any(s.overlaps(a) for a in accepted)
+    ]
+
+
+def detect_conversations(
+    convs: Sequence[Conversation],
+    *,
+    language: str | None = None,
+    allow: Iterable[str] = (),
+    deny: Iterable[DenySpec] = (),
+    sources: Iterable[SourceSpec] | None = None,
+    taxonomy: Taxonomy | None = None,
+    policy: VotePolicy | None = None,
+) -> dict[str, list[Span]]:
+    """Suggested spans for many conversations at once (spaCy batches across them), keyed by id."""
+    docs = [DetectDoc.from_conversation(c, language) for c in convs]
+    allow, deny = list(allow), list(deny)
+    results = detect_docs(docs, sources=sources, allow=allow, deny=deny, taxonomy=taxonomy, policy=policy)
+    return {c.id: _respect_decisions(spans, c.spans) for c, spans in zip(convs, results, strict=True)}
+
+
+def detect_conversation(
+    conv: Conversation,
+    *,
+    language: str | None = None,
+    allow: Iterable[str] = (),
+    deny: Iterable[DenySpec] = (),
+    sources: Iterable[SourceSpec] | None = None,
+    taxonomy: Taxonomy | None = None,
+    policy: VotePolicy | None = None,
+) -> list[Span]:
+    """SUGGESTED spans for one conversation, ordered by position (see the module docstring)."""
+    if not conv.words:
+        return []
+    return detect_conversations(
+        [conv], language=language, allow=allow, deny=deny, sources=sources, taxonomy=taxonomy, policy=policy
+    )[conv.id]
+
+
+# --- plain texts and the JSONL contract -------------------------------------------------------------
+
+_WS = re.compile(r"\S+")
+
+
+def _char_bounds(text: str, offsets: list[tuple[int, int]], w0: int, w1: int) -> tuple[int, int]:
+    """Character range of words [w0, w1), without punctuation glued to the outer edges."""
+    s, _ = offsets[w0]
+    _, e = offsets[w1 - 1]
+    first_end = offsets[w0][1]
+    last_start = offsets[w1 - 1][0]
+    while s < first_end - 1 and text[s] in _EDGE_PUNCT:
+        s += 1
+    while e > last_start + 1 and text[e - 1] in _EDGE_PUNCT:
+        e -= 1
+    return s, e
+
+
+def detect_texts(
+    texts: Sequence[str],
+    language: str = "en",
+    *,
+    allow: Iterable[str] = (),
+    deny: Iterable[DenySpec] = (),
+    sources: Iterable[SourceSpec] | None = None,
+    taxonomy: Taxonomy | None = None,
+) -> list[list[dict[str, Any]]]:
+    """Spans with character offsets (end exclusive) for each text: the JSONL contract's ``spans``.
+
+    Each text is split on whitespace into pseudo-words; spans map back to those words' characters.
+    """
+    lang = check_language(language)
+    docs = []
+    offsets_all = []
+    for i, text in enumerate(texts):
+        offsets = [(m.start(), m.end()) for m in _WS.finditer(text)]
+        offsets_all.append(offsets)
+        docs.append(DetectDoc.from_words([text[a:b] for a, b in offsets], lang, id=str(i)))
+    results = detect_docs(docs, sources=sources, allow=list(allow), deny=list(deny), taxonomy=taxonomy)
+    out: list[list[dict[str, Any]]] = []
+    for text, offsets, spans in zip(texts, offsets_all, results, strict=True):
+        items = []
+        for s in spans:
+            a, b = _char_bounds(text, offsets, s.start_word, s.end_word)
+            items.append({"start": a, "end": b, "category": s.category, "score": round(float(s.score), 3),
+                          "source": "+".join(s.sources)})
+        out.append(items)
+    return out
+
+
+def _read_jsonl(path: Path) -> list[tuple[Any, str]]:
+    rows: list[tuple[Any, str]] = []
+    try:
+        fh = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise JsonlContractError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise JsonlContractError(f"{path}:{lineno}: not JSON ({exc.msg})") from exc
+            if not isinstance(obj, dict) or "id" not in obj or "text" not in obj:
+                raise JsonlContractError(f'{path}:{lineno}: each line needs {{"id": ..., "text": ...}}')
+            if not isinstance(obj["text"], str):
+                raise JsonlContractError(f"{path}:{lineno}: 'text' must be a string")
+            rows.append((obj["id"], obj["text"]))
+    return rows
+
+
+def detect_jsonl(
+    in_path: str | os.PathLike[str],
+    out_path: str | os.PathLike[str],
+    lang: str = "en",
+    *,
+    allow: Iterable[str] = (),
+    deny: Iterable[DenySpec] = (),
+    sources: Iterable[SourceSpec] | None = None,
+    batch: int = 256,
+) -> int:
+    """The ``redactdesk detect --jsonl IN --out OUT --lang L`` contract. Reads every line first (a bad
+    line stops the run before anything is written), writes OUT atomically. Returns the line count."""
+    lang = check_language(lang)
+    rows = _read_jsonl(Path(in_path))
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    allow, deny = list(allow), list(deny)
+    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=str(out.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for k in range(0, len(rows), max(1, batch)):
+                chunk = rows[k : k + batch]
+                spans = detect_texts([t for _, t in chunk], lang, allow=allow, deny=deny, sources=sources)
+                for (rid, _), sp in zip(chunk, spans, strict=True):
+                    fh.write(json.dumps({"id": rid, "spans": sp}, ensure_ascii=False) + "\n")
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return len(rows)

@@ -1,0 +1,197 @@
+"""Recognizer sources: the protocol, the shared document view, and the registry.
+
+A *source* proposes :class:`Hit` objects (word ranges with a category). The vote
+(:mod:`redactdesk.detect.vote`) combines them. New sources — the active-learning model, a project's
+own rules — plug in with :func:`register_source` and take part in the vote like the built-in ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from redactdesk.core.types import Conversation
+from redactdesk.detect.errors import SourceParamsError, UnknownSourceError
+from redactdesk.detect.lexicon import Lexicon, check_language, load_lexicon
+from redactdesk.detect.normalize import Normalized, clean_word, normalize_words
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One proposal by one source: words ``[start_word, end_word)`` are ``category``."""
+
+    start_word: int
+    end_word: int
+    category: str
+    score: float
+    source: str
+    reason: str = ""
+    strong: bool = False  # the source's evidence stands alone in the vote (e.g. a spelled name after "spell")
+
+    def __post_init__(self) -> None:
+        if self.end_word <= self.start_word:
+            raise ValueError(f"hit must cover at least one word ({self.start_word}, {self.end_word})")
+        object.__setattr__(self, "score", min(1.0, max(0.0, float(self.score))))
+
+
+@dataclass
+class DetectDoc:
+    """The view of one conversation every source works on: raw words, cleaned lower-case words,
+    the normalised text, turn breaks and (optionally) word times. ``cache`` lets sources share work."""
+
+    id: str
+    words: list[str]
+    language: str
+    breaks: tuple[int, ...] = ()
+    starts: list[float] | None = None
+    ends: list[float] | None = None
+    lower: list[str] = field(default_factory=list)
+    norm: Normalized | None = None
+    lex: Lexicon | None = None
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_words(
+        cls,
+        words: Sequence[str],
+        language: str = "en",
+        *,
+        breaks: Iterable[int] = (),
+        id: str = "",
+        starts: Sequence[float] | None = None,
+        ends: Sequence[float] | None = None,
+    ) -> DetectDoc:
+        lang = check_language(language)
+        words = [str(w) for w in words]
+        br = tuple(sorted(set(breaks)))
+        return cls(
+            id=id,
+            words=words,
+            language=lang,
+            breaks=br,
+            starts=list(starts) if starts is not None else None,
+            ends=list(ends) if ends is not None else None,
+            lower=[clean_word(w) for w in words],
+            norm=normalize_words(words, lang, br),
+            lex=load_lexicon(lang),
+        )
+
+    @classmethod
+    def from_conversation(cls, conv: Conversation, language: str | None = None) -> DetectDoc:
+        turns = conv.turns or conv.turns_from_speakers()
+        return cls.from_words(
+            [w.text for w in conv.words],
+            language or conv.language or "en",
+            breaks=[t.start_word for t in turns],
+            id=conv.id,
+            starts=[w.start for w in conv.words],
+            ends=[w.end for w in conv.words],
+        )
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    # --- context -------------------------------------------------------------------------------
+
+    def find_phrase(self, phrases: Iterable[tuple[str, ...]], lo: int, hi: int) -> tuple[int, tuple[str, ...]] | None:
+        """The last (closest to ``hi``) phrase found wholly inside words ``[lo, hi)``, with its start."""
+        lo = max(0, lo)
+        hi = min(len(self.lower), hi)
+        best: tuple[int, tuple[str, ...]] | None = None
+        for ph in phrases:
+            n = len(ph)
+            first = ph[0]
+            for i in range(hi - n, lo - 1, -1):
+                if self.lower[i] == first and tuple(self.lower[i : i + n]) == ph:
+                    if best is None or i > best[0] or (i == best[0] and n > len(best[1])):
+                        best = (i, ph)
+                    break
+        return best
+
+    def context(self, key: str, w0: int, w1: int, left: int = 8, right: int = 0) -> str | None:
+        """The hotword phrase of ``key`` near words ``[w0, w1)`` (``left`` words before, ``right`` after)."""
+        assert self.lex is not None
+        phrases = self.lex.hot(key)
+        if not phrases:
+            return None
+        found = self.find_phrase(phrases, w0 - left, w0)
+        if found is None and right:
+            found = self.find_phrase(phrases, w1, w1 + right)
+        return " ".join(found[1]) if found else None
+
+    def context_distance(self, key: str, w0: int, left: int = 12) -> int | None:
+        """Words between the closest ``key`` hotword before ``w0`` and ``w0`` (None when absent)."""
+        assert self.lex is not None
+        found = self.find_phrase(self.lex.hot(key), w0 - left, w0)
+        return None if found is None else w0 - (found[0] + len(found[1]))
+
+
+@runtime_checkable
+class Source(Protocol):
+    """A recognizer. ``categories`` are those it can propose; ``trusted`` those where its word alone
+    is enough in the vote (seed 003: spaCy for PERSON and DATE; validated patterns for numbers)."""
+
+    name: str
+    categories: frozenset[str]
+    trusted: frozenset[str]
+
+    def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Checked parameters with defaults filled in; raises SourceParamsError."""
+        ...
+
+    def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
+        """Hits for each document (batched, so a model can run over many documents at once)."""
+        ...
+
+
+def check_params(name: str, params: Mapping[str, Any] | None, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with ``params``; unknown keys or wrongly typed values raise SourceParamsError."""
+    out = dict(defaults)
+    for k, v in (params or {}).items():
+        if k not in defaults:
+            raise SourceParamsError(f"source {name!r} has no parameter {k!r} (known: {', '.join(sorted(defaults))})")
+        d = defaults[k]
+        if d is not None and not isinstance(v, type(d)) and not (isinstance(d, float) and isinstance(v, int)):
+            raise SourceParamsError(f"source {name!r}: parameter {k!r} must be {type(d).__name__}, got {v!r}")
+        out[k] = v
+    return out
+
+
+_REGISTRY: dict[str, Source] = {}
+DEFAULT_SOURCES = ("patterns", "gazetteer", "spacy")
+
+
+def register_source(source: Source, *, replace: bool = False) -> Source:
+    """Add a source to the registry (the hook for the active-learning model and project rules)."""
+    for attr in ("name", "categories", "trusted", "validate", "apply"):
+        if not hasattr(source, attr):
+            raise SourceParamsError(f"a detection source needs {attr!r}; {source!r} has none")
+    if source.name in _REGISTRY and not replace:
+        raise SourceParamsError(f"a source named {source.name!r} is already registered (pass replace=True)")
+    _REGISTRY[source.name] = source
+    return source
+
+
+def unregister_source(name: str) -> None:
+    _REGISTRY.pop(name, None)
+
+
+def _ensure_builtins() -> None:
+    if "patterns" not in _REGISTRY:
+        from redactdesk.detect import builtin_sources  # noqa: F401  (registers on import)
+
+
+def get_source(name: str) -> Source:
+    _ensure_builtins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownSourceError(
+            f"no detection source named {name!r}; registered: {', '.join(sorted(_REGISTRY))}"
+        ) from None
+
+
+def source_names() -> list[str]:
+    _ensure_builtins()
+    return sorted(_REGISTRY)

@@ -1,0 +1,110 @@
+"""Validation of candidate identifiers with python-stdnum and phonenumbers (no hand-written checksums)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import ipaddress
+import re
+
+import phonenumbers
+from stdnum import iban as _iban
+from stdnum import luhn
+from stdnum.es import cif as _cif
+from stdnum.es import dni as _dni
+from stdnum.es import nie as _nie
+from stdnum.us import rtn as _rtn
+from stdnum.us import ssn as _ssn
+
+from redactdesk.detect.lexicon import TLDS
+
+_EMAIL = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
+
+
+def is_card(digits: str) -> bool:
+    """A payment card number: 13-19 digits passing the Luhn check."""
+    return digits.isdigit() and 13 <= len(digits) <= 19 and luhn.is_valid(digits)
+
+
+def is_iban(text: str) -> bool:
+    """An IBAN (country code, check digits, BBAN) per ISO 13616."""
+    compact = re.sub(r"\s", "", text).upper()
+    return 15 <= len(compact) <= 34 and _iban.is_valid(compact)
+
+
+def phone_check(digits: str, region: str, *, plus: bool = False) -> tuple[bool, bool]:
+    """(valid, possible) for a phone number read as digits, in ``region`` unless it had a plus."""
+    if not digits.isdigit() or not 6 <= len(digits) <= 15:
+        return False, False
+    try:
+        num = phonenumbers.parse(("+" + digits) if plus else digits, None if plus else region)
+    except phonenumbers.NumberParseException:
+        return False, False
+    return phonenumbers.is_valid_number(num), phonenumbers.is_possible_number(num)
+
+
+def is_ssn(digits: str) -> bool:
+    """A US social security number (area, group and serial rules of stdnum)."""
+    return len(digits) == 9 and _ssn.is_valid(digits)
+
+
+def is_routing(digits: str) -> bool:
+    """A US ABA routing transit number (checksum)."""
+    return len(digits) == 9 and _rtn.is_valid(digits)
+
+
+def es_id_kind(text: str) -> str | None:
+    """"DNI", "NIE" or "CIF" when ``text`` is a valid Spanish identifier, else None."""
+    compact = re.sub(r"[\s-]", "", text).upper()
+    if _dni.is_valid(compact):
+        return "DNI"
+    if _nie.is_valid(compact):
+        return "NIE"
+    if len(compact) == 9 and compact[0].isalpha() and _cif.is_valid(compact):
+        return "CIF"
+    return None
+
+
+def is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def is_email(text: str) -> bool:
+    """An email address shape with a known top-level domain."""
+    m = _EMAIL.fullmatch(text.lower())
+    return bool(m) and m.group(1) in TLDS and ".." not in text and "@." not in text
+
+
+def is_date(year: int, month: int, day: int) -> bool:
+    try:
+        _dt.date(year, month, day)
+    except ValueError:
+        return False
+    return 1900 <= year <= 2100
+
+
+def full_year(y: int) -> int:
+    """Two-digit years as spoken ("eighty five" -> 1985, "twenty" -> 2020)."""
+    if y >= 100:
+        return y
+    return 1900 + y if y > 30 else 2000 + y
+
+
+def parse_expiry(digits_groups: list[str]) -> tuple[int, int] | None:
+    """(month, year) of a card expiry read as digit groups: "04 26", "0426", "4 26", "12 2027"."""
+    s = "".join(digits_groups)
+    candidates: list[tuple[str, str]] = []
+    if len(digits_groups) >= 2:
+        candidates.append((digits_groups[0], "".join(digits_groups[1:])))
+    if len(s) in (3, 4, 5, 6):
+        candidates.append((s[:-2], s[-2:]) if len(s) in (3, 4) else (s[:-4], s[-4:]))
+    for m, y in candidates:
+        if not m or not y or len(m) > 2 or len(y) not in (2, 4):
+            continue
+        month, year = int(m), int(y)
+        if 1 <= month <= 12 and (len(y) == 2 or 2000 <= year <= 2099):
+            return month, 2000 + year if len(y) == 2 else year
+    return None

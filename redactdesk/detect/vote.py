@@ -1,0 +1,197 @@
+"""Combine the sources' hits into spans by vote (seed 003).
+
+Hits of related categories (a *family*: DATE / DATE_OF_BIRTH / MONTH / CARD_EXPIRY; CITY / COUNTRY)
+that overlap form a cluster. The cluster stands when
+
+* a source *trusted* for the hit's category proposed it (spaCy for PERSON and DATE, validated
+  patterns for cards, IBANs, phones ...), or the hit is marked ``strong`` by its source, or
+* a strict majority of the sources that could have proposed that family agree.
+
+A standing cluster becomes one span covering its hits, keeping every source that agreed, a score in
+[0, 1] (noisy-OR of each source's best score) and a one-line reason. Spans of different families
+that overlap are resolved by category priority (an email beats the name inside it), then score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from redactdesk.core.types import Span, SpanStatus
+from redactdesk.detect.sources import Hit, Source
+
+FAMILIES: dict[str, str] = {
+    "DATE": "DATE",
+    "DATE_OF_BIRTH": "DATE",
+    "MONTH": "DATE",
+    "CARD_EXPIRY": "DATE",
+    "CITY": "PLACE",
+    "COUNTRY": "PLACE",
+}
+
+# earlier wins when spans of different families overlap
+PRIORITY: tuple[str, ...] = (
+    "EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "IP_ADDRESS", "URL", "PHONE", "CARD_EXPIRY", "CVV",
+    "ROUTING", "BANK_ACCOUNT", "PASSPORT", "USERNAME", "PASSWORD", "DATE_OF_BIRTH", "ADDRESS", "PERSON",
+    "GENERIC_ID", "POSTCODE", "DATE", "ORGANIZATION", "CITY", "COUNTRY", "AGE", "MONEY", "MONTH", "PRODUCT",
+    "SPELLED_LETTERS",
+)
+
+
+# checksum- or structure-validated categories: nothing else wins an overlap against them
+VALIDATED = frozenset({"EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "IP_ADDRESS", "URL", "PHONE"})
+
+
+@dataclass(frozen=True)
+class VotePolicy:
+    """Vote settings. ``trusted`` overrides a source's own ``trusted`` set when it names the source."""
+
+    families: Mapping[str, str] = field(default_factory=lambda: dict(FAMILIES))
+    priority: Sequence[str] = PRIORITY
+    trusted: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    majority: float = 0.5  # a cluster stands when agreeing sources > majority * eligible sources
+    keep_minority: bool = False  # keep non-standing clusters (score halved) instead of dropping them
+
+    def family(self, category: str) -> str:
+        return self.families.get(category, category)
+
+    def rank(self, category: str) -> int:
+        try:
+            return list(self.priority).index(category)
+        except ValueError:
+            return len(self.priority) // 2  # project categories sit in the middle
+
+
+DEFAULT_POLICY = VotePolicy()
+
+
+def _clusters(hits: list[Hit]) -> list[list[Hit]]:
+    """Connected groups of overlapping hits (hits sorted by start)."""
+    hits = sorted(hits, key=lambda h: (h.start_word, -h.end_word))
+    groups: list[list[Hit]] = []
+    end = -1
+    for h in hits:
+        if groups and h.start_word < end:
+            groups[-1].append(h)
+            end = max(end, h.end_word)
+        else:
+            groups.append([h])
+            end = h.end_word
+    return groups
+
+
+@dataclass
+class _Candidate:
+    start: int
+    end: int
+    category: str
+    score: float
+    sources: tuple[str, ...]
+    reason: str
+    rank: int
+    strong: bool = False
+    parts: tuple[tuple[int, int], ...] = ()  # ranges of the hits behind the candidate
+
+
+def _trusted(policy: VotePolicy, sources: Mapping[str, Source], name: str) -> frozenset[str]:
+    if name in policy.trusted:
+        return policy.trusted[name]
+    src = sources.get(name)
+    return frozenset(getattr(src, "trusted", frozenset())) if src is not None else frozenset()
+
+
+def combine(
+    hits: Iterable[Hit],
+    sources: Sequence[Source],
+    policy: VotePolicy = DEFAULT_POLICY,
+    *,
+    forced: Iterable[Hit] = (),
+) -> list[Span]:
+    """Vote ``hits`` from ``sources`` into suggested spans ordered by position. ``forced`` hits (the
+    deny list) stand without a vote and win every overlap."""
+    by_name = {s.name: s for s in sources}
+    fam_hits: dict[str, list[Hit]] = {}
+    for h in hits:
+        fam_hits.setdefault(policy.family(h.category), []).append(h)
+    candidates: list[_Candidate] = []
+    for fam, fhits in fam_hits.items():
+        fam_cats = {c for c, f in policy.families.items() if f == fam} | {fam} | {h.category for h in fhits}
+        eligible = {s.name for s in sources if set(s.categories) & fam_cats}
+        for group in _clusters(fhits):
+            agree = sorted({h.source for h in group})
+            trusted_hits = [h for h in group if h.strong or h.category in _trusted(policy, by_name, h.source)]
+            n_eligible = max(len(eligible | set(agree)), 1)
+            stands = bool(trusted_hits) or len(agree) > policy.majority * n_eligible
+            if not stands and not policy.keep_minority:
+                continue
+            pool = trusted_hits or group
+            best = max(pool, key=lambda h: (h.score, -policy.rank(h.category), h.end_word - h.start_word))
+            category = best.category
+            # the extent comes from the trusted hits when there are any (an untrusted source only votes),
+            # else from the hits that agree on the chosen category
+            members = [h for h in trusted_hits if h.source == best.source] or [
+                h for h in group if h.category == category
+            ] or [best]
+            start = min(h.start_word for h in members)
+            end = max(h.end_word for h in members)
+            per_source: dict[str, float] = {}
+            for h in group:
+                per_source[h.source] = max(per_source.get(h.source, 0.0), h.score)
+            miss = 1.0
+            for s in per_source.values():
+                miss *= 1.0 - s
+            score = min(0.99, 1.0 - miss) if len(per_source) > 1 else best.score
+            if not stands:
+                score /= 2
+            others = [s for s in agree if s != best.source]
+            reason = best.reason + (f" (also {', '.join(others)})" if others else "")
+            candidates.append(_Candidate(start, end, category, round(score, 3), tuple(agree), reason,
+                                         policy.rank(category), any(h.strong for h in members),
+                                         tuple((h.start_word, h.end_word) for h in group)))
+    for h in forced:
+        candidates.append(_Candidate(h.start_word, h.end_word, h.category, h.score, (h.source,), h.reason, -1, True))
+    return resolve_overlaps(candidates)
+
+
+def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
+    """Keep the best candidate where they overlap (strong evidence first, then category priority, then
+    score); a loser keeps its largest stretch not covered by a better span."""
+    def key(c: _Candidate) -> tuple:
+        tier = -1 if c.rank < 0 else (0 if c.category in VALIDATED else 1)
+        return (tier, not c.strong, c.rank, -c.score, -(c.end - c.start), c.start)
+
+    order = sorted(candidates, key=key)
+    taken: list[tuple[int, int]] = []
+    spans: list[Span] = []
+
+    def free_pieces(a: int, b: int) -> list[tuple[int, int]]:
+        pieces = [(a, b)]
+        for x, y in taken:
+            nxt = []
+            for p, q in pieces:
+                if y <= p or x >= q:
+                    nxt.append((p, q))
+                    continue
+                if p < x:
+                    nxt.append((p, x))
+                if y < q:
+                    nxt.append((y, q))
+            pieces = nxt
+        return pieces
+
+    for c in order:
+        pieces = free_pieces(c.start, c.end)
+        if not pieces:
+            continue
+        if pieces != [(c.start, c.end)]:
+            # keep a leftover piece only if some source proposed words inside it on their own
+            pieces = [(a, b) for a, b in pieces if any(a <= x and y <= b for x, y in c.parts)]
+            if not pieces:
+                continue
+            p, q = max(pieces, key=lambda pq: pq[1] - pq[0])
+        else:
+            p, q = c.start, c.end
+        taken.append((p, q))
+        spans.append(Span(p, q, c.category, SpanStatus.SUGGESTED, c.score, c.sources, c.reason))
+    spans.sort(key=lambda s: (s.start_word, s.end_word))
+    return spans
