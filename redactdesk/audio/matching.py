@@ -25,7 +25,14 @@ _STOPWORDS = {
               "señor señora don doña nombre".split()),
 }
 _MULTIPLIERS = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
-_ZERO_WORDS = {"en": {"oh", "o"}, "es": set()}
+_DIGIT_WORDS = {
+    "en": {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+    | {"oh": "0"},
+    "es": {w: str(i) for i, w in enumerate("cero uno dos tres cuatro cinco seis siete ocho nueve".split())}
+    | {"una": "1"},
+}
+# words a recogniser writes for a spoken digit inside a digit string ("for one one" = 4 1 1)
+_HOMOPHONES = {"en": {"for": "4", "to": "2", "too": "2", "won": "1", "ate": "8"}, "es": {}}
 
 
 def _strip_accents(text: str) -> str:
@@ -45,20 +52,33 @@ def normalise(text: str, language: str = "en") -> list[str]:
         pass
     t = re.sub(r"(?<=\d)(?=[^\d\s])|(?<=[^\d\s])(?=\d)", " ", t)  # "4th" / "a1" -> separate runs
     raw = [_strip_accents(tok) for tok in t.split()]
-    tokens: list[str] = []
+    expanded: list[str] = []
     i = 0
-    while i < len(raw):
-        tok = raw[i]
-        nxt = raw[i + 1] if i + 1 < len(raw) else ""
-        if tok in _MULTIPLIERS[lang] and nxt.isdigit() and len(nxt) == 1:
-            tokens.extend([nxt] * _MULTIPLIERS[lang][tok])
+    while i < len(raw):  # "double 5" -> 5 5
+        tok, nxt = raw[i], raw[i + 1] if i + 1 < len(raw) else ""
+        digit = nxt if nxt.isdigit() else _DIGIT_WORDS[lang].get(nxt, "")
+        if tok in _MULTIPLIERS[lang] and len(digit) == 1:
+            expanded.extend([digit] * _MULTIPLIERS[lang][tok])
             i += 2
-            continue
-        if tok in _ZERO_WORDS[lang] and ((tokens and tokens[-1].isdigit()) or nxt.isdigit()):
-            tok = "0"
-        tokens.append(tok)
-        i += 1
-    return _join_runs(tokens)
+        else:
+            expanded.append(tok)
+            i += 1
+    return _join_runs(_digit_strings(expanded, lang))
+
+
+def _digit_strings(tokens: list[str], lang: str) -> list[str]:
+    """Digit words and homophones inside a run of two or more digits become digits ("oh one 2" -> 0 1 2)."""
+    words, homophones = _DIGIT_WORDS[lang], _HOMOPHONES[lang]
+    out = list(tokens)
+    i = 0
+    while i < len(out):
+        j = i
+        while j < len(out) and (out[j].isdigit() or out[j] in words or out[j] in homophones):
+            j += 1
+        if j > i and sum(1 for t in out[i:j] if t not in homophones) >= 2:
+            out[i:j] = [t if t.isdigit() else words.get(t) or homophones[t] for t in out[i:j]]
+        i = max(j, i + 1)
+    return out
 
 
 def _join_runs(tokens: list[str]) -> list[str]:

@@ -38,6 +38,11 @@ class RangeProsody:
     pitch_rmsd_silence: float
     energy_rmsd_silence: float
 
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["span_ids"] = list(self.span_ids)
+        return d
+
 
 @dataclass
 class ProsodySummary:
@@ -79,7 +84,7 @@ class ProsodySummary:
         return {"method": self.method, "pitch_rmsd": self.pitch_rmsd, "energy_rmsd": self.energy_rmsd,
                 "pitch_rmsd_silence": self.pitch_rmsd_silence, "energy_rmsd_silence": self.energy_rmsd_silence,
                 "pitch_gain": self.pitch_gain, "energy_gain": self.energy_gain,
-                "ranges": [asdict(r) for r in self.ranges]}
+                "ranges": [r.to_dict() for r in self.ranges]}
 
 
 def pitch_at(x: np.ndarray, rate: int, times: np.ndarray, *, floor: float = 75.0, ceiling: float = 500.0,
@@ -149,3 +154,9 @@ def prosody_report(original_path: str | os.PathLike[str], masked_path: str | os.
             b = min(orig.frames, int(math.ceil((r.end + pad) * rate)))
             out.ranges.append(range_prosody(orig.read(a, b), masked.read(a, b), rate, r, i, a / rate, time_step))
     return out
+
+
+def prosody_metrics(original_path: str | os.PathLike[str], masked_path: str | os.PathLike[str],
+                    conv: Any, ranges: list[MaskRange]) -> list[RangeProsody]:
+    """Per-range rows for a release report (``conv`` is accepted for the caller's convenience)."""
+    return prosody_report(original_path, masked_path, ranges).ranges

@@ -39,9 +39,6 @@ def make_audio(tmp_path: Path):
     return make
 
 
-needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
-
-
 def say(text: str, rate: int = 16000, wpm: int = 150) -> np.ndarray:
     out = subprocess.run(["espeak-ng", "-v", "en-us", "-s", str(wpm), "--stdout"], input=text.encode(),
                          capture_output=True, check=True).stdout
@@ -51,8 +48,8 @@ def say(text: str, rate: int = 16000, wpm: int = 150) -> np.ndarray:
     return x[loud[0]:loud[-1] + 1]
 
 
-def spoken_conversation(words: list[str], accepted: list[tuple[int, int, str]], rate: int = 16000,
-                        gap: float = 0.06) -> tuple[np.ndarray, Conversation]:
+def _spoken_conversation(words: list[str], accepted: list[tuple[int, int, str]], rate: int = 16000,
+                         gap: float = 0.06) -> tuple[np.ndarray, Conversation]:
     """Words synthesised one by one and concatenated, so every word's time is exact."""
     parts, out, t = [np.zeros(int(0.3 * rate))], [], 0.3
     for w in words:
@@ -66,3 +63,16 @@ def spoken_conversation(words: list[str], accepted: list[tuple[int, int, str]], 
     conv = Conversation(id="spoken", sample_rate=rate, channels=1, duration=len(audio) / rate, words=out,
                         spans=spans)
     return audio, conv
+
+
+@pytest.fixture
+def espeak():
+    """Skips the test where espeak-ng is not installed."""
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+
+
+@pytest.fixture
+def spoken_conversation(espeak):
+    """spoken_conversation(words, [(start_word, end_word, category)]) -> (audio, Conversation); needs espeak-ng."""
+    return _spoken_conversation

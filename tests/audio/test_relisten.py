@@ -1,0 +1,103 @@
+"""The re-listen check: spoken-form matching, leak reports, the export gate, and one real tiny.en run."""
+
+import pytest
+import soundfile as sf
+
+from redactdesk.audio import (
+    Leak,
+    LeakReport,
+    MaskError,
+    MaskRange,
+    leaks_block_export,
+    mask_file,
+    mask_ranges,
+    relisten,
+)
+from redactdesk.audio.matching import FULL, PARTIAL, match_item, normalise
+from redactdesk.core.types import Conversation, Span, SpanStatus, Word
+
+
+@pytest.mark.parametrize("item,heard,kind", [
+    ("4111 1111 1111 1111", "it's 4111-1111-1111-1111, ok", FULL),
+    ("four one one one", "my number is for one one one", FULL),
+    ("double five oh seven", "it is 5507", FULL),
+    ("M-A-R-K", "my name is Mark", FULL),
+    ("john.smith@gmail.com", "John dot Smith at gmail dot com", FULL),
+    ("John Smith", "this is Jon Smith speaking", PARTIAL),
+    ("4111111111111111", "the last four are 1111", PARTIAL),
+    ("Main Street", "down the street", None),
+    ("John Smith", "[beep]", None),
+])
+def test_match_item_written_and_spoken_forms(item, heard, kind):
+    assert match_item(item, heard) == kind
+
+
+def test_normalise_keeps_ordinary_words():
+    assert normalise("no one came up to 5") == ["no", "one", "came", "up", "to", "5"]
+    assert normalise("cero uno dos", "es") == ["012"]
+
+
+def fake(words_by_call):
+    """A recogniser that returns the given (text, start, end) words, call after call."""
+    calls = iter(words_by_call)
+
+    def recognise(audio, rate):
+        return [Word(t, a, b) for t, a, b in next(calls)]
+
+    return recognise
+
+
+def conversation():
+    words = [Word("call", 0.5, 0.8), Word("John", 1.0, 1.3), Word("Smith", 1.4, 1.8), Word("on", 2.0, 2.1),
+             Word("five", 2.2, 2.4), Word("five", 2.5, 2.7), Word("five", 2.8, 3.0), Word("one", 3.1, 3.3)]
+    spans = [Span(1, 3, "PERSON", SpanStatus.ACCEPTED, id=1), Span(4, 8, "PHONE", SpanStatus.ACCEPTED, id=2),
+             Span(0, 1, "PERSON", SpanStatus.REJECTED, id=3)]
+    return Conversation(id="c9", duration=4.0, words=words, spans=spans)
+
+
+def test_report_names_leaks_without_text(make_audio, tmp_path):
+    audio = make_audio(seconds=4.0)
+    conv = conversation()
+    ranges = mask_ranges(conv)
+    # window of range 1 starts at 0 s (context 1 s from 0.95); of range 2 at 1.15 s
+    rec = fake([[("John", 1.0, 1.3), ("Smith", 1.4, 1.8)], [("5551", 1.1, 2.0)]])
+    report = relisten(audio, conv, ranges, recogniser=rec)
+    assert [(x.span_id, x.category, x.kind) for x in report.leaks] == [(1, "PERSON", FULL), (2, "PHONE", FULL)]
+    assert report.items_checked == 2 and report.ranges_checked == 2
+    assert "John" not in str(report.to_dict()) and "Smith" not in report.summary()
+    assert LeakReport.from_dict(report.to_dict()) == report
+
+
+def test_words_heard_outside_the_range_do_not_count(make_audio):
+    conv = conversation()
+    ranges = [MaskRange(1.0, 1.8, None, (1,), "PERSON")]
+    rec = fake([[("John", 0.0, 0.3), ("Smith", 2.5, 2.9)]])  # window starts at 0 s: both far outside
+    assert not relisten(make_audio(seconds=4.0), conv, ranges, recogniser=rec).leaked
+
+
+def test_export_gate_and_override():
+    clean = LeakReport("c", "a.wav", "tiny.en", 1.0, 2, 2)
+    leaky = LeakReport("c", "a.wav", "tiny.en", 1.0, 2, 2, leaks=[])
+    leaky.leaks.append(Leak(0, 1.0, 2.0, 1, "PERSON", FULL))
+    assert leaks_block_export(None) is True  # no check run: refuse
+    assert leaks_block_export(clean) is False
+    assert leaks_block_export(leaky) is True
+    assert leaks_block_export(leaky, "   ok   ") is True  # not a written reason
+    assert leaks_block_export(leaky, "synthetic test voice, names are fake") is False
+    with pytest.raises(MaskError, match="written reason"):
+        leaky.override("ok")
+    done = leaky.override("the name is the agent's public work name", by="rev1")
+    assert done.overridden_by == "rev1" and done.overridden_at and not leaks_block_export(done)
+    assert leaks_block_export(leaky)  # the original report is unchanged
+
+
+def test_planted_unmasked_item_is_caught_by_real_recogniser(tmp_path, spoken_conversation):
+    """tiny.en for real: the name left in the audio is heard; silenced, it is not."""
+    audio, conv = spoken_conversation(["please", "call", "John", "Smith", "today"], [(2, 4, "PERSON")])
+    planted = tmp_path / "planted.wav"
+    sf.write(str(planted), audio, 16000, subtype="PCM_16")
+    ranges = mask_ranges(conv)
+    report = relisten(planted, conv, ranges)  # the "masked" file still holds the item
+    assert [x.span_id for x in report.leaks] == [1] and leaks_block_export(report)
+    mask_file(planted, tmp_path / "silenced.wav", ranges, "silence")
+    assert not relisten(tmp_path / "silenced.wav", conv, ranges).leaked
