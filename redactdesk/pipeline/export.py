@@ -12,8 +12,10 @@ report), the project secret, the original audio's path or hash.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -113,33 +115,34 @@ class _Steps:
 # ---------------------------------------------------------------------------------------------- tools
 def _default_substitute() -> Callable[..., Any]:
     try:
-        from redactdesk.substitute import substitute_conversation
+        from redactdesk.substitute.engine import substitute_conversation
     except ImportError as exc:
         raise ExportError(f"substitution is not available in this installation ({exc})") from exc
     return substitute_conversation
 
 
 def _default_mask() -> Callable[..., Any]:
-    from redactdesk.audio.maskfile import mask_file
+    from redactdesk.audio import mask_file
 
     return mask_file
 
 
-def _default_relisten() -> Callable[..., Any] | None:
-    try:
-        from redactdesk.audio import relisten
-    except ImportError:
-        return None
-    return getattr(relisten, "relisten", relisten) if callable(getattr(relisten, "relisten", relisten)) else None
+def _default_relisten() -> Callable[..., Any]:
+    from redactdesk.audio import relisten
+
+    return relisten
 
 
-def _default_prosody() -> Callable[..., Any] | None:
-    try:
-        from redactdesk.audio import prosody
-    except ImportError:
-        return None
-    fn = getattr(prosody, "prosody_metrics", None) or getattr(prosody, "span_metrics", None)
-    return fn if callable(fn) else None
+def _default_prosody() -> Callable[..., Any]:
+    from redactdesk.audio import prosody_report
+
+    return prosody_report
+
+
+def _valid_reason(reason: str | None) -> bool:
+    from redactdesk.audio.relisten import valid_reason
+
+    return valid_reason(reason)
 
 
 def _leak_count(report: Any) -> int:
@@ -157,6 +160,8 @@ def _as_dict(obj: Any) -> dict[str, Any]:
         return {}
     if isinstance(obj, dict):
         return dict(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type) and not hasattr(obj, "to_dict"):
+        return dataclasses.asdict(obj)
     to_dict = getattr(obj, "to_dict", None)
     return dict(to_dict()) if callable(to_dict) else {"value": str(obj)}
 
@@ -312,32 +317,40 @@ def export_release(
         _write(tmp / "corpus.conll", "".join(conll))
 
         # 2. masked audio (same format as the source), then the re-listen check and prosody
-        from redactdesk.audio.ranges import mask_ranges
+        from redactdesk.audio import mask_ranges
+        from redactdesk.audio.project import audio_file, conversation_params, range_settings, sha256_of
 
         mask_reports: dict[str, dict[str, Any]] = {}
         ranges_of: dict[str, list[Any]] = {}
+        sources: dict[str, Path] = {}
         report = steps.start("mask", f"masking audio ({method})")
         for n, cid in enumerate(has_audio):
             conv = convs[cid]
-            src = Path(conv.audio_path)
-            if not src.is_file():
-                raise ExportError(f"audio of {cid!r} is missing ({src.name} not found); relink it before exporting")
-            ranges = mask_ranges(conv, padding=float(settings.get("mask.padding", 0.05)),
-                                 min_confidence=float(settings.get("mask.min_confidence", 0.5)),
-                                 channel_mode=str(settings.get("mask.channel_mode", "speaker")))
+            src = audio_file(project, conv)
+            if src is None or not src.is_file():
+                raise ExportError(f"the audio of {cid!r} is missing; relink it before exporting")
+            if conv.audio_sha256 and sha256_of(src) != conv.audio_sha256:
+                raise ExportError(f"the audio of {cid!r} has changed since it was imported (sha256 differs), "
+                                  "so its word times may not fit; re-import it before exporting")
+            sources[cid] = src
+            ranges = mask_ranges(conv, **range_settings(project))
             ranges_of[cid] = ranges
             dst = tmp / audio_rel[cid]
             dst.parent.mkdir(parents=True, exist_ok=True)
-            sub = _sub_progress(report, n, len(has_audio))
-            rep = mask(src, dst, ranges, method, mask_params, progress=sub, cancel=cancel)
+            surrogates = {it.span_id: it.surrogate for it in revised[cid].items}
+            params = conversation_params(method, mask_params, conv, {cid: surrogates})
+            rep = mask(src, dst, ranges, method, params, progress=_sub_progress(report, n, len(has_audio)),
+                       cancel=cancel)
             mask_reports[cid] = _mask_summary(rep, ranges)
             report((n + 1) / len(has_audio))
 
         relisten_results: dict[str, dict[str, Any]] = {}
-        if relisten_fn is not None:
+        if relisten_fn is not None and has_audio:
             report = steps.start("relisten", "re-listening to the masked audio")
+            extra = {"model": settings["mask.relisten_model"]} if settings.get("mask.relisten_model") else {}
             for n, cid in enumerate(has_audio):
-                res = relisten_fn(tmp / audio_rel[cid], convs[cid], ranges_of[cid])
+                res = relisten_fn(tmp / audio_rel[cid], convs[cid], ranges_of[cid],
+                                  progress=_sub_progress(report, n, len(has_audio)), cancel=cancel, **extra)
                 relisten_results[cid] = _relisten_summary(res)
                 report((n + 1) / len(has_audio))
         relisten_leaks = sum(r["leaks"] for r in relisten_results.values())
@@ -348,6 +361,8 @@ def export_release(
                     f"release refused: the re-listen check still recognises {relisten_leaks} accepted item(s) in "
                     f"the masked audio ({_leak_places(relisten_results)}). Mask with a stronger method, or a "
                     "reviewer may override with a written reason.")
+            if not _valid_reason(override_reason):
+                raise ExportRefused("a leak override needs a written reason (at least 10 characters)")
             if Role(project.role) != Role.REVIEWER:
                 raise ExportRefused("only a reviewer can override re-listen leaks; switch to the reviewer role")
             override = {"reason": override_reason, "by": project.actor, "role": Role(project.role).value,
@@ -357,8 +372,8 @@ def export_release(
         if prosody_fn is not None and has_audio:
             report = steps.start("prosody", "measuring prosody of the masked audio")
             for n, cid in enumerate(has_audio):
-                rows = prosody_fn(Path(convs[cid].audio_path), tmp / audio_rel[cid], convs[cid], ranges_of[cid])
-                prosody_rows.extend({"conversation": cid, **_as_dict(r)} for r in (rows or []))
+                summary = prosody_fn(sources[cid], tmp / audio_rel[cid], ranges_of[cid], method=method)
+                prosody_rows.append(_prosody_row(cid, summary, len(ranges_of[cid])))
                 report((n + 1) / len(has_audio))
 
         # 3. leak scan over every text file written so far
@@ -392,6 +407,7 @@ def export_release(
                           "relisten_leaks": relisten_leaks, "relisten": relisten_results},
             "leak_override": override,
             "risk": risk.to_dict(),
+            "prosody": prosody_rows,
             "warnings": warnings,
         }
         from redactdesk.pipeline.report import render_report
@@ -464,16 +480,33 @@ def _mask_summary(rep: Any, ranges: Sequence[Any]) -> dict[str, Any]:
             "ranges": len(ranges), "masked_seconds": round(sum(r.end - r.start for r in ranges), 3)}
 
 
+def _finite(x: Any) -> Any:
+    if isinstance(x, float):
+        return round(x, 4) if math.isfinite(x) else None
+    return x
+
+
+def _prosody_row(cid: str, summary: Any, n_ranges: int) -> dict[str, Any]:
+    """One report row per conversation: the prosody summary's totals (NaN -> None)."""
+    d = _as_dict(summary)
+    row: dict[str, Any] = {"conversation": cid, "ranges": n_ranges}
+    for key in ("pitch_rmsd", "pitch_rmsd_silence", "pitch_gain", "energy_rmsd", "energy_rmsd_silence",
+                "energy_gain"):
+        if key in d:
+            row[key] = _finite(d[key])
+    return row
+
+
 def _relisten_summary(res: Any) -> dict[str, Any]:
     d = _as_dict(res)
     leaks = _leak_count(res)
     out: dict[str, Any] = {"leaks": leaks}
-    for key in ("checked", "items", "ranges", "model", "seconds"):
+    for key in ("ranges_checked", "items_checked", "model", "seconds"):
         if key in d and isinstance(d[key], (int, float, str)):
             out[key] = d[key]
     raw = d.get("leaks")
     if isinstance(raw, (list, tuple)):  # keep where and what category; never what was heard
-        out["where"] = [{k: _as_dict(x).get(k) for k in ("start", "end", "category", "span_id")} for x in raw]
+        out["where"] = [{k: _as_dict(x).get(k) for k in ("start", "end", "category", "kind")} for x in raw]
     return out
 
 

@@ -24,6 +24,7 @@ RELEASE_JSON_FORMAT = "redactdesk-conversation"  # readable by redactdesk.format
 RELEASE_JSON_VERSION = 1
 EXPORTED_META_KEYS = ("speakers",)  # everything else in meta may describe originals (e.g. synthetic values)
 EXPORTED_SPEAKER_KEYS = ("role",)
+PUNCT = ".,;:?!"
 
 
 class RevisionError(Exception):
@@ -49,6 +50,7 @@ class AnonItem:
     start: float
     end: float
     turn: int | None
+    span_id: Any = None  # the project span it replaces (kept in memory, never written)
 
     def to_dict(self) -> dict[str, Any]:
         return {"item": self.index, "category": self.category, "surrogate": self.surrogate,
@@ -115,59 +117,74 @@ def build_revised(conv: Conversation, revised_words: Sequence[Word], replacement
                   ) -> RevisedConversation:
     """Line up a substitution result with the original conversation's accepted spans.
 
-    Words outside accepted spans map one to one; each accepted span is replaced by as many revised
-    words as its surrogate has tokens. Raises RevisionError (naming span ids, never text) when an
-    accepted span has no replacement, spans overlap, or the counts do not add up.
+    Each replacement covers original words ``[start_word, end_word)`` and revised words
+    ``[revised_start, revised_end)``; when a result does not carry these, a replacement takes its
+    span's words and as many revised words as its surrogate has tokens. Words between replacements
+    map one to one. Raises RevisionError (naming span ids, never text) when an accepted span's words
+    are not all replaced, or the counts do not add up.
     """
-    accepted = sorted(conv.spans_by_status(SpanStatus.ACCEPTED), key=lambda s: (s.start_word, s.end_word))
-    by_span: dict[Any, ReplacementLike] = {}
+    accepted = conv.spans_by_status(SpanStatus.ACCEPTED)
+    spans_by_key = {(s.id if s.id is not None else f"{s.start_word}:{s.end_word}"): s for s in accepted}
+    plan: list[tuple[int, int, int | None, int | None, ReplacementLike]] = []
     for r in replacements:
-        by_span[r.span_id] = r
-    for a, b in zip(accepted, accepted[1:], strict=False):
-        if b.start_word < a.end_word:
-            raise RevisionError(f"conversation {conv.id!r}: accepted spans {a.id} and {b.id} overlap; "
-                                "resolve the overlap before exporting")
-    plan: list[tuple[Span, ReplacementLike, int]] = []
-    for s in accepted:
-        r = by_span.get(s.id if s.id is not None else f"{s.start_word}:{s.end_word}")
-        if r is None:
-            raise RevisionError(f"conversation {conv.id!r}: accepted span {s.id} ({s.category}) has no surrogate; "
-                                "run substitution again")
-        k = len(_tokens(r.surrogate))
-        if k == 0:
-            raise RevisionError(f"conversation {conv.id!r}: span {s.id} ({s.category}) has an empty surrogate")
-        plan.append((s, r, k))
-    expected = len(conv.words) - sum(s.end_word - s.start_word for s in accepted) + sum(k for *_, k in plan)
-    if expected != len(revised_words):
-        raise RevisionError(f"conversation {conv.id!r}: the substitution gave {len(revised_words)} words where "
-                            f"{expected} were expected; run substitution again")
+        span = spans_by_key.get(r.span_id)
+        start = getattr(r, "start_word", None)
+        end = getattr(r, "end_word", None)
+        if start is None or end is None:
+            if span is None:
+                raise RevisionError(f"conversation {conv.id!r}: a replacement names span {r.span_id}, "
+                                    "which is not accepted; run substitution again")
+            start, end = span.start_word, span.end_word
+        if not _tokens(r.surrogate):
+            raise RevisionError(f"conversation {conv.id!r}: span {r.span_id} ({r.category}) has an empty surrogate")
+        plan.append((int(start), int(end), getattr(r, "revised_start", None), getattr(r, "revised_end", None), r))
+    plan.sort(key=lambda p: (p[0], p[1]))
+    for a, b in zip(plan, plan[1:], strict=False):
+        if b[0] < a[1]:
+            raise RevisionError(f"conversation {conv.id!r}: replacements of spans {a[4].span_id} and "
+                                f"{b[4].span_id} overlap; resolve the overlap before exporting")
+    replaced = set()
+    for start, end, *_ in plan:
+        replaced.update(range(start, end))
+    for s in sorted(accepted, key=lambda s: s.start_word):
+        if not set(s.word_range()) <= replaced:
+            what = "has no surrogate" if not set(s.word_range()) & replaced else "is only partly replaced"
+            raise RevisionError(f"conversation {conv.id!r}: accepted span {s.id} ({s.category}) {what} "
+                                "(overlapping spans?); resolve it and run substitution again")
 
     words: list[Word] = []
     new_index = [0] * (len(conv.words) + 1)  # original word index -> revised index of its first word
     items: list[AnonItem] = []
-    placeholders: dict[tuple[str, str], str] = {}
-    counters: dict[str, int] = {}
+    links: list[set[tuple[str, str]]] = []
     i = j = 0
-    for s, r, k in plan + [(None, None, 0)]:
-        stop = s.start_word if s is not None else len(conv.words)
-        while i < stop:
-            new_index[i] = j
-            words.append(revised_words[j])
-            i, j = i + 1, j + 1
-        if s is None:
+    mismatch = RevisionError(f"conversation {conv.id!r}: the substitution result does not line up with "
+                             f"its {len(conv.words)} words; run substitution again")
+    for start, end, rstart, rend, r in [*plan, (len(conv.words), len(conv.words), None, None, None)]:
+        gap = start - i
+        if rstart is not None and rstart - j != gap:
+            raise mismatch
+        if j + gap > len(revised_words):
+            raise mismatch
+        for n in range(gap):
+            new_index[i + n] = j + n
+        words.extend(revised_words[j:j + gap])
+        i, j = start, j + gap
+        if r is None:
             break
-        for n in range(s.start_word, s.end_word):
+        k = len(_tokens(r.surrogate)) if rend is None else rend - j
+        if k <= 0 or j + k > len(revised_words):
+            raise mismatch
+        for n in range(start, end):
             new_index[n] = j
-        key = (r.category, " ".join(_tokens(r.surrogate)).casefold())
-        if key not in placeholders:
-            counters[r.category] = counters.get(r.category, 0) + 1
-            placeholders[key] = f"[{r.category}_{counters[r.category]}]"
         chunk = list(revised_words[j:j + k])
         words.extend(chunk)
         items.append(AnonItem(index=len(items), category=r.category, surrogate=r.surrogate,
-                              placeholder=placeholders[key], start_word=j, end_word=j + k,
-                              start=chunk[0].start, end=chunk[-1].end, turn=None))
-        i, j = s.end_word, j + k
+                              placeholder="", start_word=j, end_word=j + k,
+                              start=chunk[0].start, end=chunk[-1].end, turn=None, span_id=r.span_id))
+        links.append(_link_keys(r, spans_by_key.get(r.span_id)))
+        i, j = end, j + k
+    if j != len(revised_words):
+        raise mismatch
     new_index[len(conv.words)] = j
 
     turns = []
@@ -179,10 +196,49 @@ def build_revised(conv: Conversation, revised_words: Sequence[Word], replacement
     for ti, t in enumerate(turns):
         for w in range(t.start_word, t.end_word):
             turn_of[w] = ti
-    items = [replace(it, turn=turn_of.get(it.start_word)) for it in items]
+    placeholders = _placeholders(items, links)
+    items = [replace(it, turn=turn_of.get(it.start_word), placeholder=placeholders[n]) for n, it in enumerate(items)]
     return RevisedConversation(id=conv.id, language=conv.language, duration=conv.duration,
                                sample_rate=conv.sample_rate, channels=conv.channels, words=words, turns=turns,
                                items=items, speakers=_speakers(conv))
+
+
+def _link_keys(r: ReplacementLike, span: Span | None) -> set[tuple[str, str]]:
+    """What makes two items the same real-world item: surrogate, map keys, annotator's entity link."""
+    out = {("surrogate", r.category + ":" + " ".join(_tokens(r.surrogate)).casefold().strip(PUNCT))}
+    out |= {("key", str(k)) for k in getattr(r, "keys", ()) or ()}
+    if span is not None and span.entity:
+        out.add(("entity", str(span.entity)))
+    return out
+
+
+def _placeholders(items: list[AnonItem], links: list[set[tuple[str, str]]]) -> list[str]:
+    """``[CATEGORY_n]`` per item: linked items (shared surrogate, map key or entity) share n."""
+    parent = list(range(len(items)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    owner: dict[tuple[str, str], int] = {}
+    for n, keys in enumerate(links):
+        for key in keys:
+            if key in owner:
+                parent[find(n)] = find(owner[key])
+            else:
+                owner[key] = n
+    numbers: dict[tuple[str, int], int] = {}
+    counters: dict[str, int] = {}
+    out = []
+    for n, it in enumerate(items):
+        group = (it.category, find(n))
+        if group not in numbers:
+            counters[it.category] = counters.get(it.category, 0) + 1
+            numbers[group] = counters[it.category]
+        out.append(f"[{it.category}_{numbers[group]}]")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- writers
@@ -263,7 +319,8 @@ def placeholder_text(rev: RevisedConversation) -> str:
         while i < t.end_word:
             it = starts.get(i)
             if it is not None:
-                parts.append(it.placeholder)
+                last = rev.words[it.end_word - 1].text
+                parts.append(it.placeholder + last[len(last.rstrip(PUNCT)):])
                 i = it.end_word
             else:
                 parts.append(rev.words[i].text)

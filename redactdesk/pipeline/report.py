@@ -122,10 +122,10 @@ def render_report(manifest: dict[str, Any], risk: RiskSummary, prosody: Sequence
         n = int(leak.get("relisten_leaks", 0))
         parts.append(f"<p>Masked audio re-listened: {n} accepted item(s) still recognised "
                      f"{_verdict(n == 0, 'none')}</p>")
-        rows = [[cid, r.get("leaks", 0), r.get("checked", r.get("items", ""))]
+        rows = [[cid, r.get("leaks", 0), r.get("items_checked", ""), r.get("ranges_checked", "")]
                 for cid, r in sorted(leak.get("relisten", {}).items())]
         if rows:
-            parts.append(_table(["conversation", "recognised items", "checked"], rows))
+            parts.append(_table(["conversation", "recognised items", "items checked", "ranges checked"], rows))
     else:
         parts.append('<p class="fail">The masked audio was not re-listened (no recogniser available).</p>')
     override = manifest.get("leak_override")

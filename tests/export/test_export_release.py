@@ -116,7 +116,7 @@ def test_planted_original_is_caught_in_a_draft_too(unsigned_project, out_root, k
 def test_failure_in_a_step_leaves_no_partial_or_temporary_folder(project, out_root, kit):
     calls = []
 
-    def broken_mask(src, dst, ranges, method, params, progress=None, cancel=None):
+    def broken_mask(src, dst, ranges, method, params, progress=None, cancel=None):  # mask_file's signature
         calls.append(dst)
         if len(calls) == 2:
             raise RuntimeError("disk on fire")
@@ -171,8 +171,9 @@ def test_existing_release_folder_is_not_replaced(project, out_root, kit):
     assert _leftovers(out_root) == ["rel"]
 
 
-def _leaky_relisten(masked_path, conv, ranges):
-    return {"leaks": [{"start": 3.0, "end": 4.2, "category": "PHONE", "heard": "0612 449377"}], "checked": 2}
+def _leaky_relisten(masked_path, conv, ranges, **kw):
+    return {"leaks": [{"start": 3.0, "end": 4.2, "category": "PHONE", "kind": "full", "heard": "0612 449377"}],
+            "items_checked": 3, "ranges_checked": 2}
 
 
 def test_relisten_leak_refuses_without_override(project, out_root, kit):

@@ -75,7 +75,7 @@ def test_conll_and_jsonl_tag_the_surrogates(release):
 def test_placeholders_are_consistent_within_a_call(release):
     lines = (release.path / "text" / "call_1.txt").read_text().splitlines()
     assert lines[2] == "customer: this is [PERSON_1] my number is [PHONE_1]"
-    assert lines[3] == "agent: thanks [PERSON_2]"  # a different surrogate ("Bernadette") gets its own number
+    assert lines[3] == "agent: thanks [PERSON_1]"  # linked as one entity by the annotator
 
 
 def test_build_revised_refuses_a_result_that_does_not_line_up():
@@ -87,9 +87,30 @@ def test_build_revised_refuses_a_result_that_does_not_line_up():
     class R:
         span_id, category, surrogate = 7, "PERSON", "Ann Lee"
 
-    with pytest.raises(RevisionError, match="expected"):
+    with pytest.raises(RevisionError, match="line up"):
         build_revised(conv, words, [R()])  # two surrogate tokens expected, one word given
     with pytest.raises(RevisionError, match="no surrogate"):
         build_revised(conv, words, [])
     ok = build_revised(conv, [words[0], Word("Ann", 1, 1.25), Word("Lee", 1.25, 1.5), *words[2:]], [R()])
     assert [(i.start_word, i.end_word, i.placeholder) for i in ok.items] == [(1, 3, "[PERSON_1]")]
+
+
+def test_placeholders_follow_surrogates_keys_and_entities():
+    from redactdesk.core.types import Conversation
+
+    words = [Word(t, i, i + 0.5) for i, t in enumerate("Ann and Bob and Ann and Robert and Bobby".split())]
+    spans = [Span(i, i + 1, "PERSON", status=SpanStatus.ACCEPTED, id=i, entity="bob" if i in (2, 8) else None)
+             for i in (0, 2, 4, 6, 8)]
+    conv = Conversation(id="c", words=words, spans=spans)
+
+    class R:
+        def __init__(self, span_id, surrogate, keys=()):
+            self.span_id, self.category, self.surrogate, self.keys = span_id, "PERSON", surrogate, keys
+
+    reps = [R(0, "Eve"), R(2, "Dan"), R(4, "eve"), R(6, "Daniel", keys=("k-rob",)), R(8, "Danny")]
+    revised = [Word(r.surrogate if i % 2 == 0 else w.text, w.start, w.end)
+               for i, (w, r) in enumerate(zip(words, [x for r in reps for x in (r, r)], strict=False))]
+    rev = build_revised(conv, revised, reps)
+    # Ann/Ann share a surrogate; Bob/Bobby share the annotator's entity; Robert stands alone
+    assert [it.placeholder for it in rev.items] == ["[PERSON_1]", "[PERSON_2]", "[PERSON_1]", "[PERSON_3]",
+                                                    "[PERSON_2]"]
