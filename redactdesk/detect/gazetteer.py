@@ -18,8 +18,11 @@ SOURCE = "gazetteer"
 _PLACE_CUES = frozenset("in from to at near live lives living moved visit visiting en de desde a vivo vive hacia".split())
 
 
+@functools.lru_cache(maxsize=65536)
 def fold(word: str) -> str:
     """Lower case without accents ("García" -> "garcia"), so ASR spelling variants match."""
+    if word.isascii():
+        return word.lower()
     return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
@@ -34,6 +37,7 @@ class Gazetteer:
     ambiguous: frozenset[str]
     common: frozenset[str]
     max_place_words: int
+    place_starts: frozenset[str] = frozenset()  # first words of multi-word places
 
     def is_first(self, word: str) -> bool:
         w = fold(word)
@@ -52,7 +56,9 @@ class Gazetteer:
 
     def place(self, words: Sequence[str]) -> str | None:
         """"COUNTRY" or "CITY" when the words are a known place."""
-        key = fold(" ".join(words))
+        if len(words) > 1 and fold(words[0]) not in self.place_starts:
+            return None
+        key = fold(" ".join(words)) if len(words) > 1 else fold(words[0])
         if key in self.countries:
             return "COUNTRY"
         if key in self.cities or key in self.regions:
@@ -86,8 +92,10 @@ def load_gazetteer() -> Gazetteer:
     cities = folded(city_names())
     amb = folded(ambiguous_names())
     common = folded(LoremEn.word_list)
-    max_words = max(len(x.split()) for x in cities | countries | regions)
-    return Gazetteer(female, male, last, cities, countries, regions, amb, common, max_words)
+    places = cities | countries | regions
+    max_words = max(len(x.split()) for x in places)
+    starts = frozenset(x.split()[0] for x in places if " " in x)
+    return Gazetteer(female, male, last, cities, countries, regions, amb, common, max_words, starts)
 
 
 def match_gazetteer(doc: DetectDoc, gaz: Gazetteer | None = None) -> list[Hit]:
@@ -103,7 +111,8 @@ def match_gazetteer(doc: DetectDoc, gaz: Gazetteer | None = None) -> list[Hit]:
     for i in range(n):
         if used[i]:
             continue
-        for k in range(min(gaz.max_place_words, n - i), 0, -1):
+        ks = range(min(gaz.max_place_words, n - i), 0, -1) if fold(lower[i]) in gaz.place_starts else (1,)
+        for k in ks:
             if any(b in breaks for b in range(i + 1, i + k)):
                 continue
             cat = gaz.place(lower[i : i + k])

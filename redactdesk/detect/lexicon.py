@@ -32,7 +32,7 @@ def _phrases(items: list[Any]) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Lexicon:
     """Everything language-specific the normaliser and recognizers use."""
 

@@ -9,6 +9,7 @@ GUI context menu: "never flag this" -> ``allow_entry_for(conv, span)`` gives the
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -79,13 +80,34 @@ def allowed(words: list[str], span: Span, allow: set[str], language: str = "en")
     return normalise_phrase(" ".join(words[span.start_word : span.end_word]), language) in allow
 
 
-def filter_allowed(words: list[str], spans: list[Span], allow: Iterable[str], language: str = "en") -> list[Span]:
+@functools.lru_cache(maxsize=64)
+def _normalised_set(entries: tuple[str, ...], language: str) -> frozenset[str]:
+    return frozenset(e for e in (normalise_phrase(a, language) for a in entries) if e)
+
+
+def span_norm_text(doc: DetectDoc, span: Span) -> str:
+    """The normalised text of a span's words, from the document's own normalisation."""
+    assert doc.norm is not None
+    t0 = None
+    for w in range(span.start_word, span.end_word):
+        t0 = doc.norm.token_of_word(w)
+        if t0 is not None:
+            break
+    if t0 is None:
+        return ""
+    toks = doc.norm.tokens
+    t1 = t0
+    while t1 < len(toks) and toks[t1].w0 < span.end_word:
+        t1 += 1
+    return " ".join(doc.norm.tokens_text(t0, t1).split())
+
+
+def filter_allowed(doc: DetectDoc, spans: list[Span], allow: Iterable[str]) -> list[Span]:
     """Drop spans whose normalised text is an allow-list entry."""
-    norm_allow = {normalise_phrase(a, language) for a in allow}
-    norm_allow.discard("")
+    norm_allow = _normalised_set(tuple(allow), doc.language)
     if not norm_allow:
         return spans
-    return [s for s in spans if not allowed(words, s, norm_allow, language)]
+    return [s for s in spans if span_norm_text(doc, s) not in norm_allow]
 
 
 def allow_entry_for(conv: Conversation, span: Span, language: str | None = None) -> str:

@@ -13,6 +13,7 @@ Turn breaks become newlines: no token run crosses a speaker change.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -109,11 +110,13 @@ def clean_word(raw: str) -> str:
 
 
 def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
-    s = raw.strip().lower().replace("’", "'")
-    listed = s.endswith(",") or s.endswith(";")
     t = clean_word(raw)
     if not t:
         return []
+    if len(t) > 1 and t.isalpha():  # the common case: an ordinary word
+        return [_Piece(t, WORD, w, w + 1)]
+    s = raw.strip()
+    listed = s.endswith(",") or s.endswith(";")
     if _THOUSANDS.fullmatch(t):
         return [_Piece(t.replace(",", ""), NUM, w, w + 1)]
     m = _SIGNED.fullmatch(t)
@@ -374,13 +377,20 @@ _LABEL_RE = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._+-]*")
 _DOMAIN_RE = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
 
 
+@functools.lru_cache(maxsize=4)
+def _connector_starts(lex: Lexicon) -> frozenset[str]:
+    return frozenset(ph[0] for group in (lex.at, lex.dot, lex.underscore, lex.dash, lex.slash) for ph in group)
+
+
 def _connector(tokens: list[NToken], i: int, lex: Lexicon) -> tuple[str, int] | None:
     """(symbol, number of tokens) when a spoken connector starts at token ``i``."""
-    if i >= len(tokens):
+    if i < 0 or i >= len(tokens):
         return None
     t = tokens[i]
     if t.kind == SYM:
         return t.text, 1
+    if t.text not in _connector_starts(lex):
+        return None
     words = [tk.text for tk in tokens[i : i + 3]]
     for sym, phrases in (("@", lex.at), (".", lex.dot), ("_", lex.underscore), ("-", lex.dash), ("/", lex.slash)):
         for ph in phrases:
@@ -415,6 +425,9 @@ class _Glue:
 
     def run(self) -> list[NToken]:
         t = self.t
+        starts = _connector_starts(self.lex)
+        if not any(tk.text in starts or "." in tk.text for tk in t):
+            return t  # no spoken or written dot, at, dash ...: nothing to glue
         i = 0
         while i < len(t):
             tld_end = self._tld_end(i)

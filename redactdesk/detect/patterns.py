@@ -213,20 +213,8 @@ class _Finder:
     # dates ------------------------------------------------------------------------------------
 
     def _date_regexes(self) -> list[tuple[re.Pattern[str], str]]:
-        months = "|".join(sorted((re.escape(m) for m in self.lex.months), key=len, reverse=True))
-        year = r"(\d{4}|\d{2} \d{2})"
-        if self.lex.language == "es":
-            return [
-                (re.compile(rf"(?<![\w])(\d{{1,2}}) de ({months})(?: de(?:l)? {year})?(?![\w])"), "dmy"),
-                (re.compile(rf"(?<![\w])({months}) de(?:l)? {year}(?![\w])"), "my"),
-                (re.compile(r"(?<![\w])(\d{1,2}) (?:de|del) (\d{1,2}) (?:de|del) (\d{4}|\d{2}|\d \d)(?![\w])"), "dmy_num"),
-            ]
-        return [
-            (re.compile(rf"(?<![\w])({months}) (?:the )?(\d{{1,2}})(?:,? (?:of )?{year})?(?![\w])"), "mdy"),
-            (re.compile(rf"(?<![\w])(?:the )?(\d{{1,2}}) of ({months})(?:,? {year})?(?![\w])"), "dmy"),
-            (re.compile(rf"(?<![\w])(\d{{1,2}}) ({months})(?:,? {year})?(?![\w])"), "dmy"),
-            (re.compile(rf"(?<![\w])({months}),? (?:of )?{year}(?![\w])"), "my"),
-        ]
+        return _date_regexes(self.lex)
+
 
     def dates(self) -> None:
         text = self.norm.text
@@ -410,11 +398,8 @@ class _Finder:
         for key, cat, score in (("username", "USERNAME", 0.8), ("password", "PASSWORD", 0.85),
                                 ("passport", "PASSPORT", 0.85)):
             for ph in self.lex.hot(key):
-                n = len(ph)
-                for w in range(len(doc.lower) - n + 1):
-                    if tuple(doc.lower[w : w + n]) != ph:
-                        continue
-                    self._value_after(w + n, cat, score, " ".join(ph))
+                for w in doc.occurrences(ph):
+                    self._value_after(w + len(ph), cat, score, " ".join(ph))
 
     def _value_after(self, w: int, cat: str, score: float, hot: str) -> None:
         t = self.norm.token_of_word(w)
@@ -782,9 +767,7 @@ class _Finder:
 
         for ph in suffixes:
             m = len(ph)
-            for w in range(len(lower) - m + 1):
-                if tuple(lower[w : w + m]) != ph:
-                    continue
+            for w in self.doc.occurrences(ph):
                 if lex.language == "es":
                     a, b = w, w + m
                     k = b
@@ -813,9 +796,7 @@ class _Finder:
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):
                 n = len(ph)
-                for w in range(len(lower) - n + 1):
-                    if tuple(lower[w : w + n]) != ph:
-                        continue
+                for w in doc.occurrences(ph):
                     s = w + n
                     e = s
                     while e < len(lower) and e - s < 3:
@@ -839,10 +820,7 @@ class _Finder:
                                        f"name after '{' '.join(ph)}'")
         # a name before a cue: "Karen speaking", "Juan al habla"
         for ph in self.lex.hot("name_cue_right"):
-            n = len(ph)
-            for w in range(1, len(lower) - n + 1):
-                if tuple(lower[w : w + n]) != ph:
-                    continue
+            for w in doc.occurrences(ph):
                 e = w
                 s = e
                 while s - 1 >= 0 and e - s < 3 and lower[s - 1].isalpha() and gaz.is_name(lower[s - 1]) and (
@@ -855,6 +833,24 @@ class _Finder:
 
 # weak cues after which even an everyday-word name is taken ("this is Heather", "thanks Rose")
 _INTRO_CUES = frozenset({("this", "is"), ("i'm",), ("thanks",), ("thank", "you"), ("soy",), ("gracias",)})
+
+
+@functools.lru_cache(maxsize=4)
+def _date_regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
+    months = "|".join(sorted((re.escape(m) for m in lex.months), key=len, reverse=True))
+    year = r"(\d{4}|\d{2} \d{2})"
+    if lex.language == "es":
+        return [
+            (re.compile(rf"(?<![\w])(\d{{1,2}}) de ({months})(?: de(?:l)? {year})?(?![\w])"), "dmy"),
+            (re.compile(rf"(?<![\w])({months}) de(?:l)? {year}(?![\w])"), "my"),
+            (re.compile(r"(?<![\w])(\d{1,2}) (?:de|del) (\d{1,2}) (?:de|del) (\d{4}|\d{2}|\d \d)(?![\w])"), "dmy_num"),
+        ]
+    return [
+        (re.compile(rf"(?<![\w])({months}) (?:the )?(\d{{1,2}})(?:,? (?:of )?{year})?(?![\w])"), "mdy"),
+        (re.compile(rf"(?<![\w])(?:the )?(\d{{1,2}}) of ({months})(?:,? {year})?(?![\w])"), "dmy"),
+        (re.compile(rf"(?<![\w])(\d{{1,2}}) ({months})(?:,? {year})?(?![\w])"), "dmy"),
+        (re.compile(rf"(?<![\w])({months}),? (?:of )?{year}(?![\w])"), "my"),
+    ]
 
 
 @functools.lru_cache(maxsize=64)

@@ -78,7 +78,7 @@ def detect_docs(
         hits = [h for h in hits if h.category in tax]
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY, forced=forced)
-        kept = filter_allowed(doc.words, [s for s in spans if DENY_SOURCE not in s.sources], allow_list, doc.language)
+        kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         out.append(spans)
     return out

@@ -94,6 +94,17 @@ class DetectDoc:
 
     # --- context -------------------------------------------------------------------------------
 
+    def occurrences(self, phrase: tuple[str, ...]) -> list[int]:
+        """Start indices of every occurrence of ``phrase`` (lower-case words) in the document."""
+        index = self.cache.get("_word_index")
+        if index is None:
+            index = {}
+            for i, w in enumerate(self.lower):
+                index.setdefault(w, []).append(i)
+            self.cache["_word_index"] = index
+        n = len(phrase)
+        return [i for i in index.get(phrase[0], ()) if tuple(self.lower[i : i + n]) == phrase]
+
     def find_phrase(self, phrases: Iterable[tuple[str, ...]], lo: int, hi: int) -> tuple[int, tuple[str, ...]] | None:
         """The last (closest to ``hi``) phrase found wholly inside words ``[lo, hi)``, with its start."""
         lo = max(0, lo)
