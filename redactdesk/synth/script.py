@@ -104,7 +104,8 @@ def resolve_variation(variation: dict[str, Any] | None, seed: int, language: str
     given = dict(variation or {})
     rng = random.Random(f"redactdesk-synth-variation:{language}:{seed}")
     scenarios = sorted(SCENARIOS[language])
-    out: dict[str, Any] = {"scenario": rng.choice(scenarios)}
+    rng.random()  # keeps the later draws where they were before scenarios rotated by seed
+    out: dict[str, Any] = {"scenario": scenarios[seed % len(scenarios)]}  # consecutive seeds cover all
     for key, choices in VARIATION_CHOICES.items():
         out[key] = rng.choice(choices)  # always draw, so giving one key leaves the others unchanged
     for key, value in given.items():
@@ -206,6 +207,8 @@ class _Values:
     def _address(self) -> None:
         lang, rng, fake = self.lang, self.rng, self.fake
         number = rng.choice((rng.randint(1, 99), rng.randint(100, 9999)))
+        if lang == "es":
+            number = number % 150 + 1  # Spanish street numbers stay small
         if lang == "en":
             street = f"{rng.choice((fake.last_name, fake.first_name))()} {rng.choice(_EN_STREET_TYPES)}"
             style = rng.choice(("cardinal", "digits"))
