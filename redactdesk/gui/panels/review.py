@@ -1,0 +1,564 @@
+"""Reviewer panel: review sample, pre-scan hits, MISSED_ marks, residual-risk histogram, sign-off, export.
+
+Marks are made on the transcript's current word (or the selected span): Shift+M or "Mark missed…"
+opens a small dialog (words, category, _PARTIAL, _SPEAKER, "same item as"); each mark is an
+undoable command that goes through ``Project.add_missed`` and the audit log. The histogram shows
+per-conversation scores of the sample (all conversations when no sample is drawn) with the
+criterion mu+sigma against the threshold (seed 002).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from redactdesk.core.types import Conversation, Decision
+from redactdesk.gui.commands import ProjectCommand
+from redactdesk.gui.panels import register_panel
+from redactdesk.risk.residual import MissedItem, corpus_summary, items_from_project
+from redactdesk.risk.sample import prescan, stratified_sample
+from redactdesk.risk.signoff import sign_off, signoff_state
+from redactdesk.store import utc_now
+
+SAMPLE_SETTING = "review.sample"
+THRESHOLD_SETTING = "review.threshold"
+DEFAULT_THRESHOLD = 5.0
+MAX_MARK_WORDS = 30
+
+
+# ---------------------------------------------------------------------------------------------- commands
+class AddMissed(ProjectCommand):
+    """Record one MISSED_ mark (undo removes it)."""
+
+    action = "mark_missed"
+
+    def __init__(self, ctx, conversation_id: str, start_word: int, end_word: int, category: str, *,
+                 partial: bool = False, speaker: bool = False, item_key: str | None = None) -> None:
+        tag = MissedItem(conversation_id, category, "", partial, speaker).tag
+        super().__init__(ctx, f"Mark {tag}", conversation_id)
+        self.fields = {"start_word": start_word, "end_word": end_word, "category": category, "partial": partial,
+                       "speaker": speaker, "item_key": item_key}
+        self.missed_id: int | None = None
+
+    def apply(self, action: str) -> None:
+        f = self.fields
+        self.missed_id = self.ctx.project.add_missed(self.conversation_id, f["start_word"], f["end_word"],
+                                                     f["category"], partial=f["partial"], speaker=f["speaker"],
+                                                     item_key=f["item_key"])
+
+    def revert(self, action: str) -> None:
+        self.ctx.project.remove_missed(self.missed_id)
+
+
+class RemoveMissed(ProjectCommand):
+    """Remove a MISSED_ mark (undo puts it back, under a new id)."""
+
+    action = "unmark_missed"
+
+    def __init__(self, ctx, row: dict[str, Any]) -> None:
+        super().__init__(ctx, "Remove missed mark", row["conversation_id"])
+        self.row = dict(row)
+
+    def apply(self, action: str) -> None:
+        self.ctx.project.remove_missed(self.row["id"])
+
+    def revert(self, action: str) -> None:
+        r = self.row
+        self.row["id"] = self.ctx.project.add_missed(r["conversation_id"], r["start_word"], r["end_word"],
+                                                     r["category"], partial=r["partial"], speaker=r["speaker"],
+                                                     item_key=r["item_key"], note=r.get("note") or "")
+
+
+class SetReviewSetting(ProjectCommand):
+    """Change a review setting (the sample, the threshold); undoable like any other change."""
+
+    action = "review_setting"
+
+    def __init__(self, ctx, key: str, value: Any, text: str) -> None:
+        super().__init__(ctx, text, None)
+        self.key, self.new, self.old = key, value, ctx.project.setting(key)
+
+    def _set(self, action: str, before: Any, after: Any) -> None:
+        project = self.ctx.project
+        with project.transaction():
+            project.set_setting(self.key, after)
+            project.log(Decision(action=action, actor=project.actor, role=project.role, at=utc_now(),
+                                 before={"key": self.key, "value": before}, after={"key": self.key, "value": after}))
+
+    def apply(self, action: str) -> None:
+        self._set(action, self.old, self.new)
+
+    def revert(self, action: str) -> None:
+        self._set(action, self.new, self.old)
+
+    def _refresh(self) -> None:
+        self.ctx.corpus_changed.emit()
+
+
+# ---------------------------------------------------------------------------------------------- dialogs
+class MarkMissedDialog(QDialog):
+    """Words, category and flags of one missed item; shows the words being marked."""
+
+    def __init__(self, ctx, conv: Conversation, start: int, end: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("markMissedDialog")
+        self.setWindowTitle("Mark a missed personal item")
+        self.conv = conv
+        n = len(conv.words)
+        self.start = QSpinBox()
+        self.start.setObjectName("missedStart")
+        self.start.setRange(1, max(1, n))
+        self.start.setValue(start + 1)
+        self.length = QSpinBox()
+        self.length.setObjectName("missedLength")
+        self.length.setRange(1, MAX_MARK_WORDS)
+        self.length.setValue(max(1, min(MAX_MARK_WORDS, end - start)))
+        self.words = QLabel()
+        self.words.setObjectName("missedWords")
+        self.words.setWordWrap(True)
+        self.category = QComboBox()
+        self.category.setObjectName("missedCategory")
+        for cat in ctx.taxonomy:
+            self.category.addItem(f"{cat.label} ({cat.id})", cat.id)
+        self.partial = QCheckBox("only part of it leaked (_PARTIAL)")
+        self.partial.setObjectName("missedPartial")
+        self.speaker = QCheckBox("it concerns a participant of the call (_SPEAKER)")
+        self.speaker.setObjectName("missedSpeaker")
+        self.speaker.setChecked(True)
+        self.same_as = QComboBox()
+        self.same_as.setObjectName("missedSameAs")
+        self.same_as.addItem("a new item", None)
+        for row in ctx.project.missed_items(conv.id):
+            self.same_as.addItem(f"{row['category']}: “{conv.text(row['start_word'], row['end_word'])[:40]}”",
+                                 row["item_key"])
+        self.tag = QLabel()
+        self.tag.setObjectName("missedTag")
+        for w in (self.start, self.length):
+            w.valueChanged.connect(self._update)
+        self.category.currentIndexChanged.connect(self._update)
+        self.partial.toggled.connect(self._update)
+        self.speaker.toggled.connect(self._update)
+        words_row = QHBoxLayout()
+        words_row.addWidget(QLabel("from word"))
+        words_row.addWidget(self.start)
+        words_row.addWidget(QLabel("words"))
+        words_row.addWidget(self.length)
+        words_row.addStretch(1)
+        form = QFormLayout()
+        form.addRow("Words:", words_row)
+        form.addRow("", self.words)
+        form.addRow("Category:", self.category)
+        form.addRow("", self.partial)
+        form.addRow("", self.speaker)
+        form.addRow("Same item as:", self.same_as)
+        form.addRow("Tag:", self.tag)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self._update()
+
+    def set_category(self, category: str) -> None:
+        self.category.setCurrentIndex(self.category.findData(category))
+
+    def values(self) -> dict[str, Any]:
+        start = self.start.value() - 1
+        end = min(len(self.conv.words), start + self.length.value())
+        return {"start_word": start, "end_word": end, "category": self.category.currentData(),
+                "partial": self.partial.isChecked(), "speaker": self.speaker.isChecked(),
+                "item_key": self.same_as.currentData()}
+
+    def _update(self) -> None:
+        v = self.values()
+        self.words.setText(f"“{self.conv.text(v['start_word'], v['end_word'])}”")
+        if v["category"]:
+            self.tag.setText(MissedItem(self.conv.id, v["category"], "", v["partial"], v["speaker"]).tag)
+
+
+class SignOffDialog(QDialog):
+    """Reviewer's name and comment; shows the current sign-off state (stale prominently)."""
+
+    def __init__(self, ctx, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("signOffDialog")
+        self.setWindowTitle("Sign off the release")
+        self.ctx = ctx
+        state = signoff_state(ctx.project)
+        self.state = QLabel(state.describe())
+        self.state.setObjectName("signoffDialogState")
+        self.state.setWordWrap(True)
+        self.state.setStyleSheet("color: #1b5e20" if state.valid else
+                                 "color: #b00020; font-weight: bold; font-size: 120%")
+        self.name = QLineEdit(ctx.project.actor)
+        self.name.setObjectName("signoffName")
+        self.comment = QPlainTextEdit()
+        self.comment.setObjectName("signoffComment")
+        self.comment.setPlaceholderText("What was checked, what remains (no personal data here, please)")
+        note = QLabel("Signing covers every decision, surrogate and masking setting as they are now; any later "
+                      "change makes this sign-off stale and blocks the release until someone signs again.")
+        note.setWordWrap(True)
+        note.setObjectName("muted")
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Sign off")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form = QFormLayout()
+        form.addRow("Now:", self.state)
+        form.addRow("Reviewer:", self.name)
+        form.addRow("Comment:", self.comment)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(self.buttons)
+        self.error: str | None = None
+
+    def accept(self) -> None:
+        try:
+            sign_off(self.ctx.project, self.name.text(), self.comment.toPlainText().strip(), role=self.ctx.role)
+        except (PermissionError, ValueError) as exc:
+            self.error = str(exc)
+            self.state.setText(str(exc))
+            self.state.setStyleSheet("color: #b00020; font-weight: bold")
+            return
+        self.error = None
+        self.ctx.corpus_changed.emit()
+        super().accept()
+
+
+# ---------------------------------------------------------------------------------------------- panel
+class ReviewPanel(QWidget):
+    """What a reviewer needs to decide on a release (see the module docstring)."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.setObjectName("reviewPanel")
+        self.dialog: QDialog | None = None
+
+        # sign-off and export
+        self.state = QLabel()
+        self.state.setObjectName("signoffState")
+        self.state.setWordWrap(True)
+        self.sign_button = QPushButton("Sign off…")
+        self.sign_button.setObjectName("signOffButton")
+        self.sign_button.clicked.connect(self.open_sign_off)
+        self.export_button = QPushButton("Export release…")
+        self.export_button.setObjectName("exportButton")
+        self.export_button.clicked.connect(self.open_export)
+        sign_row = QHBoxLayout()
+        sign_row.addWidget(self.sign_button)
+        sign_row.addWidget(self.export_button)
+        sign_box = QGroupBox("Sign-off")
+        sign_layout = QVBoxLayout(sign_box)
+        sign_layout.addWidget(self.state)
+        sign_layout.addLayout(sign_row)
+
+        # review sample
+        self.sample_size = QSpinBox()
+        self.sample_size.setObjectName("sampleSize")
+        self.sample_size.setRange(1, 100000)
+        self.sample_size.setValue(10)
+        self.sample_seed = QSpinBox()
+        self.sample_seed.setObjectName("sampleSeed")
+        self.sample_seed.setRange(0, 1_000_000)
+        draw = QPushButton("Draw sample")
+        draw.setObjectName("drawSample")
+        draw.clicked.connect(self.draw_sample)
+        clear = QPushButton("All")
+        clear.setToolTip("Score every conversation instead of a sample")
+        clear.clicked.connect(self.clear_sample)
+        size_row = QHBoxLayout()
+        size_row.addWidget(QLabel("Size"))
+        size_row.addWidget(self.sample_size)
+        size_row.addWidget(QLabel("seed"))
+        size_row.addWidget(self.sample_seed)
+        size_row.addWidget(draw)
+        size_row.addWidget(clear)
+        self.sample_list = QListWidget()
+        self.sample_list.setObjectName("sampleList")
+        self.sample_list.itemActivated.connect(self._open_sample_item)
+        sample_box = QGroupBox("Review sample (stratified by language and length)")
+        sample_layout = QVBoxLayout(sample_box)
+        sample_layout.addLayout(size_row)
+        sample_layout.addWidget(self.sample_list)
+
+        # pre-scan and missed marks of the current conversation
+        self.prescan_list = QListWidget()
+        self.prescan_list.setObjectName("prescanList")
+        self.prescan_list.itemActivated.connect(self._jump)
+        self.missed_list = QListWidget()
+        self.missed_list.setObjectName("missedList")
+        self.missed_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.missed_list.itemActivated.connect(self._jump)
+        self.mark_action = QAction("Mark missed item…", self)
+        self.mark_action.setObjectName("markMissedAction")
+        self.mark_action.setShortcut(QKeySequence("Shift+M"))
+        self.mark_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.mark_action.triggered.connect(self.mark_missed)
+        self.addAction(self.mark_action)
+        self.remove_action = QAction("Remove mark", self)
+        self.remove_action.triggered.connect(self.remove_selected_mark)
+        self.missed_list.addAction(self.remove_action)
+        self.missed_list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        mark = QPushButton("Mark missed… (Shift+M)")
+        mark.setObjectName("markMissedButton")
+        mark.clicked.connect(self.mark_missed)
+        remove = QPushButton("Remove")
+        remove.clicked.connect(self.remove_selected_mark)
+        mark_row = QHBoxLayout()
+        mark_row.addWidget(mark)
+        mark_row.addWidget(remove)
+        conv_box = QGroupBox("This conversation")
+        conv_layout = QVBoxLayout(conv_box)
+        conv_layout.addWidget(QLabel("Pre-scan: looks like personal data, not accepted"))
+        conv_layout.addWidget(self.prescan_list, 1)
+        conv_layout.addWidget(QLabel("Missed items (MISSED_ marks)"))
+        conv_layout.addWidget(self.missed_list, 1)
+        conv_layout.addLayout(mark_row)
+
+        # residual risk
+        self.threshold = QDoubleSpinBox()
+        self.threshold.setObjectName("riskThreshold")
+        self.threshold.setRange(0.5, 100.0)
+        self.threshold.setSingleStep(0.5)
+        self.threshold.setValue(float(ctx.project.setting(THRESHOLD_SETTING, DEFAULT_THRESHOLD)))
+        self.threshold.editingFinished.connect(self._threshold_changed)
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("riskPlot")
+        self.plot.setMinimumHeight(140)
+        self.plot.setBackground(None)
+        self.plot.setMouseEnabled(False, False)
+        self.plot.setLabel("bottom", "score per conversation")
+        self.plot.setLabel("left", "conversations")
+        self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.8, brush="#5677a6")
+        self.plot.addItem(self.bars)
+        self.criterion_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#e08000", width=2, style=Qt.PenStyle.DashLine))
+        self.threshold_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#b00020", width=2))
+        self.plot.addItem(self.criterion_line)
+        self.plot.addItem(self.threshold_line)
+        self.risk_label = QLabel()
+        self.risk_label.setObjectName("riskLabel")
+        self.risk_label.setWordWrap(True)
+        th_row = QHBoxLayout()
+        th_row.addWidget(QLabel("Threshold"))
+        th_row.addWidget(self.threshold)
+        th_row.addStretch(1)
+        risk_box = QGroupBox("Residual risk (seed 002)")
+        risk_layout = QVBoxLayout(risk_box)
+        risk_layout.addLayout(th_row)
+        risk_layout.addWidget(self.plot)
+        risk_layout.addWidget(self.risk_label)
+
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.addWidget(sign_box)
+        layout.addWidget(sample_box, 1)
+        layout.addWidget(conv_box, 2)
+        layout.addWidget(risk_box, 1)
+        scroll = QScrollArea()  # a narrow or short dock scrolls instead of squashing the lists
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+        ctx.conversation_changed.connect(lambda _conv: self.refresh_conversation())
+        ctx.spans_changed.connect(self.refresh)
+        ctx.corpus_changed.connect(self.refresh)
+        ctx.role_changed.connect(lambda _role: self.refresh())
+        self.summary = None
+        self.refresh()
+
+    # ------------------------------------------------------------------ refresh
+    def refresh(self) -> None:
+        self.refresh_signoff()
+        self.refresh_sample()
+        self.refresh_conversation()
+        self.refresh_risk()
+
+    def refresh_signoff(self) -> None:
+        state = signoff_state(self.ctx.project)
+        self.state.setText(state.describe() if state.signed else "Not signed off: only a draft can be exported.")
+        self.state.setStyleSheet("color: #1b5e20; font-weight: bold" if state.valid else
+                                 "color: #b00020; font-weight: bold; font-size: 115%")
+        self.sign_button.setEnabled(self.ctx.can("sign_off"))
+        self.sign_button.setToolTip("" if self.ctx.can("sign_off") else "Only reviewers can sign off")
+        self.export_button.setEnabled(self.ctx.can("export"))
+
+    def sample_ids(self) -> list[str]:
+        ids = self.ctx.project.conversation_ids()
+        sample = self.ctx.project.setting(SAMPLE_SETTING)
+        if isinstance(sample, list) and sample:
+            known = set(ids)
+            return [c for c in sample if c in known]
+        return ids
+
+    def refresh_sample(self) -> None:
+        project = self.ctx.project
+        ids = self.sample_ids()
+        scores = self._summary(ids).scores
+        self.sample_list.clear()
+        for cid in ids:
+            item = QListWidgetItem(f"{cid}  —  risk {scores.get(cid, 0)}")
+            item.setData(Qt.ItemDataRole.UserRole, cid)
+            self.sample_list.addItem(item)
+        drawn = isinstance(project.setting(SAMPLE_SETTING), list)
+        self.sample_list.setToolTip("the drawn sample" if drawn else "no sample drawn: every conversation")
+
+    def refresh_conversation(self) -> None:
+        conv = self.ctx.conversation
+        self.prescan_list.clear()
+        self.missed_list.clear()
+        self.mark_action.setEnabled(conv is not None)
+        if conv is None:
+            return
+        for hit in prescan(conv):
+            item = QListWidgetItem(f"{hit.kind.replace('_', ' ')}: “{conv.text(hit.start_word, hit.end_word)[:50]}” "
+                                   f"({hit.detail})")
+            item.setData(Qt.ItemDataRole.UserRole, hit.start_word)
+            self.prescan_list.addItem(item)
+        for row in self.ctx.project.missed_items(conv.id):
+            tag = MissedItem(conv.id, row["category"], row["item_key"], row["partial"], row["speaker"]).tag
+            item = QListWidgetItem(f"{tag}: “{conv.text(row['start_word'], row['end_word'])[:50]}”")
+            item.setData(Qt.ItemDataRole.UserRole, row["start_word"])
+            item.setData(Qt.ItemDataRole.UserRole + 1, row)
+            self.missed_list.addItem(item)
+
+    def _summary(self, ids: list[str]):
+        threshold = float(self.ctx.project.setting(THRESHOLD_SETTING, DEFAULT_THRESHOLD))
+        return corpus_summary(items_from_project(self.ctx.project, ids), self.ctx.taxonomy, threshold)
+
+    def refresh_risk(self) -> None:
+        summary = self._summary(self.sample_ids())
+        self.summary = summary
+        counts: dict[int, int] = {}
+        for s in summary.scores.values():
+            counts[s] = counts.get(s, 0) + 1
+        top = max([*counts, int(summary.threshold) + 1])
+        xs = list(range(0, top + 1))
+        self.bars.setOpts(x=xs, height=[counts.get(x, 0) for x in xs], width=0.8)
+        self.criterion_line.setValue(summary.criterion)
+        self.threshold_line.setValue(summary.threshold)
+        self.plot.setXRange(-0.6, top + 0.6, padding=0)
+        verdict = "PASS" if summary.passed else "FAIL"
+        colour = "#1b5e20" if summary.passed else "#b00020"
+        self.risk_label.setText(
+            f"{len(summary.scores)} conversation(s): mean {summary.mean:.2f}, sd {summary.sd:.2f}, "
+            f"P95 {summary.p95:.2f}, max {summary.max}. Criterion mu+sigma = {summary.criterion:.2f} "
+            f"vs threshold {summary.threshold:g}: <b style='color:{colour}'>{verdict}</b>")
+
+    # ------------------------------------------------------------------ sample
+    def draw_sample(self) -> None:
+        if not self.ctx.can("review_sample"):
+            self.ctx.status("Only reviewers draw review samples")
+            return
+        rows = self.ctx.project.list_conversations()
+        light = [Conversation(id=r.id, language=r.language, duration=r.duration) for r in rows]
+        if not light:
+            return
+        ids = stratified_sample(light, self.sample_size.value(), seed=self.sample_seed.value())
+        self.ctx.push_command(SetReviewSetting(self.ctx, SAMPLE_SETTING, ids, f"Draw a review sample of {len(ids)}"))
+
+    def clear_sample(self) -> None:
+        self.ctx.push_command(SetReviewSetting(self.ctx, SAMPLE_SETTING, None, "Score every conversation"))
+
+    def _threshold_changed(self) -> None:
+        value = float(self.threshold.value())
+        if value != float(self.ctx.project.setting(THRESHOLD_SETTING, DEFAULT_THRESHOLD)):
+            self.ctx.push_command(SetReviewSetting(self.ctx, THRESHOLD_SETTING, value, f"Risk threshold {value:g}"))
+
+    def _open_sample_item(self, item: QListWidgetItem) -> None:
+        self.ctx.open_conversation(item.data(Qt.ItemDataRole.UserRole))
+
+    def _jump(self, item: QListWidgetItem) -> None:
+        self.ctx.select(None, item.data(Qt.ItemDataRole.UserRole))
+
+    # ------------------------------------------------------------------ marks
+    def selected_words(self) -> tuple[int, int] | None:
+        """The words to mark: the selected span's, else the current word."""
+        span = self.ctx.current_span()
+        if span is not None:
+            return span.start_word, span.end_word
+        if self.ctx.current_word is not None:
+            return self.ctx.current_word, self.ctx.current_word + 1
+        return None
+
+    def mark_missed(self) -> MarkMissedDialog | None:
+        """Open the mark dialog on the selected words (non-blocking); returns it."""
+        conv = self.ctx.conversation
+        if conv is None or not conv.words:
+            self.ctx.status("Open a conversation first")
+            return None
+        words = self.selected_words()
+        if words is None:
+            self.ctx.status("Click a word of the transcript first")
+            return None
+        dialog = MarkMissedDialog(self.ctx, conv, *words, parent=self)
+        dialog.accepted.connect(lambda d=dialog, c=conv.id: self._add_mark(c, d.values()))
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _add_mark(self, conversation_id: str, v: dict[str, Any]) -> None:
+        self.ctx.push_command(AddMissed(self.ctx, conversation_id, v["start_word"], v["end_word"], v["category"],
+                                        partial=v["partial"], speaker=v["speaker"], item_key=v["item_key"]))
+
+    def remove_selected_mark(self) -> None:
+        item = self.missed_list.currentItem()
+        if item is None:
+            return
+        self.ctx.push_command(RemoveMissed(self.ctx, item.data(Qt.ItemDataRole.UserRole + 1)))
+
+    # ------------------------------------------------------------------ dialogs
+    def open_sign_off(self) -> SignOffDialog | None:
+        if not self.ctx.can("sign_off"):
+            self.ctx.status("Only reviewers can sign off")
+            return None
+        dialog = SignOffDialog(self.ctx, self)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def open_export(self):
+        from redactdesk.gui.export_dialog import ExportDialog
+
+        dialog = ExportDialog(self.ctx, self)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+
+def make_review_panel(ctx) -> ReviewPanel:
+    return ReviewPanel(ctx)
+
+
+register_panel("review", "Review & release", make_review_panel, roles=("reviewer",), area="right", order=50)
