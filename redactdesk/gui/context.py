@@ -20,6 +20,7 @@ Signals
     ``selection_changed(object, object)``      (span_id | None, word_index | None).
     ``corpus_changed()``                       conversations added/removed or their status/counts changed.
     ``role_changed(str)``                      the role's value.
+    ``closing()``                              the window closes; the project is about to be closed.
 
 Methods
     ``open_conversation(id)``, ``select(span_id=None, word=None)``, ``span(id)``, ``current_span()``,
@@ -56,6 +57,7 @@ class AppContext(QObject):
     selection_changed = Signal(object, object)
     corpus_changed = Signal()
     role_changed = Signal(str)
+    closing = Signal()  # the window is closing: stop timers, do not touch the project any more
 
     def __init__(self, project: Project, taxonomy: Taxonomy, role: Role | str, settings: QSettings,
                  parent: QObject | None = None) -> None:

@@ -104,6 +104,10 @@ class _Runnable(QRunnable):
             job.was_cancelled = True
             how = "cancelled"
         except Exception as exc:  # shown to the user, never swallowed
+            if job.is_cancelled:  # e.g. the pipeline's own Cancelled exception
+                job.was_cancelled = True
+                job._w_end.emit("cancelled")
+                return
             job.error = _readable(exc)
             traceback.print_exc()
             how = "failed"

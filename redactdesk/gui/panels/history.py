@@ -74,7 +74,13 @@ class HistoryPanel(QWidget):
         ctx.spans_changed.connect(self._timer.start)
         ctx.corpus_changed.connect(self._timer.start)
         ctx.conversation_changed.connect(self._timer.start)
+        ctx.closing.connect(self._close)
         self.refresh()
+
+    def _close(self) -> None:
+        self._timer.stop()
+        for sig in (self.ctx.spans_changed, self.ctx.corpus_changed, self.ctx.conversation_changed):
+            sig.disconnect(self._timer.start)
 
     def entries(self):
         conv = self.ctx.conversation.id if (self.only_current.isChecked() and self.ctx.conversation) else None

@@ -1,0 +1,1041 @@
+"""The main window: corpus browser, waveform, transcript, side panels, menus and keyboard review."""
+
+from __future__ import annotations
+
+import bisect
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from redactdesk.core.types import Role, Span, SpanStatus
+from redactdesk.gui import commands, dialogs, panels, style
+from redactdesk.gui.audiosource import (
+    AudioSource,
+    AudioUnavailable,
+    default_cache_dir,
+    load_pyramid,
+    resolve_audio_path,
+)
+from redactdesk.gui.context import AppContext
+from redactdesk.gui.corpus import CorpusBrowser
+from redactdesk.gui.dialogs import CategoryPicker, pref
+from redactdesk.gui.playback import Player
+from redactdesk.gui.review_queue import ReviewQueue
+from redactdesk.gui.transcript import TranscriptView
+from redactdesk.gui.waveform import WaveformView
+from redactdesk.gui.widgets import ConversationHeader, JobIndicator, LegendBar
+
+POSITION_KEY = "ui.position"
+_WINDOWS: list[QMainWindow] = []  # windows opened from File ▸ Open stay alive here
+SYNC_AUDIO_FRAMES = 16000 * 60 * 20  # build the waveform inline below ~20 min of audio; else in the background
+_AREAS = {"right": Qt.DockWidgetArea.RightDockWidgetArea, "left": Qt.DockWidgetArea.LeftDockWidgetArea,
+          "bottom": Qt.DockWidgetArea.BottomDockWidgetArea}
+
+
+class MainWindow(QMainWindow):
+    """One open project. Build with :func:`redactdesk.gui.app.build_main_window`."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+        ctx.window = self
+        self.project = ctx.project
+        self.setObjectName("mainWindow")
+        self.setWindowTitle(f"{Path(str(self.project.path)).name} — redactdesk")
+        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
+        self.queues: dict[str, ReviewQueue] = {}
+        self.source: AudioSource | None = None
+        self.cursor_time: float | None = None
+        self._audio_generation = 0
+        self._pending_range: tuple[float, float] | None = None
+        self._restoring = False
+        self.picker: CategoryPicker | None = None
+        self.docks: dict[str, QDockWidget] = {}
+        self.panel_widgets: dict[str, QWidget] = {}
+        self.review_actions: list[QAction] = []
+
+        ctx.set_status_sink(lambda text, msecs: self.statusBar().showMessage(text, msecs))
+        ctx.player = self.player = Player(self)
+        self._build_central()
+        self._build_corpus_dock()
+        self._build_actions()
+        self._build_menus()
+        self._build_status_bar()
+        self._build_panels()
+        self._connect()
+        self._apply_prefs()
+        self.resize(1480, 920)
+        self._restore_window_state()
+        self.refresh_corpus()
+        self.restore_position()
+
+    # ================================================================== construction
+    def _build_central(self) -> None:
+        tax = self.ctx.taxonomy
+        self.header = ConversationHeader()
+        self.waveform = WaveformView(tax)
+        self.transcript = TranscriptView(tax)
+        self.legend = LegendBar(tax)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setObjectName("centralSplit")
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.waveform)
+        self.split.addWidget(self.transcript)
+        self.split.setStretchFactor(0, 2)
+        self.split.setStretchFactor(1, 3)
+        self.split.setSizes([300, 460])
+        self.review_area = QWidget()
+        self.review_area.setObjectName("reviewArea")
+        lay = QVBoxLayout(self.review_area)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.header)
+        lay.addWidget(self.split, 1)
+        lay.addWidget(self.legend)
+        self.setCentralWidget(self.review_area)
+
+    def _build_corpus_dock(self) -> None:
+        self.corpus = CorpusBrowser()
+        dock = QDockWidget("Corpus", self)
+        dock.setObjectName("dock_corpus")
+        dock.setWidget(self.corpus)
+        dock.setMinimumWidth(260)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.corpus_dock = dock
+
+    def _action(self, text: str, slot, shortcuts=(), *, tip: str = "", review: bool = False,
+                checkable: bool = False, name: str | None = None) -> QAction:
+        a = QAction(text, self)
+        if name:
+            a.setObjectName(name)
+        if shortcuts:
+            a.setShortcuts([QKeySequence(s) if isinstance(s, str) else QKeySequence(s) for s in shortcuts])
+        if tip:
+            a.setStatusTip(tip)
+            a.setToolTip(tip)
+        a.setCheckable(checkable)
+        if checkable:
+            a.toggled.connect(slot)
+        else:
+            a.triggered.connect(lambda _=False: slot())
+        if review:
+            # review keys act where the review happens (transcript, waveform, spans list), never in text fields
+            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.review_area.addAction(a)
+            self.review_actions.append(a)
+        else:
+            self.addAction(a)
+        return a
+
+    def _build_actions(self) -> None:
+        A = self._action
+        K = Qt.Key
+        M = Qt.KeyboardModifier
+        self.act_open = A("&Open project…", self.open_project, [QKeySequence.StandardKey.Open])
+        self.act_import = A("&Import recordings…", self.import_recordings, ["Ctrl+I"],
+                            tip="Import audio files with their transcripts")
+        self.act_settings = A("&Settings…", self.show_settings, ["Ctrl+,"])
+        self.act_quit = A("&Quit", self.close, [QKeySequence.StandardKey.Quit])
+        self.act_undo = self.ctx.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcuts([QKeySequence("Ctrl+Z")])
+        self.act_redo = self.ctx.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.addAction(self.act_undo)
+        self.addAction(self.act_redo)
+        self.act_find = A("&Find conversation", self.focus_search, [QKeySequence.StandardKey.Find])
+        self.act_next_conv = A("Next conversation", lambda: self.step_conversation(1), ["Ctrl+PgDown"])
+        self.act_prev_conv = A("Previous conversation", lambda: self.step_conversation(-1), ["Ctrl+PgUp"])
+        self.act_next_open = A("Next conversation with open suggestions", self.next_open_conversation,
+                               ["Ctrl+J"])
+        # review (one key per decision)
+        self.act_next = A("&Next suggestion", self.review_next, ["J", QKeySequence(K.Key_Tab)], review=True,
+                          name="act_next")
+        self.act_prev = A("&Previous suggestion", self.review_prev,
+                          ["K", QKeySequence(M.ShiftModifier | K.Key_Backtab), "Shift+Tab"], review=True,
+                          name="act_prev")
+        self.act_accept = A("&Accept", lambda: self.decide(SpanStatus.ACCEPTED),
+                            ["A", QKeySequence(K.Key_Return), QKeySequence(K.Key_Enter)], review=True,
+                            name="act_accept")
+        self.act_reject = A("&Reject", lambda: self.decide(SpanStatus.REJECTED),
+                            ["X", QKeySequence(K.Key_Backspace)], review=True, name="act_reject")
+        self.act_reopen = A("Re&open as suggestion", lambda: self.decide(SpanStatus.SUGGESTED), ["U"],
+                            review=True)
+        self.act_skip = A("&Skip (comes back at the end)", self.skip, ["S"], review=True, name="act_skip")
+        self.act_extend = A("&Extend span by a word", lambda: self.resize_span(0, 1), ["Shift+Right"],
+                            review=True)
+        self.act_shrink = A("S&hrink span by a word", lambda: self.resize_span(0, -1), ["Shift+Left"],
+                            review=True)
+        self.act_start_left = A("Move span start left", lambda: self.resize_span(-1, 0), ["Alt+Shift+Left"],
+                                review=True)
+        self.act_start_right = A("Move span start right", lambda: self.resize_span(1, 0), ["Alt+Shift+Right"],
+                                 review=True)
+        self.act_mark = A("&Mark selected word…", self.mark_current_word, ["M"], review=True)
+        self.act_delete = A("&Delete span", self.delete_span, [QKeySequence(K.Key_Delete)], review=True)
+        self.act_zoom_span = A("&Zoom to span", self.zoom_to_span, ["Z"], review=True)
+        self.category_actions: list[QAction] = []
+        for key in range(1, 10):
+            cid = self.ctx.taxonomy.keys.get(key)
+            if not cid:
+                continue
+            label = self.ctx.taxonomy.get(cid).label
+            a = A(f"{label}", lambda c=cid: self.set_category(c), [str(key)], review=True, name=f"act_cat_{key}")
+            a.setIcon(style.swatch_icon(self.ctx.taxonomy.get(cid).colour, self.ctx.taxonomy.get(cid).pattern))
+            self.category_actions.append(a)
+        # playback
+        self.act_play_span = A("Play &span with context", self.play_span, ["Space"], review=True,
+                               name="act_play_span")
+        self.act_play_cursor = A("&Play / pause from cursor", self.play_from_cursor, ["P"], review=True)
+        self.act_stop = A("S&top", self.player.stop, ["Esc"], review=True)
+        # view
+        self.act_zoom_in = A("Zoom &in", lambda: self.waveform.zoom(0.5), ["Ctrl++", "Ctrl+="])
+        self.act_zoom_out = A("Zoom &out", lambda: self.waveform.zoom(2.0), ["Ctrl+-"])
+        self.act_zoom_all = A("&Whole call", self.waveform.show_all, ["Ctrl+0"])
+        self.act_pan_left = A("Pan &left", lambda: self.waveform.pan(-0.25), ["Alt+Left"])
+        self.act_pan_right = A("Pan &right", lambda: self.waveform.pan(0.25), ["Alt+Right"])
+        self.act_spectro = A("&Spectrogram", self._toggle_spectrogram, ["Ctrl+G"], checkable=True)
+        self.act_rejected = A("Show &rejected spans", self._toggle_rejected, checkable=True)
+        # tools
+        self.act_transcribe = A("&Transcribe selected conversations", self.transcribe_selected, ["Ctrl+T"])
+        self.act_detect = A("&Detect personal data in selected", self.detect_selected, ["Ctrl+D"])
+        # help
+        self.act_shortcuts = A("&Keyboard shortcuts", lambda: dialogs.ShortcutsDialog(self).exec(), ["F1"])
+        self.act_about = A("&About redactdesk", lambda: dialogs.about(self, self.ctx.taxonomy))
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        m.addActions([self.act_open, self.act_import])
+        m.addSeparator()
+        m.addAction(self.act_settings)
+        m.addSeparator()
+        m.addAction(self.act_quit)
+        m = mb.addMenu("&Edit")
+        m.addActions([self.act_undo, self.act_redo])
+        m.addSeparator()
+        m.addActions([self.act_mark, self.act_delete])
+        m.addSeparator()
+        m.addAction(self.act_find)
+        m = mb.addMenu("&Review")
+        m.addActions([self.act_next, self.act_prev])
+        m.addSeparator()
+        m.addActions([self.act_accept, self.act_reject, self.act_skip, self.act_reopen])
+        cat_menu = m.addMenu("Set &category")
+        cat_menu.addActions(self.category_actions)
+        m.addSeparator()
+        m.addActions([self.act_extend, self.act_shrink, self.act_start_left, self.act_start_right])
+        m.addSeparator()
+        m.addActions([self.act_next_open, self.act_next_conv, self.act_prev_conv])
+        m = mb.addMenu("&Playback")
+        m.addActions([self.act_play_span, self.act_play_cursor, self.act_stop])
+        m = mb.addMenu("&View")
+        m.addActions([self.act_zoom_in, self.act_zoom_out, self.act_zoom_all, self.act_zoom_span,
+                      self.act_pan_left, self.act_pan_right])
+        m.addSeparator()
+        m.addActions([self.act_spectro, self.act_rejected])
+        m.addSeparator()
+        self.panels_menu = m.addMenu("&Panels")
+        self.panels_menu.addAction(self.corpus_dock.toggleViewAction())
+        m.addAction(self._action("Reset &layout", self.reset_layout))
+        m = mb.addMenu("&Tools")
+        m.addActions([self.act_transcribe, self.act_detect])
+        m = mb.addMenu("&Help")
+        m.addActions([self.act_shortcuts, self.act_about])
+
+    def _build_status_bar(self) -> None:
+        sb = self.statusBar()
+        self.jobs_indicator = JobIndicator()
+        sb.addPermanentWidget(self.jobs_indicator)
+        self.review_progress = QLabel("")
+        self.review_progress.setObjectName("muted")
+        sb.addPermanentWidget(self.review_progress)
+        self.audio_label = QLabel("")
+        self.audio_label.setObjectName("muted")
+        sb.addPermanentWidget(self.audio_label)
+        self.saved_label = QLabel("")
+        self.saved_label.setObjectName("muted")
+        sb.addPermanentWidget(self.saved_label)
+        self.role_button = QToolButton()
+        self.role_button.setObjectName("roleButton")
+        self.role_button.setAutoRaise(True)
+        self.role_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.role_button)
+        group = QActionGroup(self)
+        self.role_actions: dict[Role, QAction] = {}
+        for role in Role:
+            a = menu.addAction(role.value.capitalize())
+            a.setCheckable(True)
+            group.addAction(a)
+            a.triggered.connect(lambda _=False, r=role: self.ctx.set_role(r))
+            self.role_actions[role] = a
+        self.role_button.setMenu(menu)
+        sb.addPermanentWidget(self.role_button)
+        self._show_role()
+        self.ctx.jobs.started.connect(self.jobs_indicator.track)
+
+    def _build_panels(self) -> None:
+        errors = panels.discover()
+        for name, err in errors.items():
+            self.ctx.status(f"Panel {name} unavailable: {err}", 10000)
+        self._sync_panels()
+
+    def _sync_panels(self) -> None:
+        """Create docks for the panels this role may see; hide the others."""
+        allowed = {s.id for s in panels.panels_for_role(self.ctx.role)}
+        previous: dict[str, QDockWidget] = {}
+        for spec in panels.registered_panels():
+            dock = self.docks.get(spec.id)
+            if spec.id not in allowed:
+                if dock is not None:
+                    dock.hide()
+                    dock.toggleViewAction().setVisible(False)
+                continue
+            if dock is None:
+                try:
+                    widget = spec.factory(self.ctx)
+                except Exception as exc:  # one panel failing must not take the window down
+                    self.ctx.status(f"Panel {spec.title} failed to open: {exc}", 10000)
+                    continue
+                dock = QDockWidget(spec.title, self)
+                dock.setObjectName(f"dock_{spec.id}")
+                dock.setWidget(widget)
+                self.addDockWidget(_AREAS[spec.area], dock)
+                if spec.area in previous:
+                    self.tabifyDockWidget(previous[spec.area], dock)
+                self.docks[spec.id] = dock
+                self.panel_widgets[spec.id] = widget
+                self.panels_menu.addAction(dock.toggleViewAction())
+                if getattr(widget, "review_keys", False):
+                    widget.addActions(self.review_actions)
+            else:
+                dock.toggleViewAction().setVisible(True)
+                dock.show()
+                hook = getattr(self.panel_widgets.get(spec.id), "on_role_changed", None)
+                if callable(hook):
+                    hook(self.ctx.role)
+            previous.setdefault(spec.area, dock)
+        first = self.docks.get("spans")
+        if first is not None and first.isVisible():
+            first.raise_()
+
+    def _connect(self) -> None:
+        ctx = self.ctx
+        ctx.conversation_changed.connect(self._conversation_changed)
+        ctx.spans_changed.connect(self._spans_changed)
+        ctx.selection_changed.connect(self._selection_changed)
+        ctx.corpus_changed.connect(self._corpus_timer_start)
+        ctx.role_changed.connect(self._role_changed)
+        ctx.undo_stack.indexChanged.connect(self._saved)
+        self.corpus.conversation_chosen.connect(self.choose_conversation)
+        self.transcript.word_clicked.connect(self.click_word)
+        self.transcript.span_clicked.connect(lambda sid: self.ctx.select(sid))
+        self.transcript.span_requested.connect(self.request_span)
+        self.waveform.time_clicked.connect(self.click_time)
+        self.waveform.range_changed.connect(lambda *_: self._position_timer.start())
+        self.player.position_changed.connect(self._playing_at)
+        self.player.playing_changed.connect(self._playing_changed)
+        self.player.unavailable.connect(self._audio_unavailable)
+        self._corpus_timer = QTimer(self, singleShot=True, interval=80)
+        self._corpus_timer.timeout.connect(self.refresh_corpus)
+        self._position_timer = QTimer(self, singleShot=True, interval=400)
+        self._position_timer.timeout.connect(self.save_position)
+
+    def _corpus_timer_start(self) -> None:
+        self._corpus_timer.start()
+
+    def _apply_prefs(self) -> None:
+        s = self.ctx.settings
+        self.transcript.set_font_size(pref(s, "transcript_font_size"))
+        show_rejected = pref(s, "show_rejected")
+        self.act_rejected.blockSignals(True)
+        self.act_rejected.setChecked(show_rejected)
+        self.act_rejected.blockSignals(False)
+        self.transcript.show_rejected = show_rejected
+        self.waveform.set_show_rejected(show_rejected)
+        spectro = pref(s, "spectrogram")
+        self.act_spectro.blockSignals(True)
+        self.act_spectro.setChecked(spectro)
+        self.act_spectro.blockSignals(False)
+        self.waveform.set_spectrogram_visible(spectro)
+        if self.ctx.conversation is not None:
+            self.transcript.set_spans(self.ctx.conversation.spans)
+
+    # ================================================================== window state
+    def _restore_window_state(self) -> None:
+        s = self.ctx.settings
+        geo = s.value("window/geometry")
+        if isinstance(geo, (QByteArray, bytes)):
+            self.restoreGeometry(QByteArray(geo))
+        state = s.value("window/state")
+        if isinstance(state, (QByteArray, bytes)):
+            self.restoreState(QByteArray(state))
+        sizes = s.value("window/split")
+        if isinstance(sizes, (QByteArray, bytes)):
+            self.split.restoreState(QByteArray(sizes))
+        self._default_state = self.saveState()
+
+    def reset_layout(self) -> None:
+        for dock in [self.corpus_dock, *self.docks.values()]:
+            dock.setFloating(False)
+            dock.show()
+        self.split.setSizes([300, 460])
+        self.resizeDocks([self.corpus_dock], [300], Qt.Orientation.Horizontal)
+
+    def closeEvent(self, event) -> None:
+        self.player.stop()
+        self.save_position()
+        self._corpus_timer.stop()
+        self._position_timer.stop()
+        self._closed = True
+        self.ctx.closing.emit()
+        s = self.ctx.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/split", self.split.saveState())
+        s.sync()
+        if self.ctx.jobs.jobs:
+            self.ctx.jobs.cancel_all()
+            self.ctx.jobs.wait(5000)
+        super().closeEvent(event)
+
+    # ================================================================== position (autosaved in the project)
+    def position(self) -> dict:
+        conv = self.ctx.conversation
+        x0, x1 = self.waveform.x_range()
+        return {"conversation": conv.id if conv else None, "span": self.ctx.current_span_id,
+                "word": self.ctx.current_word, "range": [round(x0, 3), round(x1, 3)]}
+
+    def save_position(self) -> None:
+        if self._restoring or getattr(self, "_closed", False):
+            return
+        try:
+            self.project.set_setting(POSITION_KEY, self.position())
+        except Exception as exc:  # a locked or read-only project must not break the window
+            self.ctx.status(f"Could not remember the position: {exc}")
+
+    def restore_position(self) -> None:
+        pos = self.project.setting(POSITION_KEY) or {}
+        conv_id = pos.get("conversation")
+        if not conv_id or not self.project.has_conversation(conv_id):
+            ids = self.project.conversation_ids()
+            if ids:
+                self.choose_conversation(ids[0])
+            return
+        self._restoring = True
+        try:
+            rng = pos.get("range")
+            self._pending_range = tuple(rng) if isinstance(rng, list) and len(rng) == 2 else None
+            self.choose_conversation(conv_id)
+            span_id, word = pos.get("span"), pos.get("word")
+            if span_id is not None or word is not None:
+                self.ctx.select(span_id, word)
+            if self._pending_range and self.waveform.pyramid is not None:
+                self.waveform.set_range(*self._pending_range)
+                self._pending_range = None
+        finally:
+            self._restoring = False
+
+    # ================================================================== corpus & conversations
+    def refresh_corpus(self) -> None:
+        conv = self.ctx.conversation
+        self.corpus.set_rows(self.project.list_conversations(), conv.id if conv else None)
+        if conv is not None:
+            for row in self.corpus.model.rows:
+                if row.id == conv.id and row.status != conv.status.value:
+                    conv.status = type(conv.status)(row.status)
+            self.header.show_conversation(conv)
+
+    def choose_conversation(self, conversation_id: str) -> None:
+        if self.ctx.conversation is not None and self.ctx.conversation.id == conversation_id:
+            return
+        self.player.stop()
+        try:
+            self.ctx.open_conversation(conversation_id)
+        except Exception as exc:
+            self.ctx.error("Cannot open the conversation", str(exc))
+            return
+        self.corpus.mark_current(conversation_id)
+        self.transcript.setFocus()
+
+    def step_conversation(self, step: int) -> None:
+        ids = [self.corpus.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 2)
+               for r in range(self.corpus.proxy.rowCount())]
+        if not ids:
+            return
+        cur = self.ctx.conversation.id if self.ctx.conversation else None
+        i = ids.index(cur) + step if cur in ids else 0
+        if 0 <= i < len(ids):
+            self.choose_conversation(ids[i])
+
+    def next_open_conversation(self) -> None:
+        rows = self.project.list_conversations()
+        cur = self.ctx.conversation.id if self.ctx.conversation else None
+        ids = [r.id for r in rows]
+        start = ids.index(cur) + 1 if cur in ids else 0
+        for r in rows[start:] + rows[:start]:
+            if r.suggested and r.id != cur:
+                self.choose_conversation(r.id)
+                self.review_next()
+                return
+        self.ctx.status("No other conversation has open suggestions")
+
+    def focus_search(self) -> None:
+        self.corpus_dock.show()
+        self.corpus.search.setFocus()
+        self.corpus.search.selectAll()
+
+    def _conversation_changed(self, conv) -> None:
+        self.header.show_conversation(conv)
+        self.transcript.set_conversation(conv)
+        self.cursor_time = None
+        self.waveform.set_cursor(None)
+        self.waveform.set_playhead(None)
+        self._load_audio(conv)
+        self._spans_to_waveform()
+        self._update_review_progress()
+        self._position_timer.start()
+
+    def _queue(self) -> ReviewQueue:
+        cid = self.ctx.conversation.id if self.ctx.conversation else ""
+        return self.queues.setdefault(cid, ReviewQueue())
+
+    # ================================================================== audio
+    def _load_audio(self, conv) -> None:
+        self._audio_generation += 1
+        generation = self._audio_generation
+        self.source = None
+        if conv is None:
+            self.waveform.clear(1.0, "")
+            return
+        fallback = conv.duration or (conv.words[-1].end if conv.words else 1.0)
+        path = resolve_audio_path(conv.audio_path, self.project.path)
+        if path is None:
+            self.waveform.clear(fallback, "no audio for this conversation")
+            self.audio_label.setText("no audio")
+            return
+        try:
+            source = AudioSource.open(path)
+        except AudioUnavailable as exc:
+            self.waveform.clear(fallback, str(exc))
+            self.audio_label.setText("audio missing")
+            return
+        self.source = source
+        cache = default_cache_dir() if os.environ.get("REDACTDESK_NO_PEAK_CACHE") != "1" else None
+        if source.frames <= SYNC_AUDIO_FRAMES:
+            self._audio_ready(generation, source, load_pyramid(source, cache, conv.audio_sha256))
+            return
+        self.waveform.clear(source.duration, "reading audio…")
+
+        def work(job):
+            return load_pyramid(source, cache, conv.audio_sha256, progress=lambda f: job.report(f))
+
+        self.ctx.run_job(f"Reading {path.name}", work,
+                         lambda pyr, g=generation, s=source: self._audio_ready(g, s, pyr))
+
+    def _audio_ready(self, generation: int, source: AudioSource, pyramid) -> None:
+        if generation != self._audio_generation:
+            return  # the user moved on to another conversation meanwhile
+        self.waveform.set_audio(source, pyramid)
+        ch = "stereo" if source.channels == 2 else "mono"
+        self.audio_label.setText(f"{source.rate // 1000} kHz {ch}")
+        if self._pending_range:
+            self.waveform.set_range(*self._pending_range)
+            self._pending_range = None
+        span = self.ctx.current_span()
+        if span is not None:
+            self._show_span_in_waveform(span)
+
+    # ================================================================== spans & selection
+    def _span_items(self):
+        conv = self.ctx.conversation
+        if conv is None or not conv.words:
+            return []
+        out = []
+        for s in conv.spans:
+            t0, t1 = conv.span_times(s)
+            out.append((t0, t1, s.category, s.status, s.id))
+        return out
+
+    def _spans_to_waveform(self) -> None:
+        self.waveform.set_spans(self._span_items())
+        self.waveform.set_current_span(self.ctx.current_span_id)
+
+    def _spans_changed(self) -> None:
+        conv = self.ctx.conversation
+        self.transcript.set_spans(conv.spans if conv else [])
+        self.transcript.set_current(self.ctx.current_span_id, self.ctx.current_word)
+        self._spans_to_waveform()
+        self.header.show_conversation(conv)
+        self.header.show_span(conv, self.ctx.current_span(), self.ctx.taxonomy)
+        self._update_review_progress()
+
+    def _selection_changed(self, span_id, word) -> None:
+        conv = self.ctx.conversation
+        self.transcript.set_current(span_id, word)
+        self.waveform.set_current_span(span_id)
+        span = self.ctx.span(span_id)
+        self.header.show_span(conv, span, self.ctx.taxonomy)
+        if conv is not None and word is not None and 0 <= word < len(conv.words):
+            self.cursor_time = conv.words[word].start
+            self.waveform.set_cursor(self.cursor_time)
+        if span is not None:
+            self._show_span_in_waveform(span)
+        elif self.cursor_time is not None:
+            self.waveform.ensure_visible(self.cursor_time, self.cursor_time, margin=0.5)
+        self._position_timer.start()
+
+    def _show_span_in_waveform(self, span: Span) -> None:
+        conv = self.ctx.conversation
+        if conv is None or self._pending_range:
+            return
+        t0, t1 = conv.span_times(span)
+        self.waveform.ensure_visible(t0, t1, margin=max(1.0, 0.5 * (t1 - t0)))
+
+    def _update_review_progress(self) -> None:
+        conv = self.ctx.conversation
+        if conv is None or not conv.spans:
+            self.review_progress.setText("")
+            return
+        counts = conv.counts()
+        total = len(conv.spans)
+        decided = counts["accepted"] + counts["rejected"]
+        skipped = len(self._queue().skipped)
+        extra = f" ({skipped} skipped)" if skipped else ""
+        self.review_progress.setText(f"{decided}/{total} decided · {counts['suggested']} open{extra}")
+
+    # ================================================================== keyboard review
+    def _need_conversation(self) -> bool:
+        if self.ctx.conversation is None:
+            self.ctx.status("Open a conversation first")
+            return False
+        return True
+
+    def _need_span(self) -> Span | None:
+        span = self.ctx.current_span()
+        if span is None:
+            self.ctx.status("No span selected — press J for the next suggestion")
+        return span
+
+    def _may(self, capability: str) -> bool:
+        if self.ctx.can(capability):
+            return True
+        self.ctx.status(f"The {self.ctx.role.value} role cannot do that ({capability.replace('_', ' ')})")
+        return False
+
+    def review_next(self) -> None:
+        if not self._need_conversation():
+            return
+        nxt = self._queue().next(self.ctx.conversation.spans, self.ctx.current_span())
+        self._go(nxt)
+
+    def review_prev(self) -> None:
+        if not self._need_conversation():
+            return
+        prv = self._queue().previous(self.ctx.conversation.spans, self.ctx.current_span())
+        self._go(prv)
+
+    def _go(self, span: Span | None) -> None:
+        if span is None:
+            if self._queue().skipped:
+                self.ctx.status("Only skipped suggestions are left")
+            else:
+                self.ctx.status("All suggestions in this conversation are decided — Ctrl+J for the next "
+                                "conversation with open ones")
+            return
+        self.ctx.select(span.id)
+
+    def decide(self, status: SpanStatus) -> None:
+        if not self._need_conversation() or not self._may("review"):
+            return
+        span = self._need_span()
+        if span is None:
+            return
+        if span.status == status:
+            if pref(self.ctx.settings, "auto_advance") and status != SpanStatus.SUGGESTED:
+                self.review_next()
+            return
+        self._queue().forget(span.id)
+        if self.ctx.push_command(commands.SetStatus(self.ctx, span, status)):
+            self.ctx.status(f"{status.value.capitalize()}: {span.category}", 2500)
+            if pref(self.ctx.settings, "auto_advance") and status != SpanStatus.SUGGESTED:
+                nxt = self._queue().next(self.ctx.conversation.spans, self.ctx.current_span())
+                if nxt is not None:
+                    self.ctx.select(nxt.id)
+                else:
+                    self._go(None)
+
+    def skip(self) -> None:
+        if not self._need_conversation():
+            return
+        span = self._need_span()
+        if span is None:
+            return
+        if span.status != SpanStatus.SUGGESTED:
+            self.review_next()
+            return
+        queue = self._queue()
+        nxt = queue.next(self.ctx.conversation.spans, span)
+        queue.skip(span.id)
+        self._update_review_progress()
+        if nxt is not None and nxt.id != span.id:
+            self.ctx.select(nxt.id)
+            self.ctx.status("Skipped — it comes back after the others", 2500)
+        else:
+            self.ctx.status("Only skipped suggestions are left")
+
+    def set_category(self, category: str) -> None:
+        if not self._need_conversation() or not self._may("review"):
+            return
+        span = self.ctx.current_span()
+        if span is None:
+            word = self.ctx.current_word
+            if word is None:
+                self.ctx.status("Select a span or a word first")
+                return
+            self.create_span(word, word + 1, category)
+            return
+        if span.category == category and span.status == SpanStatus.ACCEPTED:
+            return
+        self._queue().forget(span.id)
+        self.ctx.push_command(commands.SetCategory(self.ctx, span, category, accept=True))
+
+    def resize_span(self, d_start: int, d_end: int) -> None:
+        if not self._need_conversation() or not self._may("review"):
+            return
+        span = self._need_span()
+        if span is None:
+            return
+        n = len(self.ctx.conversation.words)
+        start = min(max(0, span.start_word + d_start), n - 1)
+        end = min(max(1, span.end_word + d_end), n)
+        if end <= start or (start, end) == (span.start_word, span.end_word):
+            self.ctx.status("A span keeps at least one word" if end <= start else "Already at the edge")
+            return
+        self.ctx.push_command(commands.SetBounds(self.ctx, span, start, end))
+
+    def delete_span(self) -> None:
+        if not self._need_conversation() or not self._may("review"):
+            return
+        span = self._need_span()
+        if span is not None:
+            self.ctx.push_command(commands.DeleteSpan(self.ctx, span))
+
+    def zoom_to_span(self) -> None:
+        span = self.ctx.current_span()
+        conv = self.ctx.conversation
+        if span is None or conv is None:
+            return
+        t0, t1 = conv.span_times(span)
+        pad = max(0.5, 0.5 * (t1 - t0))
+        self.waveform.set_range(t0 - pad, t1 + pad)
+
+    # ================================================================== marking words
+    def click_word(self, index: int) -> None:
+        conv = self.ctx.conversation
+        if conv is None or not 0 <= index < len(conv.words):
+            return
+        spans = self.ctx.spans_at_word(index)
+        visible = [s for s in spans if s.status != SpanStatus.REJECTED or self.transcript.show_rejected]
+        span_id = visible[0].id if visible else None
+        self.ctx.select(span_id, index)
+        if self.ctx.current_word != index:  # same span, other word: move the cursor anyway
+            self.ctx.current_word = index
+            self.transcript.set_current(span_id, index)
+            self._selection_changed(span_id, index)
+        if self.player.playing and self.source is not None:
+            self.player.play(self.source, conv.words[index].start)
+
+    def click_time(self, t: float) -> None:
+        conv = self.ctx.conversation
+        if conv is None or not conv.words:
+            self.cursor_time = t
+            self.waveform.set_cursor(t)
+            return
+        starts = [w.start for w in conv.words]
+        i = max(0, bisect.bisect_right(starts, t) - 1)
+        self.click_word(i)
+        self.cursor_time = t
+        self.waveform.set_cursor(t)
+
+    def request_span(self, start: int, end: int) -> None:
+        """Double-click or drag in the transcript: ask for a category, then mark (or recategorise)."""
+        if not self._need_conversation() or not self._may("create_span"):
+            return
+        self.ctx.select(None, start)
+        self.transcript._drag = (start, end - 1)
+        self.transcript.viewport().update()
+        picker = CategoryPicker(self.ctx.taxonomy, self, title=f"Mark “{self.ctx.conversation.text(start, end)[:40]}” as…")
+        picker.picked.connect(lambda cid, a=start, b=end: self.create_span(a, b, cid))
+        picker.aboutToHide.connect(self._picker_closed)
+        self.picker = picker
+        self._review_keys_enabled(False)  # digits and letters belong to the picker while it is open
+        rect = self.transcript.word_rect(end - 1)
+        picker.popup(self.transcript.viewport().mapToGlobal(QPoint(rect.left(), rect.bottom() + 6)))
+
+    def _review_keys_enabled(self, on: bool) -> None:
+        for a in self.review_actions:
+            a.setEnabled(on)
+        if on:
+            self._show_role()
+
+    def _picker_closed(self) -> None:
+        self._review_keys_enabled(True)
+        self.transcript._drag = None
+        self.transcript.viewport().update()
+        QTimer.singleShot(0, self.transcript.setFocus)
+
+    def mark_current_word(self) -> None:
+        word = self.ctx.current_word
+        if word is None:
+            self.ctx.status("Click a word first")
+            return
+        self.request_span(word, word + 1)
+
+    def create_span(self, start: int, end: int, category: str) -> None:
+        conv = self.ctx.conversation
+        if conv is None or not self._may("create_span"):
+            return
+        same = next((s for s in conv.spans if (s.start_word, s.end_word) == (start, end)), None)
+        if same is not None:
+            self.ctx.push_command(commands.SetCategory(self.ctx, same, category, accept=True))
+            return
+        if self.ctx.push_command(commands.CreateSpan(self.ctx, conv.id, start, end, category)):
+            self.ctx.status(f"Marked {end - start} word(s) as {category}", 2500)
+
+    # ================================================================== playback
+    def play_span(self) -> None:
+        if self.player.playing:
+            self.player.stop()
+            return
+        span = self.ctx.current_span()
+        conv = self.ctx.conversation
+        if span is None or conv is None:
+            self.play_from_cursor()
+            return
+        if self.source is None:
+            self.ctx.status("No audio to play for this conversation")
+            return
+        context = pref(self.ctx.settings, "play_context")
+        t0, t1 = conv.span_times(span)
+        self.player.play(self.source, t0 - context, t1 + context)
+
+    def play_from_cursor(self) -> None:
+        if self.player.playing:
+            self.player.stop()
+            return
+        if self.source is None:
+            self.ctx.status("No audio to play for this conversation")
+            return
+        t = self.cursor_time if self.cursor_time is not None else self.waveform.x_range()[0]
+        self.player.play(self.source, t)
+
+    def _playing_at(self, t: float) -> None:
+        self.waveform.set_playhead(t, follow=pref(self.ctx.settings, "follow_playhead"))
+        conv = self.ctx.conversation
+        if conv is None or not conv.words:
+            return
+        starts = [w.start for w in conv.words]
+        i = bisect.bisect_right(starts, t) - 1
+        if i >= 0 and conv.words[i].end + 0.05 >= t:
+            self.transcript.set_playing_word(i)
+        else:
+            self.transcript.set_playing_word(None)
+
+    def _playing_changed(self, playing: bool) -> None:
+        if not playing:
+            self.transcript.set_playing_word(None)
+            self.waveform.set_playhead(None)
+        self.audio_label.setText("▶ playing" if playing else self.audio_label.text().replace("▶ playing", ""))
+
+    def _audio_unavailable(self, reason: str) -> None:
+        self.ctx.status(f"Playback unavailable: {reason}. Everything else works.", 10000)
+        self.audio_label.setText("🔇 no audio output")
+        self.audio_label.setToolTip(reason)
+
+    # ================================================================== view toggles
+    def _toggle_spectrogram(self, on: bool) -> None:
+        dialogs.set_pref(self.ctx.settings, "spectrogram", on)
+        self.waveform.set_spectrogram_visible(on)
+
+    def _toggle_rejected(self, on: bool) -> None:
+        dialogs.set_pref(self.ctx.settings, "show_rejected", on)
+        self._apply_prefs()
+
+    # ================================================================== roles, settings, files
+    def _show_role(self) -> None:
+        role = self.ctx.role
+        self.role_button.setText(f"Role: {role.value}")
+        self.role_button.setToolTip("Change role (recorded in the audit log with every decision)")
+        self.role_actions[role].setChecked(True)
+        can_review = self.ctx.can("review")
+        for a in self.review_actions:
+            if a not in (self.act_next, self.act_prev, self.act_play_span, self.act_play_cursor, self.act_stop,
+                         self.act_zoom_span):
+                a.setEnabled(can_review)
+        self.act_mark.setEnabled(self.ctx.can("create_span"))
+        self.act_import.setEnabled(self.ctx.can("import"))
+        self.act_transcribe.setEnabled(self.ctx.can("transcribe"))
+        self.act_detect.setEnabled(self.ctx.can("detect"))
+
+    def _role_changed(self, _role: str) -> None:
+        self._show_role()
+        self._sync_panels()
+        self.ctx.status(f"You are now working as {self.ctx.role.value}")
+
+    def _saved(self, _index: int) -> None:
+        self.saved_label.setText("✓ saved")
+        self.saved_label.setToolTip("Every change is written to the project file at once")
+
+    def show_settings(self) -> None:
+        dlg = dialogs.SettingsDialog(self.ctx.settings, self.ctx.role, self)
+        if dlg.exec():
+            role = dlg.save()
+            self.ctx.set_role(role)
+            self._apply_prefs()
+
+    def open_project(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open project", str(Path(str(self.project.path)).parent),
+                                              "redactdesk projects (*.rdproj *.sqlite *.db);;All files (*)")
+        if not path:
+            return
+        from redactdesk.gui.app import open_window
+
+        try:
+            win = open_window(path, role=self.ctx.role.value, settings=self.ctx.settings)
+        except Exception as exc:
+            QMessageBox.warning(self, "Cannot open project", str(exc))
+            return
+        win.show()
+        _WINDOWS.append(win)
+        self.close()
+        self.project.close()
+
+    # ================================================================== long work
+    def _selected_or_current(self) -> list[str]:
+        ids = self.corpus.selected_ids()
+        if not ids and self.ctx.conversation is not None:
+            ids = [self.ctx.conversation.id]
+        return ids
+
+    def _worker_project(self):
+        from redactdesk.store import Project
+
+        return Project.open(self.project.path, actor=self.project.actor, role=self.ctx.role)
+
+    def _after_job(self, message: str) -> None:
+        self.ctx.status(message, 8000)
+        current = self.ctx.conversation.id if self.ctx.conversation else None
+        if current and self.project.has_conversation(current):
+            self.ctx.conversation = None
+            self.ctx.open_conversation(current)
+        self.refresh_corpus()
+
+    def import_recordings(self, paths: list[Path] | None = None) -> None:
+        if not self._may("import"):
+            return
+        language = "en"
+        if paths is None:
+            dlg = dialogs.ImportDialog(self, str(Path(str(self.project.path)).parent))
+            if not dlg.exec() or not dlg.paths():
+                return
+            paths, language = dlg.paths(), dlg.language.currentData()
+        try:
+            from redactdesk.pipeline.importing import import_many
+        except ImportError as exc:
+            self.ctx.error("Import not available", f"the import pipeline is not installed ({exc})")
+            return
+
+        def work(job):
+            p = self._worker_project()
+            try:
+                return import_many(p, list(paths), language=language,
+                                   progress=lambda f, m: job.report(f, None, m), cancel=lambda: job.is_cancelled)
+            finally:
+                p.close()
+
+        def done(results):
+            warn = sum(len(r.warnings) for r in results)
+            self._after_job(f"Imported {len(results)} recording(s)" + (f", {warn} warning(s)" if warn else ""))
+            if self.ctx.conversation is None and results:
+                self.choose_conversation(results[0].conversation_id)
+
+        self.ctx.run_job("Importing", work, done)
+
+    def transcribe_selected(self) -> None:
+        if not self._may("transcribe"):
+            return
+        ids = self._selected_or_current()
+        if not ids:
+            self.ctx.status("Select conversations to transcribe")
+            return
+        try:
+            from redactdesk.pipeline.transcription import transcribe_project
+        except ImportError as exc:
+            self.ctx.error("Transcription not available", f"speech recognition is not installed ({exc})")
+            return
+        s = self.ctx.settings
+        langs = {cid: self.project.load_conversation(cid).language for cid in ids}
+
+        def work(job):
+            p = self._worker_project()
+            try:
+                out = []
+                for n, cid in enumerate(ids):
+                    model = pref(s, "asr_model_en") if langs[cid] == "en" else pref(s, "asr_model_other")
+                    out += transcribe_project(
+                        p, [cid], model=model, cancel=lambda: job.is_cancelled,
+                        progress=lambda f, m, _n=n: job.report((_n + f) / len(ids), None, m))
+                return out
+            finally:
+                p.close()
+
+        self.ctx.run_job("Transcribing", work,
+                         lambda out: self._after_job(f"Transcribed {len(out)} conversation(s)"))
+
+    def detect_selected(self) -> None:
+        if not self._may("detect"):
+            return
+        ids = self._selected_or_current()
+        if not ids:
+            self.ctx.status("Select conversations to run detection on")
+            return
+        try:
+            from redactdesk.pipeline.detection import detect_project
+        except ImportError as exc:
+            self.ctx.error("Detection not available", f"the detectors are not installed ({exc})")
+            return
+
+        def work(job):
+            p = self._worker_project()
+            try:
+                return detect_project(p, ids, progress=lambda f, m: job.report(f, None, m),
+                                      cancel=lambda: job.is_cancelled)
+            finally:
+                p.close()
+
+        self.ctx.run_job("Detecting", work,
+                         lambda counts: self._after_job(f"{sum(counts.values())} suggestion(s) in {len(counts)} "
+                                                        "conversation(s)"))
+
+
+def app_settings() -> QSettings:
+    """The user's preferences (not project data): ini file in the user config folder."""
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "redactdesk", "redactdesk")
+
+
+def focused_widget() -> QWidget | None:
+    return QApplication.focusWidget()
