@@ -136,6 +136,7 @@ def fill(
     fixed_options: list[dict[int, str]] | None = None,
     avoid: str | None = None,
     unit_ok: Callable[[Unit, str], bool] | None = None,
+    repair: Callable[[str], str] | None = None,
     tries: int = 4000,
 ) -> str | None:
     """A new value with the template's shape, or None when no value meets the constraints.
@@ -143,6 +144,8 @@ def fill(
     ``fixed_options`` are tried in order: each maps positions of the value to required characters
     (e.g. the 555 exchange of a fictional US phone number); ``{}`` means no fixed positions.
     ``unit_ok(unit, candidate)`` can rule out values of single units (e.g. "one" before "cents").
+    ``repair(value)`` may set check digits that sit anywhere (an IBAN's); the result must still be
+    sayable in the template's form.
     """
     slots: list[list[str]] = []
     for u in tpl.units:
@@ -153,7 +156,12 @@ def fill(
         slots += unit_slots
     if not slots:
         return None
-    ok = validator or (lambda s: True)
+    base_ok = validator or (lambda s: True)
+    if _needs_stability(tpl):
+        def ok(s: str) -> bool:
+            return base_ok(s) and stable(tpl, s)
+    else:
+        ok = base_ok
     for fixed in fixed_options or [{}]:
         cands: list[list[str]] = []
         pos = 0
@@ -164,12 +172,47 @@ def fill(
             pos += width
         if any(not c for c in cands):
             continue
+        if repair is not None:
+            for _ in range(tries):
+                fixed_value = repair("".join(rng.choice(c) for c in cands))
+                if fixed_value != avoid and ok(fixed_value) and sayable(tpl, fixed_value) and all(
+                        fixed.get(i, ch) == ch for i, ch in enumerate(fixed_value)):
+                    return fixed_value
+            continue
         for _ in range(tries):
             head = "".join(rng.choice(c) for c in cands[:-1])
             last = [c for c in cands[-1] if ok(head + c) and head + c != avoid]
             if last:
                 return head + rng.choice(last)
     return None
+
+
+def _needs_stability(tpl: Template) -> bool:
+    return any(a.kind == "number" and a.end == b.start for a, b in zip(tpl.units, tpl.units[1:], strict=False))
+
+
+def stable(tpl: Template, value: str) -> bool:
+    """Does ``value``, said in the template's form, read back as the same units? ("eighty" then
+    "two" would be heard as eighty-two, where the original's "twenty" "zero" could not merge.)"""
+    again = parse(render(tpl, value), tpl.language, letters=any(u.kind == "letter" for u in tpl.units))
+    return again.value == value and len(again.units) == len(tpl.units)
+
+
+def sayable(tpl: Template, value: str) -> bool:
+    """Can every unit of the template say its part of ``value`` in its original form?"""
+    if len(value) != len(tpl.value):
+        return False
+    pos = 0
+    for u in tpl.units:
+        part = value[pos : pos + len(u.text)]
+        pos += len(u.text)
+        slots = _unit_slots(u, tpl.language)
+        if len(slots) == 1:
+            if part not in slots[0]:
+                return False
+        elif not all(ch in slot for ch, slot in zip(part, slots, strict=True)):
+            return False
+    return True
 
 
 def _digit_words(text: str, language: str, zero: str) -> list[str]:

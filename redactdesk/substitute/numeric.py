@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from stdnum import iban as std_iban
 from stdnum import luhn
+from stdnum.es import ccc as es_ccc
 from stdnum.es import cif as es_cif
 from stdnum.es import dni as es_dni
 from stdnum.es import nie as es_nie
@@ -44,6 +45,11 @@ class DigitsGenerator(Generator):
     def unit_ok(self, unit: D.Unit, candidate: str) -> bool:
         return True
 
+    def repair(self, value: str) -> str:
+        return value
+
+    has_repair = False
+
     def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
         """(validator, fixed-position options) for a new value; the default keeps nothing fixed."""
         if item.category == "POSTCODE" and ctx.language == "es" and len(value) == 5 and value.isdigit():
@@ -61,7 +67,7 @@ class DigitsGenerator(Generator):
         rng = ctx.rng(item)
         for attempt in range(50):
             new = D.fill(tpl, rng, validator=validator, fixed_options=fixed if attempt == 0 else [{}], avoid=value,
-                         unit_ok=self.unit_ok)
+                         unit_ok=self.unit_ok, repair=self.repair if self.has_repair else None)
             if new is None:
                 break
             if ctx.free(new, self.name) or attempt == 49:
@@ -143,6 +149,17 @@ class EsIdGenerator(DigitsGenerator):
 class IbanGenerator(DigitsGenerator):
     name = "iban"
     letters = True
+    has_repair = True
+
+    def repair(self, value: str) -> str:
+        """Set the national check digits (Spanish CCC) and the IBAN's own two check digits."""
+        v = value.upper()
+        if len(v) < 5 or not v[:2].isalpha():
+            return v
+        bban = v[4:]
+        if v[:2] == "ES" and len(bban) == 20 and bban.isdigit():
+            bban = bban[:8] + es_ccc.calc_check_digits(bban) + bban[10:]
+        return v[:2] + std_iban.calc_check_digits(v[:2] + "00" + bban) + bban
 
     def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
         v = value.upper()

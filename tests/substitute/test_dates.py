@@ -1,0 +1,90 @@
+"""Dates move together: distances, weekdays with day numbers, and months said alone keep agreeing."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from redactdesk.substitute import substitute_conversation
+from redactdesk.substitute.dates import DateValue, parse_date
+
+
+def _date(said: str, language: str = "en") -> dt.date | None:
+    st = parse_date(said.split(), language)
+    assert st is not None and st.value is not None
+    return st.value.as_date()
+
+
+def test_relations_between_dates_survive(make_conv, secret):
+    for i in range(15):
+        conv = make_conv(
+            [("c", "I sent it on March third twenty twenty four"),
+             ("a", "and it arrived on March seventh twenty twenty four"),
+             ("c", "I was born on the twenty ninth of February nineteen eighty four")],
+            [(0, "March third twenty twenty four", "DATE"), (1, "March seventh twenty twenty four", "DATE"),
+             (2, "the twenty ninth of February nineteen eighty four", "DATE_OF_BIRTH")], cid=f"d{i}")
+        res = substitute_conversation(conv, secret=secret)
+        a, b, dob = (_date(r.surrogate) for r in res.replacements)
+        assert (b - a).days == 4
+        assert a.weekday() == dt.date(2024, 3, 3).weekday()  # a whole number of weeks
+        assert (a - dt.date(2024, 3, 3)).days == (dob - dt.date(1984, 2, 29)).days
+        assert a != dt.date(2024, 3, 3)
+        assert not res.warnings, [str(w) for w in res.warnings]
+
+
+def test_same_date_said_two_ways_gets_one_surrogate(make_conv, secret):
+    conv = make_conv([("c", "lo mandé el diez del nueve"), ("c", "el diez de septiembre")],
+                     [(0, "diez del nueve", "DATE"), (1, "diez de septiembre", "DATE")], language="es")
+    res = substitute_conversation(conv, secret=secret)
+    one = parse_date(res.replacements[0].surrogate.split(), "es").value
+    two = parse_date(res.replacements[1].surrogate.split(), "es").value
+    assert (one.month, one.day) == (two.month, two.day) != (9, 10)
+    assert res.replacements[1].surrogate.split()[1] == "de"  # "diez de septiembre" keeps its form
+
+
+def test_weekday_with_day_number_and_months_said_alone(make_conv, secret):
+    conv = make_conv(
+        [("c", "hoy es lunes veinticinco de mayo y el viernes es el veintinueve de mayo"),
+         ("a", "estamos en mayo el mes pasado fue abril")],
+        [(0, "veinticinco de mayo", "DATE"), (0, "veintinueve de mayo", "DATE"), (1, "mayo", "MONTH"),
+         (1, "abril", "MONTH")], language="es")
+    res = substitute_conversation(conv, secret=secret)
+    d1, d2 = (parse_date(r.surrogate.split(), "es").value for r in res.replacements[:2])
+    assert d1.month == d2.month and d2.day - d1.day == 4
+    may, april = (r.surrogate for r in res.replacements[2:])
+    months = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+              "noviembre", "diciembre"]
+    assert (months.index(may) - months.index(april)) % 12 == 1
+    assert months.index(may) + 1 == d1.month  # the month said alone moved like the dates
+    assert "lunes" in res.revised_text() and "viernes" in res.revised_text()
+    assert not res.warnings, [str(w) for w in res.warnings]
+
+
+def test_numeric_dates_keep_their_form(make_conv, secret):
+    conv = make_conv([("c", "my birthday is oh three oh three eighty four")],
+                     [(0, "oh three oh three eighty four", "DATE_OF_BIRTH")])
+    res = substitute_conversation(conv, secret=secret)
+    said = res.replacements[0].surrogate.split()
+    assert len(said) == 6 and said[0] in ("oh", "one") and said[2] in ("oh", "one", "two", "three")
+    assert _date(res.replacements[0].surrogate) != dt.date(1984, 3, 3)
+
+
+def test_card_expiry_moves_forward_and_keeps_form(make_conv, secret):
+    for i in range(10):
+        conv = make_conv([("c", "it expires oh four twenty seven")], [(0, "oh four twenty seven", "CARD_EXPIRY")],
+                         cid=f"x{i}")
+        res = substitute_conversation(conv, secret=secret)
+        st = parse_date(res.replacements[0].surrogate.split(), "en", expiry=True)
+        assert st is not None and (st.value.year, st.value.month) > (2027, 4)
+        assert len(res.replacements[0].surrogate.split()) in (3, 4)
+
+
+def test_relative_dates_stay_and_are_not_flagged(make_conv, secret):
+    conv = make_conv([("c", "it happened yesterday")], [(0, "yesterday", "DATE")])
+    res = substitute_conversation(conv, secret=secret)
+    assert res.replacements[0].surrogate == "yesterday" and not res.warnings
+
+
+def test_date_value_iso_round_trip():
+    v = DateValue(None, 2, 29)
+    assert DateValue.from_iso(v.iso()) == v and v.as_date() == dt.date(2000, 2, 29)
+    assert DateValue.from_iso("1984-13-01") is None

@@ -1,0 +1,115 @@
+"""Person names: gender, case, token count, compound and short forms, spelling, linked variants."""
+
+from __future__ import annotations
+
+from redactdesk.substitute import load_gazetteer, substitute_conversation
+from redactdesk.substitute.text import norm, plain_letters
+
+
+def _items(result, prefix):
+    return {r.original: r for r in result.items if r.key.startswith(prefix)}
+
+
+def test_given_names_keep_gender(make_conv, secret):
+    en = load_gazetteer("en")
+    female = ["Mary", "Patricia", "Linda", "Barbara", "Susan", "Jessica", "Karen", "Nancy"]
+    male = ["James", "Robert", "Michael", "David", "Richard", "Thomas", "Charles", "Daniel"]
+    for i, name in enumerate(female + male):
+        conv = make_conv([("agent", f"hello {name} how are you")], [(0, name, "PERSON")], cid=f"c{i}")
+        res = substitute_conversation(conv, secret=secret)
+        new = res.replacements[0].surrogate
+        assert new != name
+        want = "f" if name in female else "m"
+        assert en.gender(new) == want, (name, new)
+
+
+def test_spanish_compound_name_stays_compound_and_gendered(make_conv, secret):
+    es = load_gazetteer("es")
+    conv = make_conv([("customer", "soy María José García López"), ("agent", "gracias María José")],
+                     [(0, "María José García López", "PERSON", "c"), (1, "María José", "PERSON", "c")],
+                     language="es")
+    res = substitute_conversation(conv, secret=secret)
+    full, short = (r.surrogate.split() for r in res.replacements)
+    assert len(full) == 4 and len(short) == 2
+    assert full[:2] == short  # the compound given name is one item
+    given = " ".join(short)
+    assert es.contains("female_names", given) and es.gender(given) == "f"
+    assert norm(given) != norm("María José")
+
+
+def test_case_and_punctuation_follow_the_original(make_conv, secret):
+    conv = make_conv([("c", "it's john smith, thanks"), ("a", "thank you JOHN")],
+                     [(0, "john smith,", "PERSON", "p"), (1, "JOHN", "PERSON", "p")])
+    res = substitute_conversation(conv, secret=secret)
+    first, second = res.replacements
+    a, b = first.surrogate.split()
+    assert a == a.lower() and b.endswith(",") and b[:-1] == b[:-1].lower()
+    assert second.surrogate == a.upper()
+
+
+def test_short_form_follows_the_full_name(make_conv, secret):
+    gaz = load_gazetteer("es")
+    table = gaz.short_forms
+    conv = make_conv([("a", "hola Francisco qué tal"), ("b", "bien Fran gracias"), ("a", "vale Fran")],
+                     [(0, "Francisco", "PERSON"), (1, "Fran", "PERSON"), (2, "Fran", "PERSON")], language="es")
+    res = substitute_conversation(conv, secret=secret)
+    full, short1, short2 = (r.surrogate for r in res.replacements)
+    assert norm(full) in table.full_to_short, full  # a name that has short forms
+    assert short1 == short2
+    assert norm(short1) in [norm(s) for s in table.full_to_short[norm(full)]]
+    assert table.gender_of_full[norm(full)] == "m"
+
+
+def test_spelled_surname_is_respelled_from_the_surrogate(make_conv, secret):
+    conv = make_conv([("c", "my name is Laura Smith"), ("c", "S M I T H"),
+                      ("c", "S as in Sam M as in Mary I as in Ida T as in Tom H as in Henry")],
+                     [(0, "Laura Smith", "PERSON"), (1, "S M I T H", "SPELLED_LETTERS"),
+                      (2, "S as in Sam M as in Mary I as in Ida T as in Tom H as in Henry", "PERSON")])
+    res = substitute_conversation(conv, secret=secret)
+    surname = res.replacements[0].surrogate.split()[1]
+    letters = res.replacements[1].surrogate.split()
+    assert "".join(letters) == plain_letters(surname)
+    as_in = res.replacements[2].surrogate.split()
+    assert as_in[1:3] == ["as", "in"] and "".join(as_in[0::4]) == plain_letters(surname)
+    assert len(surname) == 5  # a spelled name gets a surrogate with as many letters when one exists
+    assert not [w for w in res.warnings if w.kind == "spelling"]
+
+
+def test_linked_variants_share_one_surrogate(make_conv, secret):
+    conv = make_conv([("a", "is that Marc"), ("c", "yes Mark with a K"), ("c", "M A R K")],
+                     [(0, "Marc", "PERSON", "e1"), (1, "Mark", "PERSON", "e1"), (2, "M A R K", "PERSON", "e1")])
+    res = substitute_conversation(conv, secret=secret)
+    a, b, spelled = (r.surrogate for r in res.replacements)
+    assert a == b
+    assert "".join(spelled.split()) == plain_letters(a)
+    keys = {k for r in res.replacements for k in r.keys}
+    assert len(keys) == 1
+
+
+def test_unlinked_spelling_variants_share_a_surrogate_through_the_variant_table(make_conv, secret):
+    conv = make_conv([("a", "Steven called"), ("b", "Stephen again")],
+                     [(0, "Steven", "PERSON"), (1, "Stephen", "PERSON")])
+    res = substitute_conversation(conv, secret=secret)
+    assert res.replacements[0].surrogate == res.replacements[1].surrogate
+
+
+def test_title_decides_gender_of_an_unknown_name(make_conv, secret):
+    gaz = load_gazetteer("en")
+    conv = make_conv([("a", "good morning Ms Quenby Harlow")], [(0, "Quenby Harlow", "PERSON")])
+    res = substitute_conversation(conv, secret=secret)
+    given = res.replacements[0].surrogate.split()[0]
+    assert gaz.gender(given) == "f"
+
+
+def test_email_reuses_the_name_surrogates(make_conv, secret):
+    conv = make_conv([("c", "I am Richard Garcia"), ("c", "richard dot garcia four two at example dot com")],
+                     [(0, "Richard Garcia", "PERSON", "p"),
+                      (1, "richard dot garcia four two at example dot com", "EMAIL")])
+    res = substitute_conversation(conv, secret=secret)
+    given, surname = res.replacements[0].surrogate.lower().split()
+    mail = res.replacements[1].surrogate.split()
+    assert mail[0] == plain_letters(given).lower() and mail[1] == "dot" and mail[2] == plain_letters(surname).lower()
+    assert mail[3] in ("zero one two three four five six seven eight nine".split())
+    assert mail[5] == "at"
+    domain = "".join(mail[6:]).replace("dot", ".")
+    assert domain.endswith((".example", ".test", "example.com", "example.org", "example.net"))

@@ -1,0 +1,123 @@
+"""Numbers keep their spoken form: digit count, grouping, words, and Spanish number classes."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from stdnum import iban, luhn
+from stdnum.es import dni, nie
+
+from redactdesk.substitute import digits as D
+from redactdesk.substitute import substitute_conversation
+from redactdesk.substitute.numbers import number_table, signature
+
+TENS_ES = ["treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa"]
+UNITS_ES = ["uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"]
+
+
+def _fill_many(tokens: str, language: str, n: int = 200, **kw) -> list[list[str]]:
+    tpl = D.parse(tokens.split(), language)
+    out = []
+    for seed in range(n):
+        value = D.fill(tpl, random.Random(seed), avoid=tpl.value, **kw)
+        assert value is not None
+        out.append(D.render(tpl, value))
+    return out
+
+
+def test_spanish_tens_and_units_stay_tens_and_units():
+    for said in _fill_many("cuarenta y cuatro", "es"):
+        assert len(said) == 3 and said[0] in TENS_ES and said[1] == "y" and said[2] in UNITS_ES, said
+        assert "diez" not in said
+
+
+def test_spanish_number_classes_never_mix():
+    table = number_table("es")
+    for original in ["veinticuatro", "cuatrocientos veinticuatro", "cuatrocientos cuarenta y cuatro",
+                     "cuatrocientos cuatro", "cuarenta", "cien", "dos mil trescientos uno"]:
+        sig = signature(tuple(original.split()), "es")
+        for said in _fill_many(original, "es", n=60):
+            assert tuple(said) in table.value_of, said  # a real number
+            assert signature(tuple(said), "es") == sig, (original, said)
+
+
+def test_zero_never_lands_in_a_unit_position():
+    for said in _fill_many("treinta", "es") + _fill_many("doscientos", "es"):
+        assert "cero" not in said and "y" not in said
+
+
+def test_english_pairs_and_digits_keep_their_form():
+    for said in _fill_many("forty one eleven oh five double seven", "en", n=100):
+        assert len(said) == 7
+        assert said[0] in {"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"}
+        assert said[2] in {"ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+                           "eighteen", "nineteen"}
+        assert said[3] == "oh" or said[3] in "one two three four five six seven eight nine".split()
+        assert said[5] == "double"
+
+
+def test_written_numerals_keep_length_and_separators():
+    tpl = D.parse(["555-0123", "ext", "42"], "en")
+    value = D.fill(tpl, random.Random(3), avoid=tpl.value)
+    said = D.render(tpl, value)
+    assert re.fullmatch(r"\d{3}-\d{4}", said[0]) and said[1] == "ext" and re.fullmatch(r"\d\d", said[2])
+
+
+def _conv_with(make_conv, text, category, language="en", cid="call_1"):
+    return make_conv([("customer", f"okay {text} thanks")], [(0, text, category)], language=language, cid=cid)
+
+
+@pytest.mark.parametrize("said", [
+    "four one one one one one one one one one one one one one one one",
+    "forty one eleven eleven eleven forty one eleven eleven eleven",
+    "4111 1111 1111 1111",
+])
+def test_card_numbers_keep_length_form_and_pass_luhn(make_conv, secret, said):
+    for i in range(25):
+        res = substitute_conversation(_conv_with(make_conv, said, "CREDIT_CARD", cid=f"c{i}"), secret=secret)
+        new = res.replacements[0].surrogate
+        digits = D.parse(new.split(), "en").digits
+        assert len(digits) == 16 and luhn.is_valid(digits) and digits != "4111111111111111"
+        assert digits[0] == "4"  # the issuer digit stays
+        assert len(new.split()) == len(said.split())
+    assert not res.warnings
+
+
+def test_us_phone_uses_the_fictional_555_01_range(make_conv, secret):
+    said = "three one two eight four seven two nine one six"
+    for i in range(10):
+        res = substitute_conversation(_conv_with(make_conv, said, "PHONE", cid=f"p{i}"), secret=secret)
+        digits = D.parse(res.replacements[0].surrogate.split(), "en").digits
+        assert len(digits) == 10 and digits[3:8] == "55501" and digits[0] in "23456789"
+
+
+def test_spanish_ids_get_valid_check_letters(make_conv, secret):
+    for i in range(10):
+        conv = make_conv([("c", "es el seis ocho nueve seis cero dos siete nueve T vale"),
+                          ("c", "y el X uno dos tres cuatro cinco seis siete L")],
+                         [(0, "seis ocho nueve seis cero dos siete nueve T", "ES_ID"),
+                          (1, "X uno dos tres cuatro cinco seis siete L", "ES_ID")], language="es", cid=f"d{i}")
+        res = substitute_conversation(conv, secret=secret)
+        a = D.parse(res.replacements[0].surrogate.split(), "es", letters=True).value
+        b = D.parse(res.replacements[1].surrogate.split(), "es", letters=True).value
+        assert dni.is_valid(a) and nie.is_valid(b) and b[0] == "X"
+
+
+def test_iban_keeps_country_and_checksum(make_conv, secret):
+    said = ("E S nine one two one zero zero zero four one eight four five zero two zero zero zero five one three three"
+            " two")
+    res = substitute_conversation(_conv_with(make_conv, said, "IBAN"), secret=secret)
+    value = D.parse(res.replacements[0].surrogate.split(), "en", letters=True).value
+    assert value.startswith("ES") and len(value) == 24 and iban.is_valid(value)
+
+
+def test_money_keeps_words_and_never_says_one_before_a_plural(make_conv, secret):
+    for i in range(30):
+        res = substitute_conversation(_conv_with(make_conv, "seis euros con cuarenta y dos céntimos", "MONEY", "es",
+                                                 cid=f"m{i}"), secret=secret)
+        said = res.replacements[0].surrogate.split()
+        assert said[1] == "euros" and said[2] == "con" and said[-1] == "céntimos"
+        assert said[0] not in ("uno", "un") and said[3] in TENS_ES + ["veinte"] or said[3] in TENS_ES
+        assert not res.warnings
