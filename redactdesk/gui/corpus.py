@@ -20,9 +20,12 @@ from redactdesk.core.types import ConversationStatus
 from redactdesk.gui import style
 
 COLUMNS = ("Conversation", "Status", "Length", "Open", "Acc.", "Rej.")
+HEADERS = ("ID", "Status", "Dur.", "Open", "Acc.", "Rej.")
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 _ROOT = QModelIndex()
+STATUS_SHORT = {"new": "new", "transcribed": "transcribed", "detected": "detected", "in_review": "in review",
+                "reviewed": "reviewed", "signed_off": "signed off"}
 
 FILTERS = [
     ("All conversations", None),
@@ -55,7 +58,7 @@ class CorpusModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return HEADERS[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return ("Conversation id", "Where it stands", "Duration", "Open suggestions",
                     "Accepted spans", "Rejected spans")[section]
@@ -69,7 +72,7 @@ class CorpusModel(QAbstractTableModel):
         if role == ID_ROLE:
             return r.id
         if role == Qt.ItemDataRole.DisplayRole:
-            return (r.id, r.status.replace("_", " "), style.fmt_time(r.duration), str(r.suggested),
+            return (r.id, STATUS_SHORT.get(r.status, r.status), style.fmt_time(r.duration), str(r.suggested),
                     str(r.accepted), str(r.rejected))[col]
         if role == SORT_ROLE:
             return (r.id, r.status, r.duration or 0.0, r.suggested, r.accepted, r.rejected)[col]
@@ -149,10 +152,15 @@ class CorpusBrowser(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         head = self.table.horizontalHeader()
+        head.setMinimumSectionSize(30)
+        head.setStretchLastSection(False)
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for c in range(1, len(COLUMNS)):
-            head.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        for c, width in enumerate((0, 96, 48, 48, 40, 38)):
+            if c:
+                head.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
+                head.resizeSection(c, width)
         self.table.activated.connect(self._activated)
         self.table.clicked.connect(self._activated)
         self.summary = QLabel()

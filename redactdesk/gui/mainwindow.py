@@ -283,6 +283,8 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, r=role: self.ctx.set_role(r))
             self.role_actions[role] = a
         self.role_button.setMenu(menu)
+        for w in (self.review_progress, self.audio_label, self.saved_label):
+            w.setContentsMargins(10, 0, 10, 0)
         sb.addPermanentWidget(self.role_button)
         self._show_role()
         self.ctx.jobs.started.connect(self.jobs_indicator.track)
@@ -328,9 +330,6 @@ class MainWindow(QMainWindow):
                 if callable(hook):
                     hook(self.ctx.role)
             previous.setdefault(spec.area, dock)
-        first = self.docks.get("spans")
-        if first is not None and first.isVisible():
-            first.raise_()
 
     def _connect(self) -> None:
         ctx = self.ctx
@@ -386,14 +385,28 @@ class MainWindow(QMainWindow):
         sizes = s.value("window/split")
         if isinstance(sizes, (QByteArray, bytes)):
             self.split.restoreState(QByteArray(sizes))
-        self._default_state = self.saveState()
+        self._state_restored = isinstance(state, (QByteArray, bytes))
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not getattr(self, "_shown_once", False):
+            self._shown_once = True
+            if not self._state_restored:
+                QTimer.singleShot(0, self.reset_layout)
 
     def reset_layout(self) -> None:
+        """Default sizes: corpus 390 px on the left, panels 360 px on the right, Spans in front."""
         for dock in [self.corpus_dock, *self.docks.values()]:
             dock.setFloating(False)
-            dock.show()
-        self.split.setSizes([300, 460])
-        self.resizeDocks([self.corpus_dock], [300], Qt.Orientation.Horizontal)
+            if dock.toggleViewAction().isVisible():
+                dock.show()
+        right = [d for sid, d in self.docks.items() if d.isVisible()
+                 and self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea]
+        self.resizeDocks([self.corpus_dock, *right[:1]], [390, 360], Qt.Orientation.Horizontal)
+        h = max(400, self.split.height())
+        self.split.setSizes([int(h * 0.4), int(h * 0.6)])
+        if "spans" in self.docks and self.docks["spans"].isVisible():
+            self.docks["spans"].raise_()
 
     def closeEvent(self, event) -> None:
         self.player.stop()

@@ -32,6 +32,7 @@ QMainWindow, QDialog {{ background: {CANVAS}; }}
 QDockWidget::title {{ background: {CANVAS}; padding: 4px 8px; font-weight: 600; }}
 QToolTip {{ background: {PAPER}; color: {INK}; border: 1px solid {BORDER}; padding: 6px; }}
 QStatusBar {{ background: {CANVAS}; border-top: 1px solid {BORDER}; }}
+QStatusBar::item {{ border: none; border-left: 1px solid {BORDER}; }}
 QLabel#muted {{ color: {MUTED}; }}
 QLabel#convTitle {{ font-size: 15px; font-weight: 600; }}
 QFrame#legend {{ background: {PAPER}; border-top: 1px solid {BORDER}; }}

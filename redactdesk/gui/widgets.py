@@ -186,15 +186,15 @@ class ConversationHeader(QWidget):
         colour = style.category_colour(taxonomy, span.category).name()
         t0, t1 = conv.span_times(span)
         text = conv.span_text(span)
-        if len(text) > 48:
-            text = text[:46] + "…"
-        score = f" · score {span.score:.2f}" if span.status == SpanStatus.SUGGESTED else ""
-        src = f" · {', '.join(span.sources)}" if span.sources else ""
+        if len(text) > 30:
+            text = text[:28] + "…"
+        score = f" · {span.score:.2f}" if span.status == SpanStatus.SUGGESTED else ""
+        src = f" · {', '.join(span.sources[:2])}" if span.sources else ""
         self.current.setText(
             f"<span style='color:{colour}; font-size:16px'>■</span> <b>{label}</b> "
-            f"<span style='color:{style.MUTED}'>{span.status.value}{score}{src} · "
-            f"{style.fmt_time(t0, decimals=1)}–{style.fmt_time(t1, decimals=1)}</span><br>"
-            f"<span style='color:{style.INK}'>“{text}”</span>")
+            f"<span style='color:{style.MUTED}'>{span.status.value}{score}{src}</span><br>"
+            f"<span style='color:{style.INK}'>“{text}”</span> <span style='color:{style.MUTED}'>"
+            f"{style.fmt_time(t0, decimals=1)}–{style.fmt_time(t1, decimals=1)}</span>")
 
 
 class JobIndicator(QWidget):

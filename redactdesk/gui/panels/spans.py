@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QTreeWidget,
     QTreeWidgetItem,
@@ -17,6 +19,9 @@ from PySide6.QtWidgets import (
 from redactdesk.core.types import SpanStatus
 from redactdesk.gui import style
 from redactdesk.gui.panels import register_panel
+
+GLYPHS = {SpanStatus.SUGGESTED: "•", SpanStatus.ACCEPTED: "✓", SpanStatus.REJECTED: "✗"}
+GLYPH_COLOURS = {SpanStatus.SUGGESTED: "#9a6700", SpanStatus.ACCEPTED: "#1a7f37", SpanStatus.REJECTED: "#cf222e"}
 
 SHOW = [("Open suggestions", (SpanStatus.SUGGESTED,)),
         ("All spans", tuple(SpanStatus)),
@@ -46,12 +51,18 @@ class SpansPanel(QWidget):
         top.addWidget(self.count)
         self.tree = QTreeWidget()
         self.tree.setObjectName("spansTree")
-        self.tree.setHeaderLabels(["Category", "Words", "Score", "Time", "Status"])
+        self.tree.setHeaderLabels(["", "Category", "Words", "Score", "Time"])
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.currentItemChanged.connect(self._picked)
+        head = self.tree.header()
+        head.setStretchLastSection(False)
+        head.setMinimumSectionSize(16)
+        for c in (0, 1, 3, 4):
+            head.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(top)
@@ -74,24 +85,24 @@ class SpansPanel(QWidget):
                     continue
                 t0, t1 = conv.span_times(span)
                 item = QTreeWidgetItem([
-                    span.category, conv.span_text(span),
+                    GLYPHS[span.status], span.category, conv.span_text(span),
                     f"{span.score:.2f}" if span.status == SpanStatus.SUGGESTED else "",
-                    style.fmt_time(t0, decimals=1), span.status.value])
-                item.setIcon(0, style.swatch_icon(style.category_colour(self.ctx.taxonomy, span.category),
+                    style.fmt_time(t0, decimals=1)])
+                item.setIcon(1, style.swatch_icon(style.category_colour(self.ctx.taxonomy, span.category),
                                                   style.category_pattern(self.ctx.taxonomy, span.category)))
                 item.setData(0, Qt.ItemDataRole.UserRole, span.id)
-                item.setToolTip(1, span.reason or ", ".join(span.sources))
+                item.setToolTip(0, span.status.value)
+                item.setToolTip(2, span.reason or ", ".join(span.sources))
+                item.setForeground(0, QColor(GLYPH_COLOURS[span.status]))
                 if span.status == SpanStatus.REJECTED:
-                    for c in range(5):
-                        item.setForeground(c, Qt.GlobalColor.gray)
+                    for c in range(1, 5):
+                        item.setForeground(c, QColor("#8c959f"))
                 self.tree.addTopLevelItem(item)
                 n += 1
             open_ = sum(1 for s in conv.spans if s.status == SpanStatus.SUGGESTED)
             self.count.setText(f"{n} shown · {open_} open")
         else:
             self.count.setText("")
-        for c in (0, 2, 3, 4):
-            self.tree.resizeColumnToContents(c)
         self._syncing = False
         self._follow(self.ctx.current_span_id, None)
 
