@@ -1,0 +1,392 @@
+"""Pseudonyms panel (linguist; read-only for reviewers): the conversation's original → surrogate map.
+
+Lists every map entry with all the places it is said, lets a linguist edit a surrogate (it applies
+to every linked occurrence: the name, its spelling, the e-mail built from it), lock it, regenerate
+it, and link or unlink spans as one entity; shows the revised transcript beside the original with
+the changed words marked, and the revision warnings. Every change is an undoable command that
+writes the audit log through the project (``put_pseudonyms(action=...)`` / ``update_span``).
+"""
+
+from __future__ import annotations
+
+import html
+import uuid
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from redactdesk.core.types import Conversation, SpanStatus
+from redactdesk.gui.commands import ProjectCommand
+from redactdesk.gui.panels import register_panel
+from redactdesk.substitute import SubstitutionError, SubstitutionResult, substitute_conversation
+
+KEY_ROLE = Qt.ItemDataRole.UserRole
+SPAN_ROLE = Qt.ItemDataRole.UserRole + 1
+MARK = "background-color:#fde2b8; text-decoration:underline; font-weight:600"
+
+
+def compute(ctx: Any, conv: Conversation, salts: dict[str, str] | None = None) -> SubstitutionResult:
+    """Substitute the current conversation with its stored map (no writes)."""
+    project = ctx.project
+    return substitute_conversation(conv, secret=project.secret, existing_map=project.pseudonyms(conv.id),
+                                   gazetteer_edits=project.gazetteer_entries(conv.language),
+                                   taxonomy=ctx.taxonomy, salts=salts)
+
+
+class PutPseudonym(ProjectCommand):
+    """Change one map row (edit, lock/unlock, regenerate); undo puts the old row back."""
+
+    def __init__(self, ctx: Any, conversation_id: str, before: dict[str, Any], after: dict[str, Any],
+                 action: str, text: str) -> None:
+        super().__init__(ctx, text, conversation_id)
+        self.action = action
+        self.before = dict(before)
+        self.after = dict(after)
+
+    def apply(self, action: str) -> None:
+        self.ctx.project.put_pseudonyms(self.conversation_id, [self.after], action=action)
+
+    def revert(self, action: str) -> None:
+        self.ctx.project.put_pseudonyms(self.conversation_id, [self.before], action=action)
+
+
+class SetEntities(ProjectCommand):
+    """Link spans as one entity (or unlink them): ``Span.entity`` of each span."""
+
+    def __init__(self, ctx: Any, conversation_id: str, changes: dict[int, tuple[str | None, str | None]],
+                 action: str, text: str) -> None:
+        super().__init__(ctx, text, conversation_id)
+        self.action = action
+        self.changes = changes  # span id -> (old entity, new entity)
+
+    def apply(self, action: str) -> None:
+        with self.ctx.project.transaction():
+            for sid, (_, new) in self.changes.items():
+                self.ctx.project.update_span(sid, action=action, entity=new)
+
+    def revert(self, action: str) -> None:
+        with self.ctx.project.transaction():
+            for sid, (old, _) in self.changes.items():
+                self.ctx.project.update_span(sid, action=action, entity=old)
+
+
+def _transcript_html(words: list[str], marked: set[int], turns: list[tuple[str, int, int]]) -> str:
+    lines = []
+    for speaker, a, b in turns:
+        out = []
+        for i in range(a, b):
+            w = html.escape(words[i])
+            out.append(f'<span style="{MARK}">{w}</span>' if i in marked else w)
+        lines.append(f"<p><b>{html.escape(speaker)}:</b> {' '.join(out)}</p>")
+    return "".join(lines)
+
+
+class LinguistPanel(QWidget):
+    """See the module docstring. ``result`` holds the current substitution (None without a call)."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.result: SubstitutionResult | None = None
+        self.rows: dict[str, dict[str, Any]] = {}
+        self._regen = 0
+
+        self.summary = QLabel()
+        self.summary.setObjectName("muted")
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("pseudonymTree")
+        self.tree.setHeaderLabels(["Category", "Original", "Surrogate", "Said", "Locked"])
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.itemSelectionChanged.connect(self._on_select)
+
+        self.edit = QLineEdit()
+        self.edit.setObjectName("surrogateEdit")
+        self.edit.setPlaceholderText("new surrogate for the selected entry")
+        self.edit.returnPressed.connect(self.apply_edit)
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.clicked.connect(self.apply_edit)
+        self.lock_button = QPushButton("Lock")
+        self.lock_button.clicked.connect(self.toggle_lock)
+        self.regen_button = QPushButton("Regenerate")
+        self.regen_button.clicked.connect(self.regenerate)
+        self.link_button = QPushButton("Link spans")
+        self.link_button.setToolTip("Make the selected entries' spans one entity (one surrogate)")
+        self.link_button.clicked.connect(self.link_selected)
+        self.unlink_button = QPushButton("Unlink")
+        self.unlink_button.clicked.connect(self.unlink_selected)
+        bar = QHBoxLayout()
+        for w in (self.edit, self.apply_button, self.lock_button, self.regen_button, self.link_button,
+                  self.unlink_button):
+            bar.addWidget(w)
+
+        self.original_view = QTextBrowser()
+        self.original_view.setObjectName("originalTranscript")
+        self.revised_view = QTextBrowser()
+        self.revised_view.setObjectName("revisedTranscript")
+        side = QSplitter(Qt.Orientation.Horizontal)
+        for title, view in (("Original", self.original_view), ("Revised", self.revised_view)):
+            box = QWidget()
+            lay = QVBoxLayout(box)
+            lay.setContentsMargins(0, 0, 0, 0)
+            lay.addWidget(QLabel(title))
+            lay.addWidget(view)
+            side.addWidget(box)
+        self.warnings = QListWidget()
+        self.warnings.setObjectName("revisionWarnings")
+        self.warnings.itemActivated.connect(self._jump_warning)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.tree)
+        split.addWidget(side)
+        split.addWidget(self.warnings)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.summary)
+        lay.addLayout(bar)
+        lay.addWidget(split)
+
+        self._timer = QTimer(self, singleShot=True, interval=50)
+        self._timer.timeout.connect(self.refresh)
+        ctx.conversation_changed.connect(self._timer.start)
+        ctx.spans_changed.connect(self._timer.start)
+        ctx.role_changed.connect(self.on_role_changed)
+        if hasattr(ctx, "closing"):
+            ctx.closing.connect(self._close)
+        self.refresh()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def editable(self) -> bool:
+        return bool(self.ctx.can("edit_pseudonyms"))
+
+    def on_role_changed(self, role: str) -> None:
+        self._update_buttons()
+
+    def _close(self) -> None:
+        self._timer.stop()
+        for sig in (self.ctx.conversation_changed, self.ctx.spans_changed):
+            sig.disconnect(self._timer.start)
+
+    def refresh(self) -> None:
+        """Re-run substitution for the current conversation and redraw everything."""
+        conv = self.ctx.conversation
+        self.tree.clear()
+        self.warnings.clear()
+        self.result = None
+        if conv is None:
+            self.summary.setText("No conversation open")
+            self.original_view.clear()
+            self.revised_view.clear()
+            self._update_buttons()
+            return
+        try:
+            self.result = compute(self.ctx, conv)
+        except SubstitutionError as exc:
+            self.summary.setText(f"Cannot substitute: {exc}")
+            self._update_buttons()
+            return
+        if self.editable:  # keep the map in the project file so every edit has a row to undo to
+            stored = {r["key"]: r for r in self.ctx.project.pseudonyms(conv.id)}
+            new = [r for r in self.result.map_rows if stored.get(r["key"], {}).get("surrogate") != r["surrogate"]
+                   or bool(stored.get(r["key"], {}).get("locked")) != bool(r["locked"])]
+            if new:
+                self.ctx.project.put_pseudonyms(conv.id, new)
+        self.rows = {r["key"]: r for r in self.result.map_rows}
+        self._fill_tree()
+        self._fill_transcripts(conv)
+        for w in self.result.warnings:
+            self.warnings.addItem(f"{w.kind}: {w.message}")
+            self.warnings.item(self.warnings.count() - 1).setData(KEY_ROLE, w.span_ids[0] if w.span_ids else None)
+        n_items = sum(1 for it in self.result.items if it.occurrences)
+        self.summary.setText(f"{conv.id}: {n_items} entries, {len(self.result.replacements)} replacements, "
+                             f"{len(self.result.warnings)} warnings" + ("" if self.editable else " (read only)"))
+        self._update_buttons()
+
+    def _fill_tree(self) -> None:
+        assert self.result is not None
+        for it in self.result.items:
+            if not it.occurrences:
+                continue
+            said = sorted({o.said_surrogate for o in it.occurrences})
+            top = QTreeWidgetItem([it.category, it.original, it.surrogate, f"{len(it.occurrences)}×",
+                                   "🔒" if it.locked else ""])
+            top.setData(0, KEY_ROLE, it.key)
+            top.setToolTip(2, " / ".join(said))
+            for o in it.occurrences:
+                child = QTreeWidgetItem([o.form, o.said_original, o.said_surrogate, f"span {o.span_id}", ""])
+                child.setData(0, KEY_ROLE, it.key)
+                child.setData(0, SPAN_ROLE, o.span_id)
+                top.addChild(child)
+            self.tree.addTopLevelItem(top)
+        for col in range(4):
+            self.tree.resizeColumnToContents(col)
+
+    def _fill_transcripts(self, conv: Conversation) -> None:
+        assert self.result is not None
+        orig_marked = {i for s in conv.spans if s.status == SpanStatus.ACCEPTED for i in s.word_range()}
+        rev_marked = {i for r in self.result.replacements for i in range(r.revised_start, r.revised_end)}
+        turns = [(t.speaker, t.start_word, t.end_word) for t in conv.turns] or [("", 0, len(conv.words))]
+        rturns = [(t.speaker, t.start_word, t.end_word) for t in self.result.revised_turns] or [
+            ("", 0, len(self.result.revised_words))]
+        self.original_view.setHtml(_transcript_html([w.text for w in conv.words], orig_marked, turns))
+        self.revised_view.setHtml(_transcript_html([w.text for w in self.result.revised_words], rev_marked, rturns))
+
+    # ------------------------------------------------------------------ selection
+    def selected_keys(self) -> list[str]:
+        return list(dict.fromkeys(i.data(0, KEY_ROLE) for i in self.tree.selectedItems() if i.data(0, KEY_ROLE)))
+
+    def selected_span_ids(self) -> list[int]:
+        ids: list[int] = []
+        for item in self.tree.selectedItems():
+            sid = item.data(0, SPAN_ROLE)
+            if sid is not None:
+                ids.append(int(sid))
+            else:
+                ids += [int(item.child(j).data(0, SPAN_ROLE)) for j in range(item.childCount())
+                        if item.child(j).data(0, SPAN_ROLE) is not None]
+        return list(dict.fromkeys(ids))
+
+    def select_key(self, key: str) -> None:
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item.data(0, KEY_ROLE) == key:
+                self.tree.setCurrentItem(item)
+                return
+        raise KeyError("no such pseudonym entry in this conversation")
+
+    def _on_select(self) -> None:
+        keys = self.selected_keys()
+        if len(keys) == 1 and keys[0] in self.rows:
+            self.edit.setText(self.rows[keys[0]]["surrogate"])
+        items = self.tree.selectedItems()
+        if len(items) == 1 and items[0].data(0, SPAN_ROLE) is not None:
+            self.ctx.select(int(items[0].data(0, SPAN_ROLE)))
+        self._update_buttons()
+
+    def _jump_warning(self, item) -> None:
+        sid = item.data(KEY_ROLE)
+        if sid is not None:
+            self.ctx.select(int(sid))
+
+    def _update_buttons(self) -> None:
+        one = len(self.selected_keys()) == 1 and self.editable
+        self.edit.setReadOnly(not self.editable)
+        for b in (self.apply_button, self.lock_button, self.regen_button):
+            b.setEnabled(one)
+        if one:
+            self.lock_button.setText("Unlock" if self.rows.get(self.selected_keys()[0], {}).get("locked") else "Lock")
+        self.link_button.setEnabled(self.editable and len(self.selected_span_ids()) > 1)
+        self.unlink_button.setEnabled(self.editable and bool(self.selected_span_ids()))
+
+    # ------------------------------------------------------------------ actions
+    def _row(self) -> dict[str, Any] | None:
+        keys = self.selected_keys()
+        if len(keys) != 1 or keys[0] not in self.rows or self.ctx.conversation is None:
+            return None
+        stored = {r["key"]: r for r in self.ctx.project.pseudonyms(self.ctx.conversation.id)}
+        row = stored.get(keys[0], self.rows[keys[0]])
+        return {k: row[k] for k in ("key", "category", "original", "surrogate", "locked")}
+
+    def _push(self, before: dict[str, Any], after: dict[str, Any], action: str, text: str) -> bool:
+        assert self.ctx.conversation is not None
+        return self.ctx.push_command(PutPseudonym(self.ctx, self.ctx.conversation.id, before, after, action, text))
+
+    def apply_edit(self, text: str | None = None) -> bool:
+        """Give the selected entry a new surrogate (every linked occurrence follows); undoable."""
+        row = self._row()
+        value = (self.edit.text() if text is None or isinstance(text, bool) else text).strip()
+        if row is None or not self.editable or not value or value == row["surrogate"]:
+            return False
+        key = row["key"]
+        ok = self._push(row, {**row, "surrogate": value}, "pseudonym_edit", f"Edit {row['category']} surrogate")
+        self._reselect(key)
+        return ok
+
+    def toggle_lock(self) -> bool:
+        row = self._row()
+        if row is None or not self.editable:
+            return False
+        locked = not bool(row["locked"])
+        ok = self._push(row, {**row, "locked": locked}, "pseudonym_lock" if locked else "pseudonym_unlock",
+                        f"{'Lock' if locked else 'Unlock'} {row['category']} surrogate")
+        self._reselect(row["key"])
+        return ok
+
+    def regenerate(self) -> bool:
+        """Draw another surrogate for the selected entry (refused when it is locked)."""
+        row = self._row()
+        conv = self.ctx.conversation
+        if row is None or conv is None or not self.editable:
+            return False
+        if row["locked"]:
+            self.ctx.status("Unlock the entry before regenerating it")
+            return False
+        existing = [r for r in self.ctx.project.pseudonyms(conv.id) if r["key"] != row["key"]]
+        new_value = row["surrogate"]
+        for _ in range(20):
+            self._regen += 1
+            res = substitute_conversation(conv, secret=self.ctx.project.secret, existing_map=existing,
+                                          gazetteer_edits=self.ctx.project.gazetteer_entries(conv.language),
+                                          taxonomy=self.ctx.taxonomy, salts={row["key"]: f"regen{self._regen}"},
+                                          check=False)
+            new_value = next((r["surrogate"] for r in res.map_rows if r["key"] == row["key"]), row["surrogate"])
+            if new_value != row["surrogate"]:
+                break
+        if new_value == row["surrogate"]:
+            self.ctx.status("No other surrogate fits this entry")
+            return False
+        ok = self._push(row, {**row, "surrogate": new_value}, "pseudonym_regenerate",
+                        f"Regenerate {row['category']} surrogate")
+        self._reselect(row["key"])
+        return ok
+
+    def link_selected(self) -> bool:
+        conv = self.ctx.conversation
+        ids = self.selected_span_ids()
+        if conv is None or len(ids) < 2 or not self.editable:
+            return False
+        spans = {s.id: s for s in conv.spans}
+        entity = next((spans[i].entity for i in ids if i in spans and spans[i].entity), None) or (
+            f"entity-{uuid.uuid4().hex[:8]}")
+        changes = {i: (spans[i].entity, entity) for i in ids if i in spans and spans[i].entity != entity}
+        if not changes:
+            return False
+        return self.ctx.push_command(SetEntities(self.ctx, conv.id, changes, "link_entity",
+                                                 f"Link {len(ids)} spans"))
+
+    def unlink_selected(self) -> bool:
+        conv = self.ctx.conversation
+        ids = self.selected_span_ids()
+        if conv is None or not ids or not self.editable:
+            return False
+        spans = {s.id: s for s in conv.spans}
+        changes = {i: (spans[i].entity, None) for i in ids if i in spans and spans[i].entity}
+        if not changes:
+            return False
+        return self.ctx.push_command(SetEntities(self.ctx, conv.id, changes, "unlink_entity",
+                                                 f"Unlink {len(changes)} spans"))
+
+    def _reselect(self, key: str) -> None:
+        self.refresh()
+        try:
+            self.select_key(key)
+        except KeyError:
+            pass
+
+
+register_panel("pseudonyms", "Pseudonyms", LinguistPanel, roles=("linguist", "reviewer"), area="right", order=30)
