@@ -124,6 +124,8 @@ def render(doc: DetectDoc, gaz: Gazetteer | None = None) -> Rendering:
                     title = True
                 elif lw in months or lw in lex.weekdays:
                     title = True
+                elif lw in lex.months and i + 1 < len(words) and _number_next(doc, i):
+                    title = True  # "march third", "may 5": an ambiguous month followed by a number
             if title:
                 core = w[:1].upper() + w[1:]
             w = core
@@ -139,6 +141,13 @@ def render(doc: DetectDoc, gaz: Gazetteer | None = None) -> Rendering:
     if parts and parts[-1][-1:] not in ".?!":
         parts.append(".")
     return Rendering("".join(parts), spans)
+
+
+def _number_next(doc: DetectDoc, i: int) -> bool:
+    from redactdesk.detect.normalize import NUM
+
+    t = doc.norm.token_of_word(i + 1) if doc.norm else None
+    return t is not None and doc.norm.tokens[t].kind == NUM
 
 
 def _dob_context(doc: DetectDoc, w0: int, w1: int) -> bool:
@@ -182,10 +191,11 @@ def ner_hits(doc: DetectDoc, ents: Sequence[tuple[int, int, str]], rendering: Re
         if wr is None:
             continue
         w0, w1 = wr
-        # trim function words and greetings at the edges ("Hello John" -> "John")
-        while w0 < w1 and (doc.lower[w0] in stop or not any(c.isalnum() for c in doc.lower[w0])):
+        # trim function words and greetings at the edges ("Hello John" -> "John"); dates keep "third"
+        edge_stop = stop if cat in ("PERSON", "ORGANIZATION", "PLACE", "ADDRESS") else frozenset({"the", "on", "of"})
+        while w0 < w1 and (doc.lower[w0] in edge_stop or not any(c.isalnum() for c in doc.lower[w0])):
             w0 += 1
-        while w1 > w0 and (doc.lower[w1 - 1] in stop or not any(c.isalnum() for c in doc.lower[w1 - 1])):
+        while w1 > w0 and (doc.lower[w1 - 1] in edge_stop or not any(c.isalnum() for c in doc.lower[w1 - 1])):
             w1 -= 1
         if w1 <= w0:
             continue

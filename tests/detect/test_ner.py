@@ -1,0 +1,39 @@
+"""spaCy source: the cased rendering of lower-case ASR words, and names found through it."""
+
+import pytest
+
+from redactdesk.detect.ner import load_nlp, render
+from redactdesk.detect.sources import DetectDoc, get_source
+
+
+def test_render_restores_case_for_names_places_and_months_only():
+    doc = DetectDoc.from_words("hi i am jennifer and i will mark it in march in boston".split(), breaks=[3])
+    r = render(doc)
+    assert r.text == "hi I am.\nJennifer and I will mark it in march in Boston."
+    # every word maps to its characters
+    for (a, b), w in zip(r.word_spans, doc.words, strict=True):
+        assert r.text[a:b].lower() == w
+    assert r.words_of(r.text.index("Boston"), r.text.index("Boston") + 6) == (12, 13)
+
+
+@pytest.mark.skipif(load_nlp("en") is None, reason="English spaCy model not installed")
+def test_spacy_finds_lower_case_names_and_keeps_dates_with_months():
+    src = get_source("spacy")
+    doc = DetectDoc.from_words("thank you jennifer lopez we will call you on march third".split())
+    hits = src.apply([doc], src.validate(None))[0]
+    got = {(h.category, " ".join(doc.words[h.start_word : h.end_word])) for h in hits}
+    assert ("PERSON", "jennifer lopez") in got
+    assert any(c == "DATE" and "march" in t for c, t in got)
+    assert all(h.source == "spacy" for h in hits)
+
+
+def test_spanish_without_model_falls_back(monkeypatch):
+    import redactdesk.detect.ner as ner
+
+    monkeypatch.setitem(ner.MODELS, "es", "no_such_model_xyz")
+    monkeypatch.delitem(ner._NLP, "es", raising=False)
+    assert ner.load_nlp("es") is None
+    src = get_source("spacy")
+    doc = DetectDoc.from_words("me llamo ana".split(), "es")
+    assert src.apply([doc], src.validate(None)) == [[]]
+    ner._NLP.pop("es", None)

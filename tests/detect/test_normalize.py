@@ -1,0 +1,91 @@
+"""The spoken-form normaliser: text forms and the map back to whole words."""
+
+import pytest
+
+from redactdesk.detect.normalize import LETTER, NUM, normalize_words
+
+
+def norm(text: str, lang: str = "en", breaks=()):
+    return normalize_words(text.split(), lang, breaks)
+
+
+def span_words(n, needle: str) -> tuple[int, int]:
+    i = n.text.index(needle)
+    return n.word_range(i, i + len(needle))
+
+
+def test_number_words_become_digits_and_map_back_to_their_words():
+    n = norm("my card is four one one one and forty one eleven")
+    assert n.text == "my card is 4 1 1 1 and 41 11"
+    assert span_words(n, "4 1 1 1") == (3, 7)
+    assert span_words(n, "41 11") == (8, 11)  # "forty one" is one token over two words
+
+
+def test_asr_digit_forms():
+    assert norm("it is 4 -1 -1 -1 1111 1111").text == "it is 4 1 1 1 1111 1111"
+    assert norm("call 555-123-4567.").text == "call 555 123 4567"
+    assert norm("that's 4,111").text == "that's 4111"
+
+
+def test_double_triple_and_oh():
+    n = norm("five double five oh one triple seven")
+    assert n.text == "5 5 5 01 7 7 7"
+    assert span_words(n, "7 7 7") == (5, 7)
+    assert norm("expires oh four twenty six").text == "expires 04 26"
+    assert norm("oh okay thanks").text == "oh okay thanks"  # an interjection stays a word
+    assert norm("the code is two five oh").text == "the code is 2 5 0"
+
+
+def test_and_only_joins_numbers_after_hundred():
+    assert norm("one hundred and five").text == "105"
+    assert norm("thirty and five seven four").text == "30 and 5 7 4"
+
+
+def test_spanish_numbers():
+    assert norm("mil novecientos ochenta y cinco", "es").text == "1985"
+    assert norm("cuatro uno uno uno treinta y dos", "es").text == "4 1 1 1 32"
+
+
+def test_spelled_letters_are_glued_and_cover_every_word():
+    n = norm("my name is L, A, U, R, A and M-K")
+    assert n.text == "my name is laura and mk"
+    assert span_words(n, "laura") == (3, 8)
+    assert all(t.kind == LETTER for t in n.tokens if t.w0 >= 3 and t.w1 <= 8)
+    n = norm("it's M as in Mary K as in kilo ok")
+    assert n.text == "it's mk ok"
+    assert span_words(n, "mk") == (1, 9)
+
+
+def test_spelled_letters_in_spanish_and_lone_articles():
+    assert norm("se escribe M de Madrid E de España", "es").text == "se escribe me"
+    assert norm("I have a card").text == "i have a card"  # "I" and "a" are words, not spelling
+
+
+def test_spoken_email_url_and_ip_are_glued():
+    n = norm("it's john dot smith at gmail dot com thanks")
+    assert n.text == "it's john.smith@gmail.com thanks"
+    assert span_words(n, "john.smith@gmail.com") == (1, 8)
+    assert norm("j o h n underscore s m i t h eight five at yahoo dot co dot uk").text == "john_smith85@yahoo.co.uk"
+    assert norm("go to www dot acme dash corp dot com").text == "go to www.acme-corp.com"
+    assert norm("ip one nine two dot one six eight dot 1 dot 1").text == "ip 192.168.1.1"
+    assert norm("mi correo es ana punto gil arroba correo punto es", "es").text == "mi correo es ana.gil@correo.es"
+
+
+def test_turn_breaks_stop_runs_and_fillers_inside_runs_are_dropped():
+    n = norm("four one one one um one two", breaks=[4])
+    assert n.text == "4 1 1 1\num 1 2"  # a filler that starts a turn is kept
+    assert [t.kind for t in n.tokens if t.text != "um"] == [NUM] * 6
+    assert span_words(n, "1 2") == (5, 7)
+    assert norm("4111 um 1111").text == "4111 1111"
+
+
+def test_word_range_of_separator_only_is_none():
+    n = norm("a b")
+    assert n.word_range(len(n.text), len(n.text) + 1) is None
+
+
+def test_unknown_language_is_a_clear_error():
+    from redactdesk.detect.errors import UnsupportedLanguageError
+
+    with pytest.raises(UnsupportedLanguageError, match="supported: en, es"):
+        normalize_words(["hola"], "fr")

@@ -1,0 +1,110 @@
+"""Pattern recognizers on spoken-form text (lower case, digits as words, no punctuation)."""
+
+from redactdesk.detect.patterns import find_patterns
+from redactdesk.detect.sources import DetectDoc
+
+
+def found(text: str, lang: str = "en", breaks=()) -> set[tuple[str, str]]:
+    words = text.split()
+    doc = DetectDoc.from_words(words, lang, breaks=breaks)
+    return {(h.category, " ".join(words[h.start_word : h.end_word])) for h in find_patterns(doc)}
+
+
+def test_card_read_as_words_digits_and_pairs():
+    ones = " ".join(["one"] * 15)
+    assert ("CREDIT_CARD", f"four {ones}") in found(f"my card number is four {ones}")
+    assert ("CREDIT_CARD", "4 -1 -1 -1 1111 1111 1111") in found("the card is 4 -1 -1 -1 1111 1111 1111 thanks")
+    # a Luhn failure after a card cue is still suggested (misheard digit)
+    assert ("CREDIT_CARD", "4111 1111 1111 1112") in found("card number 4111 1111 1111 1112")
+
+
+def test_card_inside_a_longer_run_and_the_rest():
+    hits = found("the card number is 4111 1111 1111 1111 123")
+    assert ("CREDIT_CARD", "4111 1111 1111 1111") in hits
+
+
+def test_phone_with_and_without_context():
+    assert ("PHONE", "two one two five five five one two three four") in found(
+        "my cell is two one two five five five one two three four"
+    )
+    assert ("PHONE", "2125551234") in found("ok 2125551234 works")  # valid US number, no cue needed
+    assert ("PHONE", "seis uno dos tres cuatro cinco seis siete ocho") in found(
+        "mi móvil es el seis uno dos tres cuatro cinco seis siete ocho", "es"
+    )
+
+
+def test_expiry_and_cvv_from_one_question():
+    hits = found("expiry date and security code", breaks=()) | found(
+        "expiry date and security code oh four twenty six and one two three"
+    )
+    assert ("CARD_EXPIRY", "oh four twenty six") in hits
+    assert ("CVV", "one two three") in hits
+    assert ("CARD_EXPIRY", "april twenty twenty seven") in found("it expires april twenty twenty seven")
+
+
+def test_ssn_routing_and_context_words():
+    assert ("SSN", "one two three four five six seven eight nine") in found(
+        "my social security number is one two three four five six seven eight nine"
+    )
+    assert ("ROUTING", "011000015") in found("the routing number is 011000015")
+
+
+def test_spanish_ids():
+    assert ("ES_ID", "uno dos tres cuatro cinco seis siete ocho zeta") in found(
+        "mi dni es uno dos tres cuatro cinco seis siete ocho zeta", "es"
+    )
+    assert ("ES_ID", "X 1 2 3 4 5 6 7 L") in found("el nie es X 1 2 3 4 5 6 7 L", "es")
+    # a wrong check letter is not an ID
+    assert not any(c == "ES_ID" for c, _ in found("mi dni es 1 2 3 4 5 6 7 8 A", "es"))
+
+
+def test_iban_spoken():
+    hits = found("el iban es E S nueve uno dos uno cero cero cero cuatro uno ocho cuatro cinco cero dos "
+                 "cero cero cero cinco uno tres tres dos", "es")
+    assert any(c == "IBAN" for c, _ in hits)
+
+
+def test_generic_ids_need_context_or_length():
+    assert ("GENERIC_ID", "five five five six") in found("my order number is five five five six")
+    assert ("GENERIC_ID", "1234567890123") in found("we have 1234567890123 here")  # 9+ digits always
+    assert not found("we had three hundred forty five of them yesterday")
+    assert ("MONEY", "three hundred forty five") in found("i paid three hundred forty five for it")
+    assert ("GENERIC_ID", "K P 4 1 2 3 4 5") in found("your ticket is K P 4 1 2 3 4 5")
+
+
+def test_email_url_ip():
+    hits = found("it's j o h n dot smith at gmail dot com and the site is www dot acme dot com ip ten dot 0 dot 0 dot 1")
+    assert ("EMAIL", "j o h n dot smith at gmail dot com") in hits
+    assert ("URL", "www dot acme dot com") in hits
+    assert ("IP_ADDRESS", "ten dot 0 dot 0 dot 1") in hits
+
+
+def test_dates_and_dates_of_birth():
+    assert ("DATE_OF_BIRTH", "march third nineteen eighty five") in found("i was born march third nineteen eighty five")
+    assert ("DATE_OF_BIRTH", "the eleventh of june nineteen eighty three") in found(
+        "date of birth it's the eleventh of june nineteen eighty three"
+    )
+    assert ("DATE", "july fourth twenty twenty") in found("we spoke on july fourth twenty twenty")
+    assert ("DATE_OF_BIRTH", "tres de marzo de mil novecientos ochenta y cinco") in found(
+        "nací el tres de marzo de mil novecientos ochenta y cinco", "es"
+    )
+
+
+def test_username_password_and_address():
+    hits = found("my username is enigma52 and the password is hunter2")
+    assert ("USERNAME", "enigma52") in hits and ("PASSWORD", "hunter2") in hits
+    assert not any(c == "USERNAME" for c, _ in found("let me log in i can help with that"))
+    hits = found("i live at one twenty three main street apartment four b in boston zip oh two one one oh")
+    assert ("ADDRESS", "one twenty three main street apartment four b") in hits
+    assert ("CITY", "boston") in hits
+    assert ("POSTCODE", "oh two one one oh") in hits
+
+
+def test_spelled_name_money_and_organisation():
+    hits = found("can you spell the last name s m i t h")
+    assert ("PERSON", "s m i t h") in hits
+    assert ("MONEY", "one hundred and twenty dollars and fifty cents") in found(
+        "that is one hundred and twenty dollars and fifty cents"
+    )
+    assert ("ORGANIZATION", "harris financial") in found("thanks for calling harris financial")
+    assert ("PERSON", "laura") in found("hi my name is laura")

@@ -1,0 +1,76 @@
+"""detect_conversation / detect_texts / detect_jsonl: ordering, human decisions, the JSONL contract."""
+
+import json
+
+import pytest
+
+from redactdesk.core.types import Conversation, Span, SpanStatus, Word
+from redactdesk.detect.errors import JsonlContractError, UnsupportedLanguageError
+from redactdesk.detect.pipeline import detect_conversation, detect_jsonl, detect_texts
+
+TEXT = ("thanks for calling harris financial can i have your card number sure it's four one one one one one one "
+        "one one one one one one one one one and my email is ann dot lee at example dot com")
+
+
+def conv(text=TEXT, spans=()):
+    words = [Word(w, i * 0.4, i * 0.4 + 0.3, speaker="A" if i < 12 else "B") for i, w in enumerate(text.split())]
+    c = Conversation(id="c1", words=words, spans=list(spans))
+    c.turns = c.turns_from_speakers()
+    return c
+
+
+def test_suggestions_are_ordered_non_overlapping_and_explained():
+    spans = detect_conversation(conv(), sources=["patterns", "gazetteer"])
+    cats = [s.category for s in spans]
+    assert cats == ["ORGANIZATION", "CREDIT_CARD", "EMAIL"]
+    assert all(s.status == SpanStatus.SUGGESTED and 0 <= s.score <= 1 and s.reason and s.sources for s in spans)
+    assert all(a.end_word <= b.start_word for a, b in zip(spans, spans[1:], strict=False))
+    card = spans[1]
+    assert "Luhn-valid 16-digit" in card.reason and "card number" in card.reason
+
+
+def test_human_decisions_are_respected():
+    base = detect_conversation(conv(), sources=["patterns"])
+    card = next(s for s in base if s.category == "CREDIT_CARD")
+    email = next(s for s in base if s.category == "EMAIL")
+    rejected = Span(card.start_word, card.end_word, "CREDIT_CARD", SpanStatus.REJECTED)
+    accepted = Span(email.start_word, email.start_word + 1, "PERSON", SpanStatus.ACCEPTED)
+    again = detect_conversation(conv(spans=[rejected, accepted]), sources=["patterns"])
+    assert all(s.category not in ("CREDIT_CARD", "EMAIL") for s in again)
+    assert any(s.category == "ORGANIZATION" for s in again)
+
+
+def test_detect_texts_char_offsets_end_exclusive():
+    text = "Call me on 212 555 1234, thanks."
+    out = detect_texts([text, ""])
+    assert out[1] == []
+    (span,) = out[0]
+    assert text[span["start"] : span["end"]] == "212 555 1234"
+    assert span["category"] == "PHONE" and span["source"] == "patterns"
+
+
+def test_jsonl_contract(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": 7, "text": "my zip code is 02110"}) + "\n\n"
+                   + json.dumps({"id": "b", "text": "nothing here"}) + "\n", encoding="utf-8")
+    out = tmp_path / "sub" / "out.jsonl"
+    assert detect_jsonl(src, out, "en") == 2
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert rows[0] == {"id": 7, "spans": [{"start": 15, "end": 20, "category": "POSTCODE", "score": 0.85,
+                                           "source": "patterns"}]}
+    assert rows[1] == {"id": "b", "spans": []}
+
+
+@pytest.mark.parametrize("line, msg", [("{not json", "not JSON"), ('{"id": 1}', "needs"),
+                                       ('{"id": 1, "text": 5}', "must be a string")])
+def test_jsonl_bad_input_writes_nothing(tmp_path, line, msg):
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"id": 0, "text": "fine"}\n' + line + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(JsonlContractError, match=f"in.jsonl:2: .*{msg}"):
+        detect_jsonl(src, out)
+    assert not out.exists()
+    with pytest.raises(JsonlContractError, match="cannot read"):
+        detect_jsonl(tmp_path / "missing.jsonl", out)
+    with pytest.raises(UnsupportedLanguageError):
+        detect_jsonl(src, out, "de")

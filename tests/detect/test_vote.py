@@ -1,0 +1,118 @@
+"""Vote rules: majority, trusted sources, strong hits, families, overlaps, the source registry hook."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from redactdesk.detect.errors import SourceParamsError, UnknownSourceError
+from redactdesk.detect.sources import Hit, check_params, get_source, register_source, unregister_source
+from redactdesk.detect.vote import VotePolicy, combine
+
+
+@dataclass
+class Src:
+    name: str
+    categories: frozenset
+    trusted: frozenset = frozenset()
+
+    def validate(self, params):
+        return check_params(self.name, params, {})
+
+    def apply(self, docs, params):
+        return [[] for _ in docs]
+
+
+A = Src("a", frozenset({"PERSON", "CITY", "DATE"}), frozenset({"DATE"}))
+B = Src("b", frozenset({"PERSON", "CITY"}))
+C = Src("c", frozenset({"PERSON", "DATE_OF_BIRTH"}))
+SOURCES = [A, B, C]
+
+
+def h(s, e, cat, src, score=0.6, strong=False):
+    return Hit(s, e, cat, score, src, f"{src} says {cat}", strong)
+
+
+def test_majority_stands_and_keeps_every_source():
+    spans = combine([h(0, 2, "PERSON", "a"), h(1, 2, "PERSON", "b")], SOURCES)
+    assert len(spans) == 1
+    s = spans[0]
+    assert (s.start_word, s.end_word, s.category) == (0, 2, "PERSON")
+    assert s.sources == ("a", "b")
+    assert 0.6 < s.score <= 0.99
+    assert s.reason.startswith("a says PERSON") and "also b" in s.reason
+
+
+def test_lone_untrusted_source_is_dropped_unless_minority_kept():
+    assert combine([h(0, 1, "PERSON", "b")], SOURCES) == []
+    kept = combine([h(0, 1, "PERSON", "b")], SOURCES, VotePolicy(keep_minority=True))
+    assert len(kept) == 1 and kept[0].score == pytest.approx(0.3)
+
+
+def test_trusted_source_and_strong_hit_stand_alone():
+    assert [s.category for s in combine([h(0, 3, "DATE", "a")], SOURCES)] == ["DATE"]
+    assert [s.category for s in combine([h(0, 1, "PERSON", "b", strong=True)], SOURCES)] == ["PERSON"]
+    # the policy can trust a source for a category
+    pol = VotePolicy(trusted={"b": frozenset({"PERSON"})})
+    assert len(combine([h(0, 1, "PERSON", "b")], SOURCES, pol)) == 1
+
+
+def test_single_eligible_source_is_a_majority():
+    # only "a" and "b" can say CITY: one of two is not a majority, two of two is
+    assert combine([h(0, 1, "CITY", "a")], SOURCES) == []
+    assert len(combine([h(0, 1, "CITY", "a"), h(0, 1, "CITY", "b")], SOURCES)) == 1
+    solo = Src("solo", frozenset({"IBAN"}))
+    assert len(combine([h(0, 5, "IBAN", "solo")], [solo])) == 1
+
+
+def test_family_members_agree_and_extent_comes_from_the_trusted_hit():
+    spans = combine([h(0, 4, "DATE", "a", 0.7), h(0, 2, "DATE_OF_BIRTH", "c", 0.9)], SOURCES)
+    assert len(spans) == 1
+    assert spans[0].category == "DATE"  # the trusted hit decides
+    assert (spans[0].start_word, spans[0].end_word) == (0, 4)
+
+
+def test_overlaps_resolved_by_priority_and_spans_ordered():
+    solo = Src("p", frozenset({"EMAIL", "PERSON"}), frozenset({"EMAIL", "PERSON"}))
+    spans = combine([h(5, 6, "PERSON", "p"), h(0, 7, "EMAIL", "p"), h(8, 9, "PERSON", "p")], [solo])
+    assert [(s.start_word, s.category) for s in spans] == [(0, "EMAIL"), (8, "PERSON")]
+    # a loser keeps the stretch it proposed on its own
+    spans = combine([h(0, 2, "ORGANIZATION", "p2", strong=True), h(2, 3, "PERSON", "p2")],
+                    [Src("p2", frozenset({"ORGANIZATION", "PERSON"}), frozenset({"PERSON"}))])
+    assert [(s.start_word, s.end_word) for s in spans] == [(0, 2), (2, 3)]
+
+
+def test_forced_hits_win():
+    spans = combine([h(0, 3, "DATE", "a")], SOURCES, forced=[Hit(1, 2, "GENERIC_ID", 1.0, "deny_list", "deny")])
+    cats = {s.category for s in spans}
+    assert "GENERIC_ID" in cats
+
+
+def test_registry_hook_for_new_sources():
+    class Model:
+        name = "al_model_test"
+        categories = frozenset({"PERSON"})
+        trusted = frozenset()
+
+        def validate(self, params):
+            return check_params(self.name, params, {"threshold": 0.5})
+
+        def apply(self, docs, params):
+            return [[Hit(0, 1, "PERSON", 0.8, self.name, "model")] for _ in docs]
+
+    register_source(Model())
+    try:
+        assert get_source("al_model_test").validate({"threshold": 0.7}) == {"threshold": 0.7}
+        with pytest.raises(SourceParamsError, match="no parameter 'x'"):
+            get_source("al_model_test").validate({"x": 1})
+        with pytest.raises(SourceParamsError, match="already registered"):
+            register_source(Model())
+        from redactdesk.detect.pipeline import detect_texts
+
+        out = detect_texts(["mark it please"], "en", sources=["al_model_test", "gazetteer"])
+        assert out == [[]]  # one vote of two eligible: not a majority
+        out = detect_texts(["jennifer said hi"], "en", sources=["al_model_test", "gazetteer"])
+        assert out[0][0]["category"] == "PERSON" and out[0][0]["source"] == "al_model_test+gazetteer"
+    finally:
+        unregister_source("al_model_test")
+    with pytest.raises(UnknownSourceError, match="no detection source named"):
+        get_source("al_model_test")
