@@ -32,9 +32,12 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     from redactdesk.pipeline.progress import Cancelled
     from redactdesk.store.errors import ProjectError
 
-    types: list[type[BaseException]] = [ProjectError, Cancelled, FileNotFoundError]
+    types: list[type[BaseException]] = [ProjectError, Cancelled, FileNotFoundError, PermissionError]
     for module, name in (("redactdesk.formats.errors", "ImportFailed"), ("redactdesk.asr.base", "AsrError"),
-                         ("redactdesk.cli.commands_project", "CliError")):
+                         ("redactdesk.cli.commands_project", "CliError"), ("redactdesk.audio.errors", "MaskError"),
+                         ("redactdesk.detect.errors", "DetectError"), ("redactdesk.learn.errors", "LearnError"),
+                         ("redactdesk.substitute.errors", "SubstitutionError"), ("redactdesk.synth.errors", "SynthError"),
+                         ("redactdesk.pipeline.export", "ExportError")):
         try:
             mod = __import__(module, fromlist=[name])
             types.append(getattr(mod, name))

@@ -45,7 +45,7 @@ def sample_calls(limit: int | None = None) -> list[dict[str, Any]]:
             "id": entry["id"],
             "language": entry.get("language", "en"),
             "audio": folder / entry["audio"],
-            "reference": folder / entry["transcript"],
+            "reference": folder / entry["json"],
         })
     return calls[:limit] if limit else calls
 

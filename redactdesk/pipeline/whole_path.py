@@ -102,8 +102,10 @@ def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, rev
 
     from redactdesk.substitute import substitute_project
 
-    sub = substitute_project(project, mode=project.setting("substitute.mode", "pseudonym"))
-    out.add(f"substitute: {_describe(sub)}")
+    sub = substitute_project(project, mode=project.setting("substitute.mode", "pseudonym")).summary()
+    warnings = ", ".join(f"{n} {kind}" for kind, n in sorted(sub["warnings"].items())) or "none"
+    out.add(f"substitute ({sub['mode']}): {sub['replacements']} items replaced in {sub['conversations']} "
+            f"conversations; revision warnings: {warnings}")
 
     project.set_setting("mask.method", mask_method)
     project.role = Role.REVIEWER
@@ -118,9 +120,3 @@ def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, rev
         out.add(line)
     out.add(f"whole path finished in {time.perf_counter() - t0:.0f} s")
     return getattr(result, "path", None)
-
-
-def _describe(obj: Any) -> str:
-    if isinstance(obj, dict):
-        return ", ".join(f"{k} {v}" for k, v in obj.items() if not isinstance(v, (list, dict)))
-    return str(obj)
