@@ -56,35 +56,26 @@ class PeakPyramid:
     # ------------------------------------------------------------------ building
     @classmethod
     def from_blocks(cls, blocks: Iterable[np.ndarray], rate: int, *, base: int = DEFAULT_BASE,
-                    factor: int = DEFAULT_FACTOR, min_bins: int = 256,
+                    factor: int = DEFAULT_FACTOR, min_bins: int = 256, scale: float = 1.0,
                     progress: Callable[[int], None] | None = None) -> PeakPyramid:
-        """Build from an iterable of (frames, channels) float blocks (any block sizes)."""
-        mins0: list[np.ndarray] = []
-        maxs0: list[np.ndarray] = []
-        carry: np.ndarray | None = None
-        frames = 0
-        for block in blocks:
-            block = np.asarray(block, dtype=np.float32)
-            if block.ndim == 1:
-                block = block[:, None]
-            frames += len(block)
-            if carry is not None and len(carry):
-                block = np.concatenate([carry, block])
-            usable = (len(block) // base) * base
-            if usable:
-                mn, mx = _reduce(block[:usable], base)
-                mins0.append(mn)
-                maxs0.append(mx)
-            carry = block[usable:]
-            if progress is not None:
-                progress(frames)
-        if carry is not None and len(carry):
-            mins0.append(carry.min(axis=0)[:, None])
-            maxs0.append(carry.max(axis=0)[:, None])
-        if not mins0:
+        """Build from an iterable of (frames, channels) blocks (any block sizes).
+
+        Blocks may be float or integer samples (integers are cheaper to read and reduce);
+        ``scale`` turns them into [-1, 1] floats at the end (1/32768 for int16).
+        """
+        mins0, maxs0, frames = level0(blocks, base, progress)
+        return cls.from_level0(mins0, maxs0, rate=rate, frames=frames, base=base, factor=factor,
+                               min_bins=min_bins, scale=scale)
+
+    @classmethod
+    def from_level0(cls, mins0: np.ndarray, maxs0: np.ndarray, *, rate: int, frames: int,
+                    base: int = DEFAULT_BASE, factor: int = DEFAULT_FACTOR, min_bins: int = 256,
+                    scale: float = 1.0) -> PeakPyramid:
+        """Build the upper levels over level-0 minima/maxima (channels, bins) of ``base`` samples."""
+        if mins0.shape[1] == 0:
             raise ValueError("no audio samples to draw")
-        mins = [np.ascontiguousarray(np.concatenate(mins0, axis=1))]
-        maxs = [np.ascontiguousarray(np.concatenate(maxs0, axis=1))]
+        mins = [mins0.astype(np.float32) * np.float32(scale)]
+        maxs = [maxs0.astype(np.float32) * np.float32(scale)]
         while mins[-1].shape[1] > min_bins:
             mn, mx = _merge(mins[-1], maxs[-1], factor)
             mins.append(mn)
@@ -180,10 +171,53 @@ class PeakPyramid:
         return cls(mins, maxs, rate=rate, frames=frames, base=base, factor=factor)
 
 
+def level0(blocks: Iterable[np.ndarray], base: int = DEFAULT_BASE,
+           progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, int]:
+    """Per-``base``-samples minima and maxima (channels, bins) of a stream of (frames, ch) blocks.
+
+    Keeps the samples' dtype (int16 stays int16); a last partial bin covers the leftover samples.
+    Returns (mins, maxs, frames).
+    """
+    mins0: list[np.ndarray] = []
+    maxs0: list[np.ndarray] = []
+    carry: np.ndarray | None = None
+    frames = 0
+    channels = 1
+    for block in blocks:
+        block = np.asarray(block)
+        if block.dtype.kind not in "iu":
+            block = block.astype(np.float32, copy=False)
+        if block.ndim == 1:
+            block = block[:, None]
+        channels = block.shape[1]
+        frames += len(block)
+        if carry is not None and len(carry):
+            block = np.concatenate([carry, block])
+        usable = (len(block) // base) * base
+        if usable:
+            mn, mx = _reduce(block[:usable], base)
+            mins0.append(mn)
+            maxs0.append(mx)
+        carry = block[usable:]
+        if progress is not None:
+            progress(frames)
+    if carry is not None and len(carry):
+        mins0.append(carry.min(axis=0)[:, None])
+        maxs0.append(carry.max(axis=0)[:, None])
+    if not mins0:
+        empty = np.zeros((channels, 0), dtype=np.float32)
+        return empty, empty, frames
+    return np.concatenate(mins0, axis=1), np.concatenate(maxs0, axis=1), frames
+
+
 def _reduce(block: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
     """(frames, ch) with frames % base == 0 -> per-bin (ch, bins) minima and maxima."""
-    shaped = block.T.reshape(block.shape[1], -1, base)
-    return shaped.min(axis=2), shaped.max(axis=2)
+    mins, maxs = [], []
+    for c in range(block.shape[1]):
+        col = np.ascontiguousarray(block[:, c]).reshape(-1, base)  # contiguous rows reduce fastest
+        mins.append(col.min(axis=1))
+        maxs.append(col.max(axis=1))
+    return np.stack(mins), np.stack(maxs)
 
 
 def _merge(mins: np.ndarray, maxs: np.ndarray, factor: int) -> tuple[np.ndarray, np.ndarray]:

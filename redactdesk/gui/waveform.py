@@ -159,7 +159,6 @@ class WaveformView(QWidget):
         self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.plot.setMouseEnabled(x=True, y=False)
         self.plot.getPlotItem().setContentsMargins(0, 4, 6, 0)
-        self.plot.showGrid(x=True, y=False, alpha=0.15)
         self.vb: pg.ViewBox = self.plot.getViewBox()
         self.vb.disableAutoRange()
         self.vb.sigXRangeChanged.connect(self._x_range_changed)
