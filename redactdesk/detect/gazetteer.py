@@ -59,9 +59,11 @@ class Gazetteer:
         if len(words) > 1 and fold(words[0]) not in self.place_starts:
             return None
         key = fold(" ".join(words)) if len(words) > 1 else fold(words[0])
+        if key in self.cities:
+            return "CITY"
         if key in self.countries:
             return "COUNTRY"
-        if key in self.cities or key in self.regions:
+        if key in self.regions:
             return "CITY"
         return None
 

@@ -12,6 +12,7 @@ the gazetteer and patterns. Models load lazily, once per process, with only the 
 
 from __future__ import annotations
 
+import functools
 import logging
 import warnings
 from collections.abc import Mapping, Sequence
@@ -70,6 +71,17 @@ def nlp_available(language: str) -> bool:
 class Rendering:
     text: str
     word_spans: list[tuple[int, int]]  # char [start, end) of each word in ``text``
+
+    def segments(self, breaks: Sequence[int]) -> list[tuple[int, int, int, int]]:
+        """(first word, end word, start char, end char) of each turn."""
+        n = len(self.word_spans)
+        cuts = sorted({b for b in breaks if 0 < b < n})
+        bounds = [0, *cuts, n]
+        out = []
+        for a, b in zip(bounds, bounds[1:], strict=False):
+            if b > a:
+                out.append((a, b, self.word_spans[a][0], self.word_spans[b - 1][1]))
+        return out
 
     def words_of(self, cs: int, ce: int) -> tuple[int, int] | None:
         idx = [i for i, (a, b) in enumerate(self.word_spans) if a < ce and cs < b]
@@ -143,6 +155,15 @@ def render(doc: DetectDoc, gaz: Gazetteer | None = None) -> Rendering:
     return Rendering("".join(parts), spans)
 
 
+@functools.lru_cache(maxsize=4)
+def _context_words(lex: Any) -> frozenset[str]:
+    """Every word of the lexicon's hotword phrases except the name cues."""
+    return frozenset(
+        w for key, phrases in lex.hotwords.items() if not key.startswith("name") and key != "org_suffix"
+        for ph in phrases for w in ph
+    )
+
+
 def _number_next(doc: DetectDoc, i: int) -> bool:
     from redactdesk.detect.normalize import NUM
 
@@ -182,6 +203,7 @@ def ner_hits(doc: DetectDoc, ents: Sequence[tuple[int, int, str]], rendering: Re
     lex = doc.lex
     assert lex is not None
     stop = lex.stop_words
+    context_words = _context_words(lex)
     out: list[Hit] = []
     for cs, ce, label in ents:
         cat = _LABELS.get(label)
@@ -206,6 +228,10 @@ def ner_hits(doc: DetectDoc, ents: Sequence[tuple[int, int, str]], rendering: Re
             while w1 > w0 + 1 and fold(doc.lower[w0]) in gaz.common and not gaz.is_name(doc.lower[w0]):
                 w0 += 1
         text_words = doc.lower[w0:w1]
+        if cat in ("PERSON", "ORGANIZATION", "PLACE") and all(
+            (w in context_words or w in stop) and not gaz.is_name(w) for w in text_words
+        ):
+            continue  # "Email", "Expiry": the lexicon's context words are never names
         if cat == "PERSON":
             if not any(w.isalpha() and len(w) > 1 for w in text_words):
                 continue
@@ -239,7 +265,8 @@ class SpacySource:
     categories = frozenset({"PERSON", "ORGANIZATION", "CITY", "COUNTRY", "ADDRESS", "DATE", "DATE_OF_BIRTH",
                             "MONEY"})
     trusted = frozenset({"PERSON", "DATE", "DATE_OF_BIRTH"})  # seed 003: spaCy alone for PERSON and DATE
-    defaults: dict[str, Any] = {"batch_size": 32}
+    # gate: parse only turns whose rendering has a capital or a year (skips digit-only and chit-chat turns)
+    defaults: dict[str, Any] = {"batch_size": 64, "gate": True}
 
     def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
         p = check_params(self.name, params, self.defaults)
@@ -259,12 +286,34 @@ class SpacySource:
             nlp = load_nlp(lang)
             if nlp is None:
                 continue
-            renderings = [render(docs[i], gaz) for i in idx]
-            for i, rend, sdoc in zip(
-                idx, renderings, nlp.pipe((r.text for r in renderings), batch_size=int(params["batch_size"])),
-                strict=True,
-            ):
-                ents = [(e.start_char, e.end_char, e.label_) for e in sdoc.ents]
-                docs[i].cache["spacy_ents"] = ents
-                out[i] = ner_hits(docs[i], ents, rend, gaz)
+            renderings = {i: render(docs[i], gaz) for i in idx}
+            jobs: list[tuple[int, int]] = []  # (doc index, char offset of the text)
+            texts: list[str] = []
+            for i in idx:
+                rend = renderings[i]
+                pieces = [(0, len(rend.text))] if not params["gate"] else [
+                    (cs, ce) for w0, w1, cs, ce in rend.segments(docs[i].breaks) if _worth_parsing(rend, w0, w1)
+                ]
+                for cs, ce in pieces:
+                    jobs.append((i, cs))
+                    texts.append(rend.text[cs:ce])
+            ents_by_doc: dict[int, list[tuple[int, int, str]]] = {i: [] for i in idx}
+            for (i, off), sdoc in zip(jobs, nlp.pipe(texts, batch_size=int(params["batch_size"])), strict=True):
+                ents_by_doc[i].extend((e.start_char + off, e.end_char + off, e.label_) for e in sdoc.ents)
+            for i in idx:
+                docs[i].cache["spacy_ents"] = ents_by_doc[i]
+                out[i] = ner_hits(docs[i], ents_by_doc[i], renderings[i], gaz)
         return out
+
+
+_I_FORMS = frozenset({"I", "I'm", "I'll", "I've", "I'd"})
+
+
+def _worth_parsing(rend: Rendering, w0: int, w1: int) -> bool:
+    """A turn can hold a name, place, organisation or date only if the rendering has a capital (a
+    gazetteer word, a month, a cased transcript's proper noun) or a year-like number in it."""
+    for a, b in rend.word_spans[w0:w1]:
+        w = rend.text[a:b].rstrip(".,?!")
+        if (w[:1].isupper() and w not in _I_FORMS) or (len(w) == 4 and w.isdigit()):
+            return True
+    return False

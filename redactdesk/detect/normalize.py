@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -142,16 +143,17 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
 class _T:
     """Token protocol object for text2num's find_numbers."""
 
-    __slots__ = ("_t",)
+    __slots__ = ("_t", "_sep")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, sep: bool = False) -> None:
         self._t = text
+        self._sep = sep
 
     def text(self) -> str:
         return self._t
 
     def nt_separated(self, previous: object) -> bool:
-        return False
+        return self._sep
 
     def not_a_number_part(self) -> bool:
         return self._t in _NOT_NUMBER_PART
@@ -191,6 +193,7 @@ _NUMBER_WORDS = {
     ),
 }
 _ZERO = {"en": "zero", "es": "cero"}
+_ES_TENS = frozenset("treinta cuarenta cincuenta sesenta setenta ochenta noventa".split())
 
 
 def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
@@ -247,7 +250,9 @@ def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
         lone_and = (
             p.text == "and" and lex.language == "en" and not (k > 0 and pieces[k - 1].text in ("hundred", "thousand"))
         )
-        masked.append(_T("#" if p.kind == NUM or in_run or lone_and else p.text))
+        # Spanish joins tens and units with "y" ("setenta y cuatro"): "setenta cuatro" is 70, 4
+        sep = lex.language == "es" and k > 0 and pieces[k - 1].text in _ES_TENS and p.text in _SINGLE_DIGITS["es"]
+        masked.append(_T("#" if p.kind == NUM or in_run or lone_and else p.text, sep))
     occs = find_numbers(masked, lex.language, 0)
     out: list[_Piece] = []
     i = 0
@@ -291,6 +296,14 @@ def _letter_of(p: _Piece, lex: Lexicon) -> str | None:
 _AMBIGUOUS_LETTERS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y".split())}
 
 
+def _fold1(word: str) -> str:
+    """First letter without its accent ("úbeda" -> "u"); ñ stays ñ."""
+    c = word[:1]
+    if c == "ñ":
+        return c
+    return unicodedata.normalize("NFKD", c)[:1]
+
+
 def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Collapse "M as in Mary" / "eme de Madrid" and two-word Spanish letter names into LETTER pieces
     (before number parsing, so "O as in Ocean" is not read as zero)."""
@@ -303,7 +316,7 @@ def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
         if letter is not None:
             k = _phrase_at(pieces, i + 1, lex.letter_as)
             j = i + 1 + k
-            if k and j < n and pieces[j].kind == WORD and pieces[j].text[:1] == letter and len(pieces[j].text) > 1:
+            if k and j < n and pieces[j].kind == WORD and _fold1(pieces[j].text) == letter and len(pieces[j].text) > 1:
                 out.append(_Piece(letter, LETTER, p.w0, pieces[j].w1, formatted=True))
                 i = j + 1
                 continue

@@ -312,7 +312,7 @@ class _Finder:
                     continue
                 end = self._unit(end)
                 if self.free(i, end):
-                    self.add(i, end, "ADDRESS", 0.85, "house number, street name and street type")
+                    self.add(i, end, "ADDRESS", 0.85, "house number, street name and street type", strong=True)
                     self._city_after(end)
         else:
             for i, tk in enumerate(toks):
@@ -332,13 +332,14 @@ class _Finder:
                 if k < n and toks[k].kind == NUM and not toks[k].ordinal and k - i >= 2:
                     end = self._unit(k + 1)
                     if self.free(i, end):
-                        self.add(i, end, "ADDRESS", 0.85, "street type, street name and number")
+                        self.add(i, end, "ADDRESS", 0.85, "street type, street name and number", strong=True)
                         self._city_after(end)
 
     _UNIT_WORDS = frozenset({"apartment", "apt", "suite", "unit", "floor", "flat", "piso", "planta", "puerta",
                              "escalera", "portal", "número", "numero", "nº"})
     _SIDE_WORDS = frozenset({"izquierda", "derecha", "izda", "dcha", "bajo", "ático", "atico", "centro",
-                             "exterior", "interior"})
+                             "exterior", "interior", "primero", "segundo", "tercero", "cuarto", "quinto", "sexto",
+                             "séptimo", "octavo", "noveno", "décimo", "entresuelo", "principal"})
 
     def _city_after(self, t: int) -> None:
         """The town that follows a street address ("..., in Boston", "... Sevilla"), skipping a postcode."""
@@ -381,7 +382,7 @@ class _Finder:
                 or (tk.kind == WORD and (tk.text in self._SIDE_WORDS or (len(tk.text) == 1 and tk.text.isalpha())))
             ) and (
                 toks[k - 1].kind in (NUM, ALNUM) or toks[k - 1].text in self._SIDE_WORDS or toks[k - 1].ordinal
-            ):
+            ) and (tk.kind != WORD or len(tk.text) == 1 or self.lex.language == "es"):
                 k += 1
             else:
                 break
@@ -698,7 +699,7 @@ class _Finder:
         for a in range(max(0, w0 - 4), min(len(lower), w1 + 4)):
             if w0 <= a < w1:
                 continue
-            for k in (3, 2, 1):
+            for k in (4, 3, 2, 1):
                 if a + k <= len(lower) and gaz.place(lower[a : a + k]):
                     return True
             if lower[a] in en or lower[a] in es:
@@ -733,7 +734,9 @@ class _Finder:
                     end += 2
                     if end < n and toks[end].text in cur:
                         end += 1
-            elif tk.kind == NUM and j - i <= 2 and not (i > 0 and toks[i - 1].kind == NUM):
+            elif tk.kind == NUM and j - i <= 2 and not (i > 0 and toks[i - 1].kind == NUM) and (
+                len("".join(t.text for t in toks[i:j])) >= 2
+            ):
                 w0, w1 = self.words(i, j)
                 c = self.doc.context("money", w0, w1, left=5, right=1)
                 if c and not self.ctx("generic_id", w0, w1, left=5) and not self.ctx("card", w0, w1, left=5):
@@ -817,7 +820,7 @@ class _Finder:
                         e += 1
                     if e > s and self._free_words(s, e):
                         self.add_words(s, e, "PERSON", 0.75 if strength == "strong" else 0.55,
-                                       f"name after '{' '.join(ph)}'")
+                                       f"name after '{' '.join(ph)}'", strong=strength == "strong")
         # a name before a cue: "Karen speaking", "Juan al habla"
         for ph in self.lex.hot("name_cue_right"):
             for w in doc.occurrences(ph):
