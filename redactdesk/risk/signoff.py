@@ -1,7 +1,7 @@
 """Sign-off: a reviewer's approval bound to a hash of exactly what was approved.
 
-The content hash covers every span decision (word range, category, status), every surrogate
-and every masking setting. Any later change gives a different hash, so the sign-off reads as
+The content hash covers every span decision (word range, category, status), every surrogate,
+every reviewer's MISSED_ mark and every masking setting. Any later change gives a different hash, so the sign-off reads as
 stale and a release export refuses until someone signs again.
 """
 
@@ -35,6 +35,8 @@ def content_hash(project: Project) -> str:
                 feed(["span", span.start_word, span.end_word, span.category, span.status.value, span.entity])
         for row in project.pseudonyms(cid):
             feed(["surrogate", row["key"], row["category"], row["surrogate"], bool(row["locked"])])
+        for m in project.missed_items(cid):
+            feed(["missed", m["start_word"], m["end_word"], m["category"], m["partial"], m["speaker"], m["item_key"]])
     settings = project.settings()
     feed(["settings", {k: v for k, v in sorted(settings.items()) if k.startswith(SIGNED_SETTINGS_PREFIXES)}])
     feed(["leak_overrides", settings.get("review.leak_override")])

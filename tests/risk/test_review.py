@@ -61,6 +61,9 @@ def test_signoff_goes_stale_on_any_change(project):
     sign_off(project, "Rita Reviewer")
     project.put_pseudonyms("c1", [{"key": "john", "category": "PERSON", "original": "john", "surrogate": "paul"}])
     assert signoff_state(project).stale
+    sign_off(project, "Rita Reviewer")
+    project.add_missed("c1", 8, 9, "PERSON", partial=True)
+    assert signoff_state(project).stale
 
 
 def test_only_reviewers_sign(project):
