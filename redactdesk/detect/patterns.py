@@ -305,7 +305,8 @@ class _Finder:
                     if t.kind == WORD and t.text in en and k > j:
                         end = k + 1
                         break
-                    if t.kind not in (WORD, NUM, LETTER) or (t.kind == WORD and t.text in stop):
+                    nxt_suffix = k + 1 < n and toks[k + 1].kind == WORD and toks[k + 1].text in en
+                    if t.kind not in (WORD, NUM, LETTER) or (t.kind == WORD and t.text in stop and not nxt_suffix):
                         break
                     k += 1
                 if end is None:
@@ -763,7 +764,7 @@ class _Finder:
         suffixes = lex.hot("org_suffix")
 
         def proper(k: int) -> bool:
-            if not 0 <= k < len(lower) or not lower[k].isalpha() or lower[k] in stop:
+            if not 0 <= k < len(lower) or not lower[k].isalpha() or (lower[k] in stop and not gaz.is_name(lower[k])):
                 return False
             return gaz.is_name(lower[k]) or (words[k][:1].isupper() and k not in self.doc.breaks
                                               and lower[k] not in gaz.common)
