@@ -27,11 +27,24 @@ from redactdesk.audio.engine import apply_block, touches
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.maskers import seeded_chunks
 from redactdesk.audio.matching import match_item
-from redactdesk.audio.recognise import heard_between, listen_windows, mono, whisper_recogniser
+from redactdesk.audio.recognise import (
+    Piece,
+    group_pieces,
+    heard_between,
+    listen_windows,
+    mono,
+    whisper_recogniser,
+)
 
 
 def _uniform(rng: np.random.Generator, n: int, cols: int) -> np.ndarray:
     return rng.random((n, cols))
+
+
+def _set_fraction(state: dict[str, Any], fraction: float) -> None:
+    """Silence range as a fraction of the range's peak; 1.0 suppresses every sample."""
+    state["fraction"] = fraction
+    state["threshold"] = state["peak"] * fraction if fraction < 1.0 else np.full_like(state["peak"], np.inf)
 
 
 def range_peak(source: SourceReader, rng: FrameRange, chunk: int = 1 << 18) -> np.ndarray:
@@ -76,55 +89,59 @@ class DistortMasker:
             for r in ranges
         ]
         for st in states:
-            st["threshold"] = st["peak"] * st["fraction"]
+            _set_fraction(st, params["start"])
         if not params["check"]:
             return states
-        by_index = {r.index: st for r, st in zip(ranges, states, strict=True)}
+        self._grow(source, ranges, {r.index: st for r, st in zip(ranges, states, strict=True)}, params)
+        return states
+
+    def _grow(self, source: SourceReader, ranges: Sequence[FrameRange], states: dict[int, dict[str, Any]],
+              params: dict[str, Any]) -> None:
+        """Grow each range's silence range until the recogniser no longer hears its words.
+
+        All ranges move in rounds; in each round every recogniser window (nearby ranges share one)
+        that still holds an unresolved range is heard once, with every range at its current setting.
+        """
+        rate, context = source.rate, params["context"]
         recognise = params["recogniser"] or whisper_recogniser(params["model"], params["language"])
         targets = {str(k): v for k, v in (params["targets"] or {}).items()}
         fade = int(params.get("_fade_frames", 0))
         progress, cancel = params.get("_progress"), params.get("_cancel")
-        for i, r in enumerate(ranges):
-            if cancel is not None and cancel():
-                raise MaskCancelled()
-            self._grow(source, ranges, by_index, r, recognise, targets, params, fade)
-            if progress is not None:
-                progress((i + 1) / len(ranges))
-        return states
-
-    def _grow(self, source: SourceReader, ranges: Sequence[FrameRange], states: dict[int, dict[str, Any]],
-              r: FrameRange, recognise: Any, targets: dict[str, str], params: dict[str, Any], fade: int) -> None:
-        rate = source.rate
-        context = params["context"]
-        pieces = []  # (window start frame, original window, piece start s, piece end s)
-        for a, b in listen_windows(r.start / rate, r.end / rate, context):
-            w0 = max(0, int((a - context) * rate))
-            w1 = min(source.frames, int(np.ceil((b + context) * rate)))
-            pieces.append((w0, source.read(w0, w1), a, b))
-        texts = [targets[str(k)] for k in r.source.span_ids if str(k) in targets]
-        st = states[r.index]
-        fraction = params["start"]
-        while True:
-            st["fraction"] = fraction
-            st["threshold"] = st["peak"] * fraction if fraction < 1.0 else np.full_like(st["peak"], np.inf)
-            st["iterations"] += 1
-            leaked = False
-            for w0, original, a, b in pieces:
-                window = original.copy()
-                near = [x for x in ranges if touches(x, w0, w0 + len(window), fade)]
-                apply_block(window, w0, near, self, states, rate, fade)
+        by_index = {r.index: r for r in ranges}
+        texts = {r.index: [targets[str(k)] for k in r.source.span_ids if str(k) in targets] for r in ranges}
+        pieces = [Piece(r.index, a, b) for r in ranges for a, b in listen_windows(r.start / rate, r.end / rate, context)]
+        groups = group_pieces(pieces, context)
+        pending = set(by_index)
+        while pending:
+            leaked = dict.fromkeys(pending, False)
+            for group in groups:
+                if cancel is not None and cancel():
+                    raise MaskCancelled()
+                todo = [p for p in group if p.range_index in pending and not leaked[p.range_index]]
+                if not todo:
+                    continue
+                w0 = max(0, int((group[0].start - context) * rate))
+                w1 = min(source.frames, int(np.ceil((max(p.end for p in group) + context) * rate)))
+                window = source.read(w0, w1)
+                apply_block(window, w0, [x for x in ranges if touches(x, w0, w1, fade)], self, states, rate, fade)
                 words = recognise(mono(window), rate)
-                heard = heard_between(words, a - w0 / rate, b - w0 / rate, params["tolerance"])
-                if texts:
-                    leaked = any(match_item(t, heard, params["language"]) for t in texts)
-                else:
-                    leaked = bool(heard.strip())
-                if leaked:
-                    break
-            st["heard"] = leaked
-            if not leaked or fraction >= 1.0:
-                return
-            fraction = min(1.0, round(fraction + params["step"], 6))
+                for p in todo:
+                    heard = heard_between(words, p.start - w0 / rate, p.end - w0 / rate, params["tolerance"])
+                    wanted = texts[p.range_index]
+                    if wanted:
+                        leaked[p.range_index] = any(match_item(t, heard, params["language"]) for t in wanted)
+                    else:
+                        leaked[p.range_index] = bool(heard.strip())
+            for i in sorted(pending):
+                st = states[i]
+                st["iterations"] += 1
+                st["heard"] = leaked[i]
+                if not leaked[i] or st["fraction"] >= 1.0:
+                    pending.discard(i)
+                    continue
+                _set_fraction(st, min(1.0, round(st["fraction"] + params["step"], 6)))
+            if progress is not None:
+                progress(1.0 - len(pending) / max(1, len(by_index)))
 
     def apply(self, segment: np.ndarray, rng: FrameRange, offset: int, state: Any, rate: int) -> np.ndarray:
         u = seeded_chunks(state["seed"], rng.index, offset, len(segment), segment.shape[1], _uniform)

@@ -20,9 +20,10 @@ PARTIAL = "partial"
 
 _STOPWORDS = {
     "en": set("the and of at dot com net org to in on for my is it a an street st road rd avenue ave lane "
-              "drive dr number mister mr mrs ms miss doctor dr name as".split()),
+              "drive dr number mister mr mrs ms miss doctor dr name as dollars dollar cents euros pounds "
+              "hundred thousand".split()),
     "es": set("el la los las de del y en a al es mi su calle avenida plaza punto arroba com numero "
-              "señor señora don doña nombre".split()),
+              "señor señora don doña nombre euros centimos cien mil".split()),
 }
 _MULTIPLIERS = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
 _DIGIT_WORDS = {
@@ -106,24 +107,30 @@ def _join_runs(tokens: list[str]) -> list[str]:
     return out
 
 
-def match_item(item: str, heard: str, language: str = "en") -> str | None:
-    """FULL when ``item`` is heard in ``heard``, PARTIAL when a distinctive piece is, else None."""
+def match_item(item: str, heard: str, language: str = "en", spoken: str = "") -> str | None:
+    """FULL when ``item`` is heard in ``heard``, PARTIAL when a distinctive piece is, else None.
+
+    ``spoken`` is text deliberately said there (a spoken surrogate): what it shares with the item
+    (a kept year, "Online Banking" of a company name) is no evidence of a leak.
+    """
     item_tokens = normalise(item, language)
     heard_tokens = normalise(heard, language)
     if not item_tokens or not heard_tokens:
         return None
+    said = normalise(spoken, language) if spoken else []
+    said_runs = [t for t in said if t.isdigit()]
     glued = "".join(item_tokens)
     digit_runs = [t for t in heard_tokens if t.isdigit()]
     if glued.isdigit():
-        if any(glued in run for run in digit_runs):
+        if any(glued in run for run in digit_runs) and not any(glued in run for run in said_runs):
             return FULL
-    elif _glued_window(glued, heard_tokens):
+    elif _glued_window(glued, heard_tokens) and not _glued_window(glued, said):
         return FULL
-    stop = _STOPWORDS.get(language, _STOPWORDS["en"])
+    stop = {_strip_accents(w) for w in _STOPWORDS.get(language, _STOPWORDS["en"])} | set(said)
     heard_set = set(heard_tokens)
     for tok in item_tokens:
         if tok.isdigit():
-            if len(tok) >= 4 and _shares_digits(tok, digit_runs):
+            if len(tok) >= 4 and _shares_digits(tok, digit_runs, exclude=said_runs):
                 return PARTIAL
         elif len(tok) >= 3 and tok not in stop and tok in heard_set:
             return PARTIAL
@@ -142,9 +149,11 @@ def _glued_window(glued: str, tokens: list[str]) -> bool:
     return False
 
 
-def _shares_digits(item_digits: str, runs: list[str], width: int = 4) -> bool:
-    """True when any ``width`` consecutive digits of the item appear in a heard digit run."""
+def _shares_digits(item_digits: str, runs: list[str], width: int = 4, exclude: list[str] | None = None) -> bool:
+    """True when ``width`` consecutive digits of the item appear in a heard run (and not in ``exclude``)."""
     if len(item_digits) <= width:
-        return any(item_digits in r for r in runs)
-    pieces = {item_digits[i:i + width] for i in range(len(item_digits) - width + 1)}
+        pieces = {item_digits}
+    else:
+        pieces = {item_digits[i:i + width] for i in range(len(item_digits) - width + 1)}
+    pieces = {p for p in pieces if not any(p in r for r in exclude or ())}
     return any(p in r for r in runs for p in pieces)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from math import gcd
 from typing import Any
 
@@ -23,7 +24,7 @@ from redactdesk.core.types import Word
 
 Recogniser = Callable[[np.ndarray, int], list[Word]]
 WHISPER_RATE = 16000
-MAX_WINDOW = 12.0  # seconds a single recogniser call is given (longer ranges are listened to in pieces)
+MAX_WINDOW = 28.0  # seconds one recogniser call hears (Whisper works on 30 s); longer ranges go in pieces
 
 
 def _load(model: str) -> Any:
@@ -67,17 +68,24 @@ def to_whisper_rate(x: np.ndarray, rate: int) -> np.ndarray:
     return x.astype(np.float32)
 
 
+def model_for(model: str, language: str | None) -> str:
+    """``model``, or the multilingual ``base`` when an English-only model is asked to hear another language."""
+    if model.endswith(".en") and language not in (None, "en"):
+        return "base"
+    return model
+
+
 @functools.lru_cache(maxsize=4)
 def whisper_recogniser(model: str = "tiny.en", language: str = "en", beam_size: int = 5) -> Recogniser:
     """A cached Whisper recogniser for short clips; MaskerUnavailable when no model can be loaded."""
-    whisper = _load(model)
+    whisper = _load(model_for(model, language))
     lang = language if language in ("en", "es") else None
 
     def recognise(audio: np.ndarray, rate: int) -> list[Word]:
         x = to_whisper_rate(audio, rate)
         if len(x) < WHISPER_RATE // 10 or not np.any(x):
             return []
-        budget = int(min(200, 24 + 12 * len(x) / WHISPER_RATE))
+        budget = int(min(400, 24 + 10 * len(x) / WHISPER_RATE))  # + prompt stays under Whisper's 448
         try:
             segments, _ = whisper.transcribe(
                 x, language=lang, beam_size=beam_size, temperature=0.0, word_timestamps=True,
@@ -117,4 +125,28 @@ def listen_windows(start: float, end: float, context: float, limit: float = MAX_
         if b >= end:
             break
         a = b - max(context, 1.0)
+    return out
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A stretch ``[start, end)`` seconds of range ``range_index`` to be heard."""
+
+    range_index: int
+    start: float
+    end: float
+
+
+def group_pieces(pieces: list[Piece], context: float, limit: float = MAX_WINDOW) -> list[list[Piece]]:
+    """Neighbouring pieces that fit one recogniser call of ``limit`` seconds with ``context`` either side.
+
+    Whisper encodes 30 s at a time whatever it is given, so hearing nearby ranges together costs
+    about as much as hearing one.
+    """
+    out: list[list[Piece]] = []
+    for p in sorted(pieces, key=lambda p: p.start):
+        if out and max([p.end, *(q.end for q in out[-1])]) - out[-1][0].start + 2 * context <= limit:
+            out[-1].append(p)
+        else:
+            out.append([p])
     return out

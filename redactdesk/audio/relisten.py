@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,7 +24,17 @@ from redactdesk.audio.base import CancelFn, ProgressFn
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.matching import FULL, match_item
 from redactdesk.audio.ranges import EVENT_CATEGORY, MaskRange, SpanKey, span_key
-from redactdesk.audio.recognise import Recogniser, heard_between, listen_windows, mono, whisper_recogniser
+from redactdesk.audio.recognise import (
+    MAX_WINDOW,
+    Piece,
+    Recogniser,
+    group_pieces,
+    heard_between,
+    listen_windows,
+    model_for,
+    mono,
+    whisper_recogniser,
+)
 from redactdesk.core.types import Conversation, Span, SpanStatus
 
 MIN_REASON_CHARS = 10
@@ -130,44 +141,60 @@ def relisten(
     model: str = "tiny.en",
     tolerance: float = 0.25,
     recogniser: Recogniser | None = None,
+    spoken: Mapping[Any, str] | None = None,
+    window: float = MAX_WINDOW,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> LeakReport:
-    """Re-transcribe every masked range of ``masked_path`` and report accepted items still heard."""
+    """Re-transcribe every masked range of ``masked_path`` and report accepted items still heard.
+
+    Ranges close together are heard in one recogniser call of up to ``window`` seconds (each with at
+    least ``context`` seconds either side); recognised words are assigned to a range by their times.
+    ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
+    with its surrogate are not taken for a leak. An English-only ``model`` (tiny.en) listening to a
+    conversation in another language is swapped for the multilingual ``base``. ``recogniser``
+    replaces Whisper (tests, other engines).
+    """
     t0 = time.perf_counter()
     path = Path(masked_path)
     if not path.is_file():
         raise MaskError(f"no masked audio to check at {path}")
     recognise = recogniser or whisper_recogniser(model, conv.language)
-    leaks: list[Leak] = []
-    n_items = 0
+    said = {str(k): v for k, v in (spoken or {}).items()}
+    items = [items_in_range(conv, r) for r in ranges]
+    texts = [" ".join(said.get(str(k), "") for k in r.span_ids).strip() for r in ranges]
+    pieces = [Piece(i, a, b) for i, r in enumerate(ranges) if items[i]
+              for a, b in listen_windows(r.start, r.end, context)]
+    groups = group_pieces(pieces, context, window)
+    found: dict[tuple[int, int], str] = {}
     try:
         fh = sf.SoundFile(str(path))
     except (sf.LibsndfileError, RuntimeError) as exc:
         raise MaskError(f"cannot read masked audio {path.name}: {exc}") from exc
     with fh:
         rate = fh.samplerate
-        for i, r in enumerate(ranges):
+        for g_i, group in enumerate(groups):
             if cancel is not None and cancel():
                 raise MaskCancelled("re-listen check cancelled; no report was made")
-            items = items_in_range(conv, r)
-            n_items += len(items)
-            found: dict[int, str] = {}
-            for start, end in (listen_windows(r.start, r.end, context) if items else []):
-                a = max(0, int((start - context) * rate))
-                b = min(fh.frames, int(np.ceil((end + context) * rate)))
-                fh.seek(a)
-                window = fh.read(b - a, dtype="float32", always_2d=True)
-                heard = heard_between(recognise(mono(window), rate), start - a / rate, end - a / rate, tolerance)
-                for j, span in enumerate(items):
-                    kind = match_item(conv.span_text(span), heard, conv.language) if heard else None
-                    if kind and found.get(j) != FULL:
-                        found[j] = kind
-            for j, kind in sorted(found.items()):
-                span = items[j]
-                leaks.append(Leak(i, round(r.start, 3), round(r.end, 3), span_key(span), span.category, kind))
+            a = max(0, int((group[0].start - context) * rate))
+            b = min(fh.frames, int(np.ceil((max(p.end for p in group) + context) * rate)))
+            fh.seek(a)
+            words = recognise(mono(fh.read(b - a, dtype="float32", always_2d=True)), rate)
+            for p in group:
+                heard = heard_between(words, p.start - a / rate, p.end - a / rate, tolerance)
+                if not heard:
+                    continue
+                for j, span in enumerate(items[p.range_index]):
+                    kind = match_item(conv.span_text(span), heard, conv.language, texts[p.range_index])
+                    if kind and found.get((p.range_index, j)) != FULL:
+                        found[(p.range_index, j)] = kind
             if progress is not None:
-                progress((i + 1) / max(1, len(ranges)))
-    return LeakReport(conversation_id=conv.id, audio=str(path), model=model, context=context,
-                      ranges_checked=len(ranges), items_checked=n_items, leaks=leaks,
+                progress((g_i + 1) / len(groups))
+    leaks = []
+    for (i, j), kind in sorted(found.items()):
+        r, span = ranges[i], items[i][j]
+        leaks.append(Leak(i, round(r.start, 3), round(r.end, 3), span_key(span), span.category, kind))
+    return LeakReport(conversation_id=conv.id, audio=str(path),
+                      model="custom" if recogniser else model_for(model, conv.language), context=context,
+                      ranges_checked=len(ranges), items_checked=sum(len(x) for x in items), leaks=leaks,
                       seconds=time.perf_counter() - t0)

@@ -13,7 +13,7 @@ import functools
 import io
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -139,3 +139,18 @@ class VoiceMasker:
 
 
 register_masker(VoiceMasker())
+
+
+def surrogates_from(replacements: Iterable[Any]) -> dict[str, str]:
+    """``surrogates`` for this masker from the substitution stage's replacements.
+
+    Each replacement (object or dict) has ``span_id``, ``start_word``, ``end_word`` and ``surrogate``;
+    keys follow :func:`~redactdesk.audio.ranges.span_key` (the id, or ``"start:end"`` when unstored).
+    """
+    out: dict[str, str] = {}
+    for rep in replacements:
+        get = rep.get if isinstance(rep, Mapping) else lambda k, rep=rep: getattr(rep, k, None)
+        span_id = get("span_id")
+        key = str(span_id) if span_id is not None else f"{get('start_word')}:{get('end_word')}"
+        out[key] = str(get("surrogate") or "")
+    return out

@@ -82,3 +82,19 @@ def test_voice_speaks_the_surrogate_fitted_to_the_range(make_audio, tmp_path, es
     tone = y[int(2.6 * RATE):int(2.9 * RATE)]
     spectrum = np.abs(np.fft.rfft(tone))
     assert np.argmax(spectrum) * RATE / len(tone) == pytest.approx(1000, abs=5)  # the beep
+
+
+def test_nearby_ranges_grow_together_in_one_recogniser_call_per_round(make_audio, tmp_path):
+    src = make_audio(seconds=4.0)
+    ranges = [RANGE, MaskRange(2.5, 3.0, None, (8,), "CITY")]
+    rounds = [[Word("Smith", 1.1, 1.4), Word("Leeds", 2.1, 2.4)], [Word("Leeds", 2.1, 2.4)], []]
+    calls = []
+
+    def rec(audio, rate):  # one window [0.5, 4.0] s holds both ranges
+        calls.append(len(audio) / rate)
+        return rounds[len(calls) - 1]
+
+    report = mask_file(src, tmp_path / "d.wav", ranges, "distort",
+                       {"targets": {7: "Smith", 8: "Leeds"}, "recogniser": rec})
+    assert calls == [3.5, 3.5, 3.5]
+    assert [(d["silence_range"], d["iterations"]) for d in report.details] == [(0.1, 2), (0.2, 3)]

@@ -39,7 +39,7 @@ def test_normalise_keeps_ordinary_words():
 
 def fake(words_by_call):
     """A recogniser that returns the given (text, start, end) words, call after call."""
-    calls = iter(words_by_call)
+    calls = iter(list(words_by_call))
 
     def recognise(audio, rate):
         return [Word(t, a, b) for t, a, b in next(calls)]
@@ -59,13 +59,28 @@ def test_report_names_leaks_without_text(make_audio, tmp_path):
     audio = make_audio(seconds=4.0)
     conv = conversation()
     ranges = mask_ranges(conv)
-    # window of range 1 starts at 0 s (context 1 s from 0.95); of range 2 at 1.15 s
-    rec = fake([[("John", 1.0, 1.3), ("Smith", 1.4, 1.8)], [("5551", 1.1, 2.0)]])
+    calls = []
+
+    def rec(x, rate):  # both ranges are heard in one window starting at 0 s
+        calls.append(len(x) / rate)
+        return [Word("John", 1.0, 1.3), Word("Smith", 1.4, 1.8), Word("5551", 2.2, 3.3)]
+
     report = relisten(audio, conv, ranges, recogniser=rec)
+    assert calls == [4.0]
     assert [(x.span_id, x.category, x.kind) for x in report.leaks] == [(1, "PERSON", FULL), (2, "PHONE", FULL)]
     assert report.items_checked == 2 and report.ranges_checked == 2
     assert "John" not in str(report.to_dict()) and "Smith" not in report.summary()
     assert LeakReport.from_dict(report.to_dict()) == report
+    small = relisten(audio, conv, ranges, recogniser=rec, window=3.0)  # too far apart for one window
+    assert len(calls) == 3 and small.ranges_checked == 2
+
+
+def test_words_shared_with_a_spoken_surrogate_are_not_leaks(make_audio):
+    conv = conversation()
+    ranges = [MaskRange(0.95, 1.85, None, (1,), "PERSON")]
+    rec = fake([[("Peter", 1.0, 1.3), ("Smith", 1.4, 1.8)]] * 2)
+    assert relisten(make_audio(seconds=4.0), conv, ranges, recogniser=rec).leaks[0].kind == PARTIAL
+    assert not relisten(make_audio(seconds=4.0), conv, ranges, recogniser=rec, spoken={1: "Peter Smith"}).leaked
 
 
 def test_words_heard_outside_the_range_do_not_count(make_audio):
