@@ -108,3 +108,10 @@ def test_spelled_name_money_and_organisation():
     )
     assert ("ORGANIZATION", "harris financial") in found("thanks for calling harris financial")
     assert ("PERSON", "laura") in found("hi my name is laura")
+
+
+def test_word_hits_for_learning_features():
+    from redactdesk.detect.features import word_hits
+
+    assert word_hits("my cell is two one two five five five one two three four".split()) == [(3, 13, "PHONE")]
+    assert word_hits([]) == []
