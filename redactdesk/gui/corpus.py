@@ -102,12 +102,19 @@ class CorpusFilter(QSortFilterProxyModel):
         self.setSortRole(SORT_ROLE)
 
     def set_status(self, status: str | None) -> None:
-        self.status = status
-        self.invalidateFilter()
+        self._refilter(lambda: setattr(self, "status", status))
 
     def set_text(self, text: str) -> None:
-        self.text = text.strip().lower()
-        self.invalidateFilter()
+        self._refilter(lambda: setattr(self, "text", text.strip().lower()))
+
+    def _refilter(self, change) -> None:
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.10
+            self.beginFilterChange()
+            change()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            change()
+            self.invalidateFilter()
 
     def filterAcceptsRow(self, row: int, parent) -> bool:
         r = self.sourceModel().rows[row]

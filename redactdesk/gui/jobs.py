@@ -47,7 +47,7 @@ class Job(QObject):
     @Slot(float, str)
     def _relay_progress(self, fraction: float, message: str) -> None:
         if self.running:
-            self._w_progress.emit(fraction, message)
+            self.progress.emit(fraction, message)
 
     @Slot(str)
     def _relay_end(self, how: str) -> None:

@@ -299,6 +299,8 @@ class MainWindow(QMainWindow):
         """Create docks for the panels this role may see; hide the others."""
         allowed = {s.id for s in panels.panels_for_role(self.ctx.role)}
         previous: dict[str, QDockWidget] = {}
+        created: list[QDockWidget] = []
+        first_build = not self.docks
         for spec in panels.registered_panels():
             dock = self.docks.get(spec.id)
             if spec.id not in allowed:
@@ -320,6 +322,8 @@ class MainWindow(QMainWindow):
                     self.tabifyDockWidget(previous[spec.area], dock)
                 self.docks[spec.id] = dock
                 self.panel_widgets[spec.id] = widget
+                created.append(dock)
+                dock.show()
                 self.panels_menu.addAction(dock.toggleViewAction())
                 if getattr(widget, "review_keys", False):
                     widget.addActions(self.review_actions)
@@ -330,6 +334,8 @@ class MainWindow(QMainWindow):
                 if callable(hook):
                     hook(self.ctx.role)
             previous.setdefault(spec.area, dock)
+        if not first_build and created:
+            created[0].raise_()  # show the user what the new role brought
 
     def _connect(self) -> None:
         ctx = self.ctx
@@ -451,14 +457,16 @@ class MainWindow(QMainWindow):
         self._restoring = True
         try:
             rng = pos.get("range")
-            self._pending_range = tuple(rng) if isinstance(rng, list) and len(rng) == 2 else None
+            rng = tuple(float(v) for v in rng) if isinstance(rng, list) and len(rng) == 2 else None
             self.choose_conversation(conv_id)
             span_id, word = pos.get("span"), pos.get("word")
             if span_id is not None or word is not None:
                 self.ctx.select(span_id, word)
-            if self._pending_range and self.waveform.pyramid is not None:
-                self.waveform.set_range(*self._pending_range)
-                self._pending_range = None
+            if rng is not None:
+                if self.waveform.pyramid is not None or self.source is None:
+                    self.waveform.set_range(*rng)
+                else:  # the waveform is still being read: apply when it is drawn
+                    self._pending_range = rng
         finally:
             self._restoring = False
 
