@@ -105,11 +105,27 @@ def substitute_project(
         if out_dir is not None:
             meta = None
             if out.generalisation is not None:
-                meta = {"quasi_identifiers_generalised": out.generalisation.values.get(cid, {})}
+                meta = _generalised_meta(conv, out.generalisation.values.get(cid, {}))
             write_revised(conv, result, out_dir, extra_meta=meta)
         if progress:
             progress(n, len(ids))
     return out
+
+
+def _generalised_meta(conv: Conversation, values: dict[str, str]) -> dict[str, Any]:
+    """Meta entries to overwrite in the revised file: the generalised quasi-identifiers, and the
+    customer's gender in ``speakers`` replaced by its generalised value."""
+    meta: dict[str, Any] = {"quasi_identifiers_generalised": dict(values)}
+    speakers = conv.meta.get("speakers")
+    if "gender" in values and isinstance(speakers, dict):
+        new = {}
+        for name, info in speakers.items():
+            info = dict(info) if isinstance(info, dict) else info
+            if isinstance(info, dict) and info.get("role") == "customer" and "gender" in info:
+                info["gender"] = values["gender"]
+            new[name] = info
+        meta["speakers"] = new
+    return meta
 
 
 def _atomic_write(path: Path, text: str) -> None:

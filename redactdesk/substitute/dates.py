@@ -92,7 +92,7 @@ class DateValue:
             return None
         try:
             return dt.date(self.year if self.year is not None else REF_YEAR, month, self.day)
-        except ValueError:
+        except (ValueError, OverflowError):
             return None
 
 
@@ -180,7 +180,7 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
             if value.day is None and len(text) <= 2 and 1 <= n <= 31 and not (
                     len(groups) == 1 and month_pos is not None and g[0].start > month_pos and language == "es"):
                 fld.role, value.day = "day", n
-            elif value.year is None:
+            elif value.year is None and 1 <= n <= 9999:
                 fld.role = "year"
                 if len(text) <= 2:
                     value.year, value.yy = _expand_year(n, expiry), True
@@ -231,7 +231,7 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
             else:
                 v.day = n
         if (v.month is None or 1 <= v.month <= 12) and (v.day is None or 1 <= v.day <= 31) and (
-                v.month is not None):
+                v.month is not None) and (v.year is None or 1 <= v.year <= 9999):
             for f, role in zip(numeric_fields, roles, strict=True):
                 f.role = role
             return DateStyle("numeric", numeric_fields, template, v)
@@ -333,12 +333,17 @@ def shift(value: DateValue, days: int, months: int, years: int, ref_month: int =
     """Move a date by the conversation's offsets (days when the day is known)."""
     d = value.as_date(ref_month)
     if d is not None:
-        nd = d + dt.timedelta(days=days)
+        try:
+            nd = d + dt.timedelta(days=days)
+        except OverflowError:
+            return DateValue(value.year, value.month, value.day, value.yy)
         return DateValue(nd.year if value.year is not None else None,
                          nd.month if value.month is not None else None, nd.day, value.yy)
     if value.month is not None:
         idx = (value.year if value.year is not None else REF_YEAR) * 12 + value.month - 1 + months
         y, m = divmod(idx, 12)
+        if not 1 <= y <= 9999:
+            return DateValue(value.year, value.month, value.day, value.yy)
         day = value.day
         if day is not None:
             day = min(day, calendar.monthrange(y, m + 1)[1])

@@ -144,6 +144,8 @@ class PersonGenerator(Generator):
                 pool = [n for li in ("female_names", "male_names") for n in gaz.entries(li) if " " not in n]
         else:
             pool = [s for s in gaz.entries("surnames") if s.isalpha()]
+            plain = [s for s in pool if not gaz.is_first_name(s)]  # "Gonzalo" reads as a first name
+            pool = plain if len(plain) >= 50 else pool
         if spelled:
             n_letters = len(plain_letters(item.original))
             same = [p for p in pool if len(plain_letters(p)) == n_letters]
