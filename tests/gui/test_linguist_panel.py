@@ -43,6 +43,8 @@ def ctx(qtbot, tmp_path):
     context = AppContext(project, load_taxonomy(), Role.LINGUIST, settings)
     context.open_conversation("call_1")
     yield context
+    context.closing.emit()  # as the window does: panels stop their timers before the project closes
+    qtbot.wait(60)
     project.close()
 
 
@@ -134,3 +136,17 @@ def test_reviewer_sees_the_map_read_only(qtbot, ctx):
     assert not panel.apply_button.isEnabled() and panel.edit.isReadOnly()
     assert not panel.apply_edit("Okafor")
     assert ctx.project.pseudonyms("call_1") == []  # a reviewer's view writes nothing
+
+
+def test_gazetteer_entry_added_in_the_app_is_used_and_undone(qtbot, ctx):
+    from redactdesk.substitute import load_gazetteer
+
+    panel = _panel(qtbot, ctx)
+    assert panel.edit_gazetteer(True, "brands", "Zyxwood")
+    edits = ctx.project.gazetteer_entries("en")
+    assert {"category": "brands", "entry": "Zyxwood", "action": "add"} in edits
+    assert load_gazetteer("en", edits).contains("brands", "Zyxwood")
+    assert ctx.project.audit_log(limit=1)[0].action == "gazetteer_add"
+    assert "Zyxwood" not in str(ctx.project.audit_log(limit=1)[0].after)
+    ctx.undo_stack.undo()
+    assert not load_gazetteer("en", ctx.project.gazetteer_entries("en")).contains("brands", "Zyxwood")

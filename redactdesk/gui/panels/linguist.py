@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -29,10 +30,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from redactdesk.core.types import Conversation, SpanStatus
+from redactdesk.core.types import Conversation, Decision, SpanStatus
 from redactdesk.gui.commands import ProjectCommand
 from redactdesk.gui.panels import register_panel
-from redactdesk.substitute import SubstitutionError, SubstitutionResult, substitute_conversation
+from redactdesk.store import utc_now
+from redactdesk.substitute import (
+    SubstitutionError,
+    SubstitutionResult,
+    load_gazetteer,
+    substitute_conversation,
+)
+from redactdesk.substitute.gazetteer import LISTS
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
 SPAN_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -84,6 +92,34 @@ class SetEntities(ProjectCommand):
                 self.ctx.project.update_span(sid, action=action, entity=old)
 
 
+class EditGazetteer(ProjectCommand):
+    """Add an entry to (or remove one from) a project gazetteer list; undo restores its presence."""
+
+    def __init__(self, ctx: Any, conversation_id: str | None, language: str, list_name: str, entry: str,
+                 add: bool) -> None:
+        super().__init__(ctx, f"{'Add to' if add else 'Remove from'} {list_name}", conversation_id)
+        self.action = "gazetteer_add" if add else "gazetteer_remove"
+        self.language, self.list_name, self.entry, self.add = language, list_name, entry, add
+        gaz = load_gazetteer(language, ctx.project.gazetteer_entries(language))
+        self.present_before = gaz.contains(list_name, entry)
+
+    def _set(self, present: bool, action: str) -> None:
+        project = self.ctx.project
+        with project.transaction():
+            project.set_gazetteer_entry(self.language, self.list_name, self.entry, "add" if present else "remove")
+            # the log names the list, not the entry (a linguist might type a real name)
+            project.log(Decision(action=action, actor=project.actor, role=project.role,
+                                 at=utc_now(),
+                                 conversation_id=self.conversation_id,
+                                 after={"language": self.language, "list": self.list_name}))
+
+    def apply(self, action: str) -> None:
+        self._set(self.add, action)
+
+    def revert(self, action: str) -> None:
+        self._set(self.present_before, action)
+
+
 def _transcript_html(words: list[str], marked: set[int], turns: list[tuple[str, int, int]]) -> str:
     lines = []
     for speaker, a, b in turns:
@@ -104,6 +140,7 @@ class LinguistPanel(QWidget):
         self.result: SubstitutionResult | None = None
         self.rows: dict[str, dict[str, Any]] = {}
         self._regen = 0
+        self._closed = False
 
         self.summary = QLabel()
         self.summary.setObjectName("muted")
@@ -150,10 +187,32 @@ class LinguistPanel(QWidget):
         self.warnings.setObjectName("revisionWarnings")
         self.warnings.itemActivated.connect(self._jump_warning)
 
+        self.list_choice = QComboBox()
+        self.list_choice.setObjectName("gazetteerList")
+        self.list_choice.addItems([n for n in LISTS if n not in ("street_types", "address_words", "org_words",
+                                                                 "titles")])
+        self.list_entry = QLineEdit()
+        self.list_entry.setPlaceholderText("gazetteer entry (surrogates are drawn from these lists)")
+        self.list_add = QPushButton("Add to list")
+        self.list_add.clicked.connect(lambda: self.edit_gazetteer(True))
+        self.list_remove = QPushButton("Remove from list")
+        self.list_remove.clicked.connect(lambda: self.edit_gazetteer(False))
+        gaz_bar = QWidget()
+        gl = QHBoxLayout(gaz_bar)
+        gl.setContentsMargins(0, 0, 0, 0)
+        for w in (self.list_choice, self.list_entry, self.list_add, self.list_remove):
+            gl.addWidget(w)
+        bottom = QWidget()
+        bl = QVBoxLayout(bottom)
+        bl.setContentsMargins(0, 0, 0, 0)
+        bl.addWidget(QLabel("Revision warnings"))
+        bl.addWidget(self.warnings)
+        bl.addWidget(gaz_bar)
+
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.tree)
         split.addWidget(side)
-        split.addWidget(self.warnings)
+        split.addWidget(bottom)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.summary)
@@ -178,12 +237,15 @@ class LinguistPanel(QWidget):
         self._update_buttons()
 
     def _close(self) -> None:
+        self._closed = True
         self._timer.stop()
         for sig in (self.ctx.conversation_changed, self.ctx.spans_changed):
             sig.disconnect(self._timer.start)
 
     def refresh(self) -> None:
         """Re-run substitution for the current conversation and redraw everything."""
+        if self._closed:
+            return
         conv = self.ctx.conversation
         self.tree.clear()
         self.warnings.clear()
@@ -291,6 +353,9 @@ class LinguistPanel(QWidget):
         if one:
             self.lock_button.setText("Unlock" if self.rows.get(self.selected_keys()[0], {}).get("locked") else "Lock")
         self.link_button.setEnabled(self.editable and len(self.selected_span_ids()) > 1)
+        for w in (self.list_add, self.list_remove):
+            w.setEnabled(self.editable)
+        self.list_entry.setReadOnly(not self.editable)
         self.unlink_button.setEnabled(self.editable and bool(self.selected_span_ids()))
 
     # ------------------------------------------------------------------ actions
@@ -380,6 +445,21 @@ class LinguistPanel(QWidget):
             return False
         return self.ctx.push_command(SetEntities(self.ctx, conv.id, changes, "unlink_entity",
                                                  f"Unlink {len(changes)} spans"))
+
+    def edit_gazetteer(self, add: bool, list_name: str | None = None, entry: str | None = None) -> bool:
+        """Add (or remove) a project gazetteer entry for the current conversation's language."""
+        if not self.editable:
+            return False
+        name = list_name or self.list_choice.currentText()
+        text = (entry if entry is not None else self.list_entry.text()).strip()
+        language = self.ctx.conversation.language if self.ctx.conversation is not None else "en"
+        if not text or name not in LISTS:
+            return False
+        cid = self.ctx.conversation.id if self.ctx.conversation is not None else None
+        ok = self.ctx.push_command(EditGazetteer(self.ctx, cid, language, name, text, add))
+        if ok:
+            self.list_entry.clear()
+        return ok
 
     def _reselect(self, key: str) -> None:
         self.refresh()
