@@ -707,6 +707,44 @@ class _Finder:
                 return True
         return False
 
+    def _unknown_word(self, word: str, gaz: Any) -> bool:
+        """An alphabetic word that is no stop word, everyday word, context word or month: likely a name."""
+        from redactdesk.detect.ner import _context_words
+
+        return (
+            word.isalpha()
+            and len(word) > 1
+            and word not in self.lex.stop_words
+            and word not in gaz.common
+            and word not in _context_words(self.lex)
+            and word not in self.lex.months
+            and word not in self.lex.weekdays
+            and not gaz.place([word])
+        )
+
+    def _name_answers(self, gaz: Any) -> None:
+        """The answer to "your full name?" in the next turn: its first words that are not everyday
+        words are the name (works for names no gazetteer holds)."""
+        doc = self.doc
+        lower = doc.lower
+        breaks = list(doc.breaks)
+        lead = frozenset({"yes", "yeah", "yep", "sure", "okay", "ok", "so", "it's", "its", "it", "is", "this", "i'm",
+                          "i", "am", "my", "name", "um", "uh", "er", "well", "oh", "soy", "sí", "si", "me", "llamo",
+                          "mi", "nombre", "es", "pues", "vale", "bueno", "eh", "claro", "of", "course", "the"})
+        for k, start in enumerate(breaks[1:], 1):
+            prev = breaks[k - 1]
+            if doc.find_phrase(self.lex.hot("name_question"), prev, start) is None:
+                continue
+            end = breaks[k + 1] if k + 1 < len(breaks) else len(lower)
+            w = start
+            while w < end and w - start < 4 and lower[w] in lead:
+                w += 1
+            e = w
+            while e < end and e - w < 3 and (gaz.is_name(lower[e]) or self._unknown_word(lower[e], gaz)):
+                e += 1
+            if e > w and self._free_words(w, e):
+                self.add_words(w, e, "PERSON", 0.75, "answer to a question for the name", strong=True)
+
     # money ---------------------------------------------------------------------------------------
 
     def money(self) -> None:
@@ -803,6 +841,18 @@ class _Finder:
                 for w in doc.occurrences(ph):
                     s = w + n
                     e = s
+                    opening = (
+                        strength == "weak"
+                        and ph in _OPENING_CUES
+                        and s < (doc.breaks[1] if len(doc.breaks) > 1 else len(lower))
+                        and s < len(lower)
+                        and self._unknown_word(lower[s], gaz)
+                    )
+                    if opening and self._free_words(s, s + 1):
+                        # the call's first turn: "this is Astrid", "le atiende Ildikó" name the agent
+                        self.add_words(s, s + 1, "PERSON", 0.7, f"name after '{' '.join(ph)}' in the opening turn",
+                                       strong=True)
+                        continue
                     while e < len(lower) and e - s < 3:
                         word = lower[e]
                         t = self.norm.token_of_word(e)
@@ -822,6 +872,7 @@ class _Finder:
                     if e > s and self._free_words(s, e):
                         self.add_words(s, e, "PERSON", 0.75 if strength == "strong" else 0.55,
                                        f"name after '{' '.join(ph)}'", strong=strength == "strong")
+        self._name_answers(gaz)
         # a name before a cue: "Karen speaking", "Juan al habla"
         for ph in self.lex.hot("name_cue_right"):
             for w in doc.occurrences(ph):
@@ -831,9 +882,17 @@ class _Finder:
                     lower[s - 1] not in stop
                 ):
                     s -= 1
+                if s == e and e > 0 and self._unknown_word(lower[e - 1], gaz) and (e - 1) not in doc.breaks[:1]:
+                    s = e - 1  # "Paulette speaking": a word that is no everyday word, right before the cue
+                    if s < e and self._free_words(s, e):
+                        self.add_words(s, e, "PERSON", 0.7, f"unknown word before '{' '.join(ph)}'", strong=True)
+                    continue
                 if s < e and self._free_words(s, e):
                     self.add_words(s, e, "PERSON", 0.6, f"name before '{' '.join(ph)}'")
 
+
+# weak cues that name the agent when they come in the call's first turn
+_OPENING_CUES = frozenset({("this", "is"), ("soy",), ("my", "name", "is")})
 
 # weak cues after which even an everyday-word name is taken ("this is Heather", "thanks Rose")
 _INTRO_CUES = frozenset({("this", "is"), ("i'm",), ("thanks",), ("thank", "you"), ("soy",), ("gracias",)})

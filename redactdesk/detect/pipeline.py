@@ -19,10 +19,11 @@ from typing import Any
 from redactdesk.core.taxonomy import Taxonomy
 from redactdesk.core.types import Conversation, Span, SpanStatus
 from redactdesk.detect.errors import DetectError, JsonlContractError
+from redactdesk.detect.gazetteer import load_gazetteer
 from redactdesk.detect.lexicon import check_language, default_allow
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
 from redactdesk.detect.sources import DEFAULT_SOURCES, DetectDoc, Source, get_source
-from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine
+from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine, propagate_names
 
 SourceSpec = str | Source | tuple[str | Source, Mapping[str, Any]]
 DenySpec = str | DenyEntry | Mapping[str, str] | tuple[str, str]
@@ -78,6 +79,9 @@ def detect_docs(
         hits = [h for h in hits if h.category in tax]
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY, forced=forced)
+        if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
+            gaz = load_gazetteer()
+            spans = propagate_names(doc.words, spans, gaz.common | gaz.ambiguous, doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         out.append(spans)

@@ -195,3 +195,39 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
         spans.append(Span(p, q, c.category, SpanStatus.SUGGESTED, c.score, c.sources, c.reason))
     spans.sort(key=lambda s: (s.start_word, s.end_word))
     return spans
+
+
+def propagate_names(words: Sequence[str], spans: list[Span], common: Iterable[str] = (),
+                    stop: Iterable[str] = ()) -> list[Span]:
+    """Once a word is a name in a call, its other uncovered occurrences are that name too ("thanks
+    Claude" after "my name is Claude Bocca"). Everyday and stop words never spread."""
+    common, stop = frozenset(common), frozenset(stop)
+    lower = [w.lower().strip(".,;:!?\"'") for w in words]
+    names: dict[str, tuple[int, int]] = {}
+    for s in spans:
+        if s.category != "PERSON":
+            continue
+        for i in range(s.start_word, s.end_word):
+            w = lower[i]
+            if len(w) > 2 and w.isalpha() and w not in common and w not in stop:
+                names.setdefault(w, (s.start_word, s.end_word))
+    if not names:
+        return spans
+    covered = [False] * len(words)
+    for s in spans:
+        for i in range(s.start_word, s.end_word):
+            covered[i] = True
+    added: list[Span] = []
+    i = 0
+    while i < len(words):
+        if covered[i] or lower[i] not in names:
+            i += 1
+            continue
+        j = i
+        while j < len(words) and not covered[j] and lower[j] in names:
+            j += 1
+        a, b = names[lower[i]]
+        added.append(Span(i, j, "PERSON", SpanStatus.SUGGESTED, 0.7, ("same_name",),
+                          f"same word as the name at words {a}-{b - 1}"))
+        i = j
+    return sorted(spans + added, key=lambda s: (s.start_word, s.end_word))

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from redactdesk.core.types import Conversation, Span, SpanStatus, Word
+from redactdesk.core.types import Conversation, Span, SpanStatus, Turn, Word
 from redactdesk.detect.errors import JsonlContractError, UnsupportedLanguageError
 from redactdesk.detect.pipeline import detect_conversation, detect_jsonl, detect_texts
 
@@ -74,3 +74,24 @@ def test_jsonl_bad_input_writes_nothing(tmp_path, line, msg):
         detect_jsonl(tmp_path / "missing.jsonl", out)
     with pytest.raises(UnsupportedLanguageError):
         detect_jsonl(src, out, "de")
+
+
+def test_unknown_names_from_call_structure_and_repeated_mentions():
+    turns = [
+        "thank you for calling this is astrid how can i help",
+        "hi i need help with my bill",
+        "sure can i have your full name",
+        "yes gotthard guyot",
+        "thanks gotthard one moment",
+    ]
+    words, breaks = [], []
+    for t in turns:
+        breaks.append(len(words))
+        words += t.split()
+    c = Conversation(id="u", words=[Word(w, i, i + 0.5) for i, w in enumerate(words)])
+    ends = breaks[1:] + [len(words)]
+    c.turns = [Turn("A" if k % 2 == 0 else "B", b, e) for k, (b, e) in enumerate(zip(breaks, ends, strict=True))]
+    spans = detect_conversation(c)
+    names = [(c.span_text(s), s.sources) for s in spans if s.category == "PERSON"]
+    assert [n for n, _ in names] == ["astrid", "gotthard guyot", "gotthard"]
+    assert names[-1][1] == ("same_name",)
