@@ -117,7 +117,9 @@ def run(project_path: str, *, role: str | None = None) -> int:
         return 2
     window.show()
     code = app.exec()
+    window.close()
     window.project.close()
+    window.deleteLater()
     return int(code)
 
 
