@@ -254,6 +254,45 @@ def _two_digit_words(n: int, language: str, zero: str) -> list[str]:
     return list(number_table(language).render(n))
 
 
+def _numeric_by_field(tpl: D.Template, parts: list[str], tokens: list[str], language: str,
+                      zero: str) -> list[str] | None:
+    """Say each field of a date read as digits the natural way ("twelve", "oh five", "sixty") when
+    the original units line up with the fields; None when they do not."""
+    table = number_table(language)
+    bounds, pos = [], 0
+    for p in parts:
+        bounds.append((pos, pos + len(p)))
+        pos += len(p)
+    groups: list[list[D.Unit]] = [[] for _ in parts]
+    pos = 0
+    for u in tpl.units:
+        a, b = pos, pos + len(u.text)
+        pos = b
+        idx = next((i for i, (x, y) in enumerate(bounds) if x <= a and b <= y), None)
+        if idx is None:
+            return None
+        groups[idx].append(u)
+    if any(not g for g in groups):
+        return None
+    out = list(tokens[: groups[0][0].start])
+    for g, text in zip(groups, parts, strict=True):
+        was = "".join(u.text for u in g)
+        if all(u.kind == "digit" for u in g) and not was.startswith("0") and len(g) == len(text):
+            said = [DIGIT_WORDS[language][int(ch)] if ch != "0" or not zero else zero for ch in text]
+        elif len(text) == 2 and text[0] == "0":
+            said = [zero or DIGIT_WORDS[language][0], DIGIT_WORDS[language][int(text[1])]]
+        elif len(text) == 4:
+            said = _year_words(int(text), language, like_pairs=len(g) > 1)
+        else:
+            said = list(table.render(int(text)))
+        lead = split_punct(tokens[g[0].start])[0]
+        trail = split_punct(tokens[g[-1].end - 1])[2]
+        said[0], said[-1] = lead + said[0], said[-1] + trail
+        out += said
+    out += tokens[groups[-1][-1].end :]
+    return out
+
+
 def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: str) -> list[str]:
     """Say ``new`` in the form of the original date (``style``)."""
     repl: dict[int, tuple[int, list[str]]] = {}
@@ -266,7 +305,8 @@ def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: s
             if f.role == "year" and f.length <= 2:
                 v %= 100
             parts.append(f"{v:0{f.length}d}")
-        return D.render(style.template, "".join(parts))
+        by_field = _numeric_by_field(style.template, parts, tokens, language, zero)
+        return by_field if by_field is not None else D.render(style.template, "".join(parts))
     for f in style.fields:
         v = {"day": new.day, "month": new.month, "year": new.year}[f.role]
         if v is None:

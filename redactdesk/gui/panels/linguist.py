@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from redactdesk.core.types import Conversation, Decision, SpanStatus
+from redactdesk.core.types import Conversation, Decision
 from redactdesk.gui.commands import ProjectCommand
 from redactdesk.gui.panels import register_panel
 from redactdesk.store import utc_now
@@ -213,6 +213,8 @@ class LinguistPanel(QWidget):
         split.addWidget(self.tree)
         split.addWidget(side)
         split.addWidget(bottom)
+        for i, stretch in enumerate((3, 4, 1)):
+            split.setStretchFactor(i, stretch)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.summary)
@@ -300,8 +302,17 @@ class LinguistPanel(QWidget):
 
     def _fill_transcripts(self, conv: Conversation) -> None:
         assert self.result is not None
-        orig_marked = {i for s in conv.spans if s.status == SpanStatus.ACCEPTED for i in s.word_range()}
-        rev_marked = {i for r in self.result.replacements for i in range(r.revised_start, r.revised_end)}
+        orig_marked: set[int] = set()
+        rev_marked: set[int] = set()
+        for r in self.result.replacements:  # mark the words that changed (all of them when the count differs)
+            before = [w.text.lower() for w in conv.words[r.start_word:r.end_word]]
+            after = [w.text.lower() for w in self.result.revised_words[r.revised_start:r.revised_end]]
+            if len(before) == len(after):
+                diff = [k for k, (x, y) in enumerate(zip(before, after, strict=True)) if x != y]
+            else:
+                diff = list(range(max(len(before), len(after))))
+            orig_marked.update(r.start_word + k for k in diff if k < len(before))
+            rev_marked.update(r.revised_start + k for k in diff if k < len(after))
         turns = [(t.speaker, t.start_word, t.end_word) for t in conv.turns] or [("", 0, len(conv.words))]
         rturns = [(t.speaker, t.start_word, t.end_word) for t in self.result.revised_turns] or [
             ("", 0, len(self.result.revised_words))]
