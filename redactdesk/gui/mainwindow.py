@@ -9,7 +9,6 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -773,10 +772,6 @@ class MainWindow(QMainWindow):
         visible = [s for s in spans if s.status != SpanStatus.REJECTED or self.transcript.show_rejected]
         span_id = visible[0].id if visible else None
         self.ctx.select(span_id, index)
-        if self.ctx.current_word != index:  # same span, other word: move the cursor anyway
-            self.ctx.current_word = index
-            self.transcript.set_current(span_id, index)
-            self._selection_changed(span_id, index)
         if self.player.playing and self.source is not None:
             self.player.play(self.source, conv.words[index].start)
 
@@ -797,8 +792,7 @@ class MainWindow(QMainWindow):
         if not self._need_conversation() or not self._may("create_span"):
             return
         self.ctx.select(None, start)
-        self.transcript._drag = (start, end - 1)
-        self.transcript.viewport().update()
+        self.transcript.show_pending(start, end)
         picker = CategoryPicker(self.ctx.taxonomy, self, title=f"Mark “{self.ctx.conversation.text(start, end)[:40]}” as…")
         picker.picked.connect(lambda cid, a=start, b=end: self.create_span(a, b, cid))
         picker.aboutToHide.connect(self._picker_closed)
@@ -815,8 +809,7 @@ class MainWindow(QMainWindow):
 
     def _picker_closed(self) -> None:
         self._review_keys_enabled(True)
-        self.transcript._drag = None
-        self.transcript.viewport().update()
+        self.transcript.show_pending(None)
         QTimer.singleShot(0, self.transcript.setFocus)
 
     def mark_current_word(self) -> None:
@@ -1057,6 +1050,3 @@ def app_settings() -> QSettings:
     """The user's preferences (not project data): ini file in the user config folder."""
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "redactdesk", "redactdesk")
 
-
-def focused_widget() -> QWidget | None:
-    return QApplication.focusWidget()

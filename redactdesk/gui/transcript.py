@@ -4,7 +4,7 @@ Drawn by hand (not rich text) so every word has a known rectangle: click = seek 
 or double-click = mark words, hover = what the span is and why it was suggested. A span shows its
 category in three ways (colour, underline pattern from the taxonomy, a small label with the
 suggestion's score), so colour is never the only cue. Words whose times are estimates
-(``aligned=False``) are drawn in italics with a small mark.
+(``aligned=False``) are drawn in italics with a dotted orange overline.
 """
 
 from __future__ import annotations
@@ -124,6 +124,11 @@ class TranscriptView(QAbstractScrollArea):
             self.ensure_visible(span.start_word, span.end_word - 1)
         elif word is not None:
             self.ensure_visible(word, word)
+        self.viewport().update()
+
+    def show_pending(self, start: int | None, end: int | None = None) -> None:
+        """Highlight words ``[start, end)`` as being marked (while the category is chosen); None clears."""
+        self._drag = None if start is None else (start, (end if end is not None else start + 1) - 1)
         self.viewport().update()
 
     def set_playing_word(self, index: int | None) -> None:
@@ -381,10 +386,11 @@ class TranscriptView(QAbstractScrollArea):
                 low = word.confidence is not None and word.confidence < LOW_CONFIDENCE
                 p.setPen(grey if (low or rejected_only) else ink)
             p.drawText(QPointF(rects[w].left(), ln.baseline), word.text)
-            if not word.aligned:  # a small "≈" mark: time is an estimate
-                p.setFont(self.small)
-                p.setPen(QColor(style.PLAYHEAD))
-                p.drawText(QPointF(rects[w].right() - 2, rects[w].top() + 6), "≈")
+            if not word.aligned:  # dotted overline: the word's time is an estimate
+                pen = QPen(QColor(style.UNALIGNED), 1.5, Qt.PenStyle.DotLine)
+                p.setPen(pen)
+                y = rects[w].top() + 1
+                p.drawLine(QPointF(rects[w].left(), y), QPointF(rects[w].right(), y))
         # pattern underlines
         for si, a, b in segments:
             span = self.spans[si]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from redactdesk.core.types import SpanStatus
@@ -50,6 +50,7 @@ class SpanLayer(pg.GraphicsObject):
         self._font = QFont()
         self._font.setPointSizeF(7.5)
         self._font.setBold(True)
+        self._metrics = QFontMetrics(self._font)
         self.setZValue(-5)
 
     def set_spans(self, items: list[tuple[float, float, str, SpanStatus, int | None]]) -> None:
@@ -104,7 +105,8 @@ class SpanLayer(pg.GraphicsObject):
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.setPen(QPen(QColor(style.INK), 2))
                 p.drawRect(r.adjusted(-1, -1, 1, 1))
-            if self.labels and r.width() > 34 and status != SpanStatus.REJECTED:
+            if self.labels and r.width() > self._metrics.horizontalAdvance(cat) + 6 \
+                    and status != SpanStatus.REJECTED:
                 p.setPen(style.darker(colour, 190))
                 p.drawText(QRectF(r.left() + 3, r.top() + 2, r.width() - 4, 14),
                            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, cat)

@@ -62,7 +62,7 @@ class LegendBar(QFrame):
 
     @staticmethod
     def _style_text(i: int) -> str:
-        return ("suggested", "accepted", "rejected", "≈ estimated time")[i]
+        return ("suggested", "accepted", "rejected", "estimated time")[i]
 
     def sizeHint(self) -> QSize:
         self._layout(max(300, self.width()))
@@ -129,9 +129,15 @@ class LegendBar(QFrame):
                     p.setPen(QColor(style.MUTED))
                     p.drawText(QPointF(x + 32, base), self._style_text(e))
                 else:
-                    p.setFont(self._font)
+                    p.setPen(QPen(QColor(style.UNALIGNED), 1.5, Qt.PenStyle.DotLine))
+                    p.drawLine(QPointF(x, y + 3), QPointF(x + 26, y + 3))
+                    f = QFont(self._font)
+                    f.setItalic(True)
+                    p.setFont(f)
                     p.setPen(QColor(style.MUTED))
-                    p.drawText(QPointF(x, base), self._style_text(e))
+                    p.drawText(QPointF(x, base), "word")
+                    p.setFont(self._font)
+                    p.drawText(QPointF(x + 32, base), self._style_text(e))
         p.end()
 
 
@@ -144,19 +150,21 @@ class ConversationHeader(QWidget):
         self.title.setObjectName("convTitle")
         self.facts = QLabel("")
         self.facts.setObjectName("muted")
+        self.facts.setWordWrap(True)
         self.current = QLabel("")
         self.current.setTextFormat(Qt.TextFormat.RichText)
         self.current.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.current.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.current.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.current.setMinimumWidth(300)
         left = QVBoxLayout()
         left.setSpacing(0)
         left.addWidget(self.title)
         left.addWidget(self.facts)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 6, 10, 4)
-        lay.addLayout(left)
+        lay.addLayout(left, 1)
         lay.addSpacing(20)
-        lay.addWidget(self.current, 1)
+        lay.addWidget(self.current)
 
     def show_conversation(self, conv) -> None:
         if conv is None:
