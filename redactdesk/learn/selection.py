@@ -1,0 +1,380 @@
+"""Seed and query strategies (seed 004, 5.1 and 5.4), behind one small registry.
+
+A strategy picks ``n`` utterances from the unlabelled candidates of a :class:`Pool`. Strategies are
+named by short specs:
+
+=====================  ===================================================================
+``random``             passive baseline (seed or query)
+``longest``            most words first (seed)
+``kmeans``             K-means with K = n, the utterance nearest each centroid (K-MC)
+``t-sum`` ``t-kmax``   target-model entropy, H Sum / H K-Max (also ``t-mean``, ``t-max``)
+``s-sum`` ``s-kmax``   source-model entropy (knowledge transfer; usable before any label)
+``t-sum*s-sum``        product of target and source entropies (any ``*``-joined terms)
+``length*s-sum``       rescaled length x entropy (the thesis' length combination)
+``kmeans+s-sum``       Eq. 1: per cluster, argmin ||c_k - I|| * (1 - rescale(H(I)))
+``diverse+t-sum``      best-scored first, skipping near-duplicates (cosine >= 0.9) of the batch
+=====================  ===================================================================
+
+``get_strategy(spec)`` parses a spec; ``register_strategy`` adds a new kind under a new prefix.
+Each strategy has ``name``, ``validate(params)`` and ``apply(pool, candidates, n, rng)``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from redactdesk.learn.crf import CrfModel, Encoded, Marginals
+from redactdesk.learn.entropy import SCORERS, rescale, sequence_scores, token_entropy, utterance_margins
+from redactdesk.learn.errors import StrategyError
+from redactdesk.learn.features import FeatureExtractor
+from redactdesk.learn.utterances import Utterance
+from redactdesk.learn.vectors import bag_of_atoms, dense_projection, kmeans_labels
+
+
+@dataclass
+class Selection:
+    """Chosen pool indices, best first, with the score each was chosen by (higher = wanted more)."""
+
+    indices: np.ndarray
+    scores: np.ndarray
+
+
+@dataclass
+class Pool:
+    """Every utterance strategies may choose from, plus cached views (vectors, model scores).
+
+    ``target`` is the model being trained (None before the first labels); ``source`` is the
+    transferred model. Encodings are cached per feature extractor, so retraining the target with
+    the same extractor never re-featurises the pool.
+    """
+
+    utterances: Sequence[Utterance]
+    extractor: FeatureExtractor
+    target: CrfModel | None = None
+    source: CrfModel | None = None
+    mode: str = "binary"
+    seed: int = 0
+    _enc: dict[int, tuple[FeatureExtractor, Encoded]] = field(default_factory=dict, repr=False)
+    _marg: dict[int, Marginals] = field(default_factory=dict, repr=False)
+    _scores: dict[tuple[int, str], np.ndarray] = field(default_factory=dict, repr=False)
+    _bag: sp.csr_matrix | None = field(default=None, repr=False)
+    _vec: np.ndarray | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.utterances)
+
+    def encoding(self, extractor: FeatureExtractor | None = None) -> Encoded:
+        ext = extractor or self.extractor
+        hit = self._enc.get(id(ext))
+        if hit is None:
+            hit = (ext, CrfModel(extractor=ext).encode(self.utterances))  # keeps ext alive: ids stay unique
+            self._enc[id(ext)] = hit
+        return hit[1]
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return self.encoding().lengths
+
+    def set_target(self, model: CrfModel | None) -> None:
+        """A newly trained target model: drop its predecessor's cached scores."""
+        if self.target is not None:
+            self._marg.pop(id(self.target), None)
+            for key in [k for k in self._scores if k[0] == id(self.target)]:
+                del self._scores[key]
+        self.target = model
+
+    def model(self, who: str) -> CrfModel:
+        m = {"t": self.target, "s": self.source}.get(who)
+        if m is None:
+            what = "a trained target model (label a seed first)" if who == "t" else "a source model"
+            raise StrategyError(f"this strategy needs {what}")
+        return m
+
+    def marginals(self, who: str) -> Marginals:
+        m = self.model(who)
+        marg = self._marg.get(id(m))
+        if marg is None:
+            marg = m.marginals(self.encoding(m.extractor))
+            self._marg[id(m)] = marg
+        return marg
+
+    def entropy(self, who: str, scorer: str) -> np.ndarray:
+        """Sequence entropy of every pool utterance under the target (``t``) or source (``s``) model."""
+        m = self.model(who)
+        key = (id(m), f"{scorer}:{self.mode}")
+        out = self._scores.get(key)
+        if out is None:
+            marg = self.marginals(who)
+            h = token_entropy(marg.probs, marg.outside, self.mode)
+            out = sequence_scores(h, marg.starts, marg.lengths, scorer)
+            self._scores[key] = out
+        return out
+
+    def margins(self, who: str = "t") -> np.ndarray:
+        marg = self.marginals(who)
+        return utterance_margins(marg.probs, marg.starts, marg.lengths)
+
+    def bag(self) -> sp.csr_matrix:
+        if self._bag is None:
+            self._bag = bag_of_atoms(self.encoding(), self.extractor)
+        return self._bag
+
+    def vectors(self) -> np.ndarray:
+        if self._vec is None:
+            self._vec = dense_projection(self.bag(), seed=self.seed)
+        return self._vec
+
+
+def top_n(scores: np.ndarray, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
+    """The ``n`` best-scored candidates, ties broken at random."""
+    s = scores[candidates]
+    order = np.lexsort((rng.random(len(candidates)), -s))[:n]
+    return Selection(candidates[order], s[order])
+
+
+class Strategy:
+    """Base of all strategies: ``name``, ``validate(params)``, ``apply(pool, candidates, n, rng)``."""
+
+    name = ""
+    description = ""
+
+    def __init__(self, **params: object) -> None:
+        self.params = self.validate(dict(params))
+
+    @classmethod
+    def validate(cls, params: dict) -> dict:
+        if params:
+            raise StrategyError(f"strategy {cls.name!r} takes no parameters (got {sorted(params)})")
+        return params
+
+    def needs(self) -> set[str]:
+        """Which models it needs: ``t`` (target) and/or ``s`` (source)."""
+        return set()
+
+    @property
+    def spec(self) -> str:
+        return self.name
+
+    def apply(self, pool: Pool, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
+        raise NotImplementedError
+
+    def select(self, pool: Pool, candidates: Sequence[int] | np.ndarray, n: int,
+               rng: np.random.Generator | int | None = None) -> Selection:
+        """Checked entry point: ``n`` distinct candidates (all of them when fewer remain)."""
+        cand = np.asarray(candidates, dtype=np.int64)
+        gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        if n <= 0 or len(cand) == 0:
+            return Selection(np.zeros(0, np.int64), np.zeros(0))
+        for who in self.needs():
+            pool.model(who)
+        sel = self.apply(pool, cand, min(n, len(cand)), gen)
+        assert len(set(sel.indices.tolist())) == len(sel.indices), "strategy chose an utterance twice"
+        return sel
+
+    def __repr__(self) -> str:
+        return f"<strategy {self.spec}>"
+
+
+class RandomStrategy(Strategy):
+    name = "random"
+    description = "passive baseline: utterances at random"
+
+    def apply(self, pool: Pool, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
+        chosen = rng.choice(candidates, size=n, replace=False)
+        return Selection(chosen, np.zeros(n))
+
+
+class LongestStrategy(Strategy):
+    name = "longest"
+    description = "the utterances with the most words"
+
+    def apply(self, pool: Pool, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
+        return top_n(pool.lengths.astype(float), candidates, n, rng)
+
+
+_TERM = re.compile(r"^(?:(t|s)-(sum|mean|kmax|max)|length)$")
+
+
+class ProductStrategy(Strategy):
+    """Product of entropy terms (``t-sum``, ``s-kmax``) and optionally the rescaled ``length``."""
+
+    name = "entropy"
+    description = "uncertainty: product of target/source sequence entropies (and rescaled length)"
+
+    @classmethod
+    def validate(cls, params: dict) -> dict:
+        terms = params.get("terms")
+        if not terms or not isinstance(terms, (list, tuple)):
+            raise StrategyError("an entropy strategy needs terms such as ['t-sum', 's-sum']")
+        for t in terms:
+            if not isinstance(t, str) or not _TERM.match(t):
+                raise StrategyError(f"bad entropy term {t!r}: use t-<scorer>, s-<scorer> or length "
+                                    f"(scorers: {', '.join(SCORERS)})")
+        unknown = set(params) - {"terms"}
+        if unknown:
+            raise StrategyError(f"unknown parameters {sorted(unknown)}")
+        return {"terms": list(terms)}
+
+    def needs(self) -> set[str]:
+        return {t[0] for t in self.params["terms"] if t != "length"}
+
+    @property
+    def spec(self) -> str:
+        return "*".join(self.params["terms"])
+
+    def scores(self, pool: Pool) -> np.ndarray:
+        out = np.ones(len(pool))
+        for t in self.params["terms"]:
+            if t == "length":
+                out = out * rescale(pool.lengths.astype(float))
+            else:
+                who, scorer = t.split("-")
+                out = out * pool.entropy(who, scorer)
+        return out
+
+    def apply(self, pool: Pool, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
+        return top_n(self.scores(pool), candidates, n, rng)
+
+
+class KMeansStrategy(Strategy):
+    """K-MC (K = n clusters, nearest to each centroid), optionally weighted by entropy (Eq. 1)."""
+
+    name = "kmeans"
+    description = "input diversity: K-means with K = batch size, nearest utterance to each centroid"
+
+    @classmethod
+    def validate(cls, params: dict) -> dict:
+        inner = params.get("inner")
+        if inner is not None and not isinstance(inner, ProductStrategy):
+            raise StrategyError("kmeans+ combines with an entropy expression, e.g. kmeans+s-sum")
+        unknown = set(params) - {"inner"}
+        if unknown:
+            raise StrategyError(f"unknown parameters {sorted(unknown)}")
+        return {"inner": inner}
+
+    def needs(self) -> set[str]:
+        inner = self.params["inner"]
+        return inner.needs() if inner else set()
+
+    @property
+    def spec(self) -> str:
+        inner = self.params["inner"]
+        return f"kmeans+{inner.spec}" if inner else "kmeans"
+
+    def apply(self, pool: Pool, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
+        x = pool.vectors()[candidates]
+        labels, centres = kmeans_labels(x, n, seed=int(rng.integers(2**31)))
+        dist = np.linalg.norm(x - centres[labels], axis=1)
+        inner = self.params["inner"]
+        h = inner.scores(pool)[candidates] if inner else np.zeros(len(candidates))
+        crit = dist * (1.0 - rescale(h)) if inner else dist
+        chosen: list[int] = []
+        for k in range(centres.shape[0]):
+            members = np.flatnonzero(labels == k)
+            if len(members):
+                chosen.append(int(members[np.argmin(crit[members])]))
+        if len(chosen) < n:  # fewer non-empty clusters than wanted: top up by the criterion
+            rest = np.setdiff1d(np.arange(len(candidates)), chosen)
+            chosen += rest[np.argsort(crit[rest])][: n - len(chosen)].tolist()
+        chosen_arr = np.array(chosen[:n], dtype=np.int64)
+        order = np.argsort(-h[chosen_arr] if inner else dist[chosen_arr], kind="stable")
+        chosen_arr = chosen_arr[order]
+        return Selection(candidates[chosen_arr], (h if inner else -dist)[chosen_arr])
+
+
+class DiverseStrategy(Strategy):
+    """Best-scored first, skipping candidates too similar to one already in the batch."""
+
+    name = "diverse"
+    description = "uncertainty with a diversity-aware batch: no near-duplicate utterances"
+
+    @classmethod
+    def validate(cls, params: dict) -> dict:
+        inner = params.get("inner")
+        if not isinstance(inner, ProductStrategy):
+            raise StrategyError("diverse+ needs an entropy expression, e.g. diverse+t-sum")
+        threshold = float(params.get("threshold", 0.9))
+        if not 0.0 < threshold <= 1.0:
+            raise StrategyError("the near-duplicate threshold must be in (0, 1]")
+        unknown = set(params) - {"inner", "threshold"}
+        if unknown:
+            raise StrategyError(f"unknown parameters {sorted(unknown)}")
+        return {"inner": inner, "threshold": threshold}
+
+    def needs(self) -> set[str]:
+        return self.params["inner"].needs()
+
+    @property
+    def spec(self) -> str:
+        return f"diverse+{self.params['inner'].spec}"
+
+    def apply(self, pool: Pool, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
+        ranked = top_n(self.params["inner"].scores(pool), candidates, len(candidates), rng)
+        bag = pool.bag()
+        threshold = self.params["threshold"]
+        chosen: list[int] = []
+        skipped: list[int] = []
+        picked = sp.csr_matrix((0, bag.shape[1]))
+        for idx in ranked.indices:
+            row = bag[int(idx)]
+            if picked.shape[0] and (picked @ row.T).max() >= threshold:
+                skipped.append(int(idx))
+                continue
+            chosen.append(int(idx))
+            picked = sp.vstack([picked, row]).tocsr()
+            if len(chosen) == n:
+                break
+        chosen += skipped[: n - len(chosen)]
+        score_of = dict(zip(ranked.indices.tolist(), ranked.scores.tolist(), strict=True))
+        idx_arr = np.array(chosen, dtype=np.int64)
+        return Selection(idx_arr, np.array([score_of[i] for i in chosen]))
+
+
+_REGISTRY: dict[str, Callable[[str], Strategy]] = {}
+
+
+def register_strategy(prefix: str, factory: Callable[[str], Strategy]) -> None:
+    """Make ``factory(rest_of_spec)`` handle specs ``prefix`` and ``prefix+...``."""
+    if prefix in _REGISTRY:
+        raise StrategyError(f"a strategy named {prefix!r} is already registered")
+    _REGISTRY[prefix] = factory
+
+
+def _product(spec: str) -> ProductStrategy:
+    return ProductStrategy(terms=spec.split("*"))
+
+
+def get_strategy(spec: str | Strategy) -> Strategy:
+    """Parse a strategy spec (see the module docstring)."""
+    if isinstance(spec, Strategy):
+        return spec
+    s = str(spec).strip().lower().replace(" ", "")
+    if s in ("random", "passive"):
+        return RandomStrategy()
+    if s in ("longest", "length"):
+        return LongestStrategy()
+    if s in ("kmeans", "k-mc", "kmc"):
+        return KMeansStrategy()
+    head, plus, rest = s.partition("+")
+    if plus and head in ("kmeans", "k-mc", "kmc"):
+        return KMeansStrategy(inner=_product(rest))
+    if plus and head == "diverse":
+        return DiverseStrategy(inner=_product(rest))
+    if head in _REGISTRY:
+        return _REGISTRY[head](rest)
+    if all(_TERM.match(t) for t in s.split("*")):
+        return _product(s)
+    raise StrategyError(
+        f"unknown strategy {spec!r}: use random, longest, kmeans, t-sum, t-kmax, s-sum, t-sum*s-sum, "
+        f"length*s-sum, kmeans+s-sum, diverse+t-sum (scorers: {', '.join(SCORERS)})")
+
+
+SEED_STRATEGIES = ("random", "longest", "kmeans", "s-sum", "s-kmax", "s-mean", "s-max", "kmeans+s-sum",
+                   "kmeans+s-kmax", "length*s-sum", "length*s-kmax")
+QUERY_STRATEGIES = ("random", "t-sum", "t-kmax", "t-sum*s-sum", "t-kmax*s-sum", "t-sum*s-kmax",
+                    "t-kmax*s-kmax", "kmeans+t-sum", "kmeans+t-kmax", "diverse+t-sum", "diverse+t-kmax")

@@ -1,0 +1,325 @@
+"""``ActiveLearner``: the active-learning service the app and the CLI use on a project.
+
+    learner = ActiveLearner(project, strategy="t-sum*s-sum", batch=25)
+    items = learner.queue()            # what to label next: [QueueItem(conversation_id, turn_index, score, margin)]
+    version = learner.retrain()        # train on every labelled utterance, store the model + metrics
+    learner.learning_curve()           # [(n_labelled, cross-validated F1)] over stored versions
+    learner.stopping_hint()            # "the model has stopped changing"?
+    learner.suggest(conversation)      # the model's spans, as a detection source
+
+Which utterances count as labelled is defined in :mod:`redactdesk.learn.utterances`. Before the
+first label exists, :meth:`queue` uses the *seed* strategy (by default K-means + the source model's
+entropy, Eq. 1 of seed 004), so a new project can start from a good seed.
+
+Retraining in the background: ``job = learner.prepare_retrain()`` (reads the project; GUI thread),
+``result = job()`` (pure computation; any thread), ``learner.commit(result)`` (writes the project;
+GUI thread). :meth:`retrain` does the three in a row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from redactdesk.core.types import Conversation, Span, SpanStatus
+from redactdesk.learn.crf import CrfModel
+from redactdesk.learn.entropy import sequence_scores, token_entropy
+from redactdesk.learn.errors import LearnError, ModelError
+from redactdesk.learn.features import FeatureConfig, FeatureExtractor
+from redactdesk.learn.metrics import Scores, cross_validate
+from redactdesk.learn.selection import Pool, Strategy, get_strategy
+from redactdesk.learn.stopping import StoppingHint, stopping_hint, tag_kappa
+from redactdesk.learn.tags import tags_to_spans
+from redactdesk.learn.training import TrainingSettings
+from redactdesk.learn.transfer import MODEL_KIND, load_source
+from redactdesk.learn.utterances import Utterance, utterances_from_conversation
+
+MODEL_NAME = "active_learning"
+SOURCE_NAME = "crf"  # the span source name the model's suggestions carry
+LABELLED_SETTING = "learn.labelled_turns"
+STRATEGY_SETTING = "learn.strategy"
+STOP_SAMPLE = 2000  # unlabelled utterances the stability check compares predictions on
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """One utterance to label: a turn of a conversation, its strategy score and its margin.
+
+    ``margin`` is the gap between the best and second-best label of the turn's least certain
+    word (as in INCEpTION): near 0 means the model could go either way. None before any model exists.
+    """
+
+    conversation_id: str
+    turn_index: int
+    score: float
+    margin: float | None
+    start_word: int = 0
+    end_word: int = 0
+
+
+@dataclass
+class ModelVersion:
+    """A stored model: its project id, how many labelled utterances trained it, and its metrics."""
+
+    id: int
+    n_labelled: int
+    metrics: dict[str, Any]
+    created: str = ""
+
+    @property
+    def f1(self) -> float | None:
+        return self.metrics.get("f1")
+
+    @property
+    def per_category_f1(self) -> dict[str, float]:
+        per = (self.metrics.get("cv") or {}).get("per_category", {})
+        return {c: float(v["f1"]) for c, v in per.items()}
+
+
+@dataclass
+class TrainResult:
+    """What a background retrain hands back to :meth:`ActiveLearner.commit`."""
+
+    model: CrfModel
+    n_labelled: int
+    metrics: dict[str, Any]
+    stop_tags: list[list[str]] = field(default_factory=list)
+
+
+class ActiveLearner:
+    """Active learning over one open project (see the module docstring)."""
+
+    def __init__(self, project: Any, strategy: str | Strategy | None = None, batch: int = 25, *,
+                 seed_strategy: str | Strategy = "kmeans+s-sum", source: str | CrfModel | None = "bundled",
+                 features: FeatureConfig | None = None, training: TrainingSettings | None = None,
+                 mode: str = "binary", cv_folds: int = 3, random_seed: int = 0) -> None:
+        if batch < 1:
+            raise LearnError("the batch size must be at least 1")
+        self.project = project
+        spec = strategy or project.setting(STRATEGY_SETTING) or "t-sum*s-sum"
+        self.strategy = get_strategy(spec)
+        self.seed_strategy = get_strategy(seed_strategy)
+        self.batch = batch
+        self.training = training or TrainingSettings()
+        self.mode = mode
+        self.cv_folds = cv_folds
+        self.random_seed = random_seed
+        self._source_spec = source
+        self._source: CrfModel | None = source if isinstance(source, CrfModel) else None
+        self.extractor = FeatureExtractor(features or FeatureConfig())
+        self.model: CrfModel | None = None
+        self.model_id: int | None = None
+        self._utts: list[Utterance] = []
+        self._pool: Pool | None = None
+        self._load_latest()
+
+    # ------------------------------------------------------------------ settings
+    def set_strategy(self, spec: str | Strategy) -> None:
+        """Change the query strategy (kept in the project's settings)."""
+        self.strategy = get_strategy(spec)
+        self.project.set_setting(STRATEGY_SETTING, self.strategy.spec)
+
+    @property
+    def source(self) -> CrfModel | None:
+        """The transferred model (loaded on first use; None if there is none)."""
+        if self._source is None and self._source_spec is not None:
+            try:
+                self._source = load_source(self._source_spec)  # type: ignore[arg-type]
+            except ModelError:
+                self._source_spec = None
+        return self._source
+
+    def _load_latest(self) -> None:
+        rows = [r for r in self.project.models(MODEL_NAME) if r["kind"] == MODEL_KIND]
+        if not rows:
+            return
+        blob = self.project.model_blob(rows[-1]["id"])
+        if blob:
+            try:
+                self.model = CrfModel.from_bytes(blob)
+            except ModelError:
+                return
+            self.model.extractor = self.extractor  # same flags; shares the interned signatures
+            self.model._reset_tables()
+            self.model._load_weights()
+            self.model_id = int(rows[-1]["id"])
+
+    # ------------------------------------------------------------------ data
+    def marked_turns(self) -> dict[str, list[int]]:
+        return dict(self.project.setting(LABELLED_SETTING, {}) or {})
+
+    def mark_labelled(self, conversation_id: str, turn_index: int, labelled: bool = True) -> None:
+        """Record that a person settled a turn (e.g. "nothing personal here"), so it trains the model."""
+        marked = self.marked_turns()
+        turns = set(marked.get(conversation_id, []))
+        if labelled:
+            turns.add(int(turn_index))
+        else:
+            turns.discard(int(turn_index))
+        marked[conversation_id] = sorted(turns)
+        self.project.set_setting(LABELLED_SETTING, marked)
+
+    def refresh(self) -> list[Utterance]:
+        """Reload every turn of the project (call after labels change)."""
+        marked = self.marked_turns()
+        utts: list[Utterance] = []
+        for conv in self.project.iter_conversations():
+            utts += utterances_from_conversation(conv, marked.get(conv.id, ()))
+        old = {(u.key, tuple(u.tokens)) for u in self._utts}
+        new = {(u.key, tuple(u.tokens)) for u in utts}
+        self._utts = utts
+        if self._pool is None or old != new:
+            self._pool = Pool(utts, self.extractor, source=self.source, mode=self.mode, seed=self.random_seed)
+        else:
+            self._pool.utterances = utts  # same words: keep cached encodings and vectors
+        return utts
+
+    def utterances(self) -> list[Utterance]:
+        if not self._utts:
+            self.refresh()
+        return self._utts
+
+    def counts(self) -> dict[str, int]:
+        utts = self.utterances()
+        n_lab = sum(u.labelled for u in utts)
+        return {"utterances": len(utts), "labelled": n_lab, "unlabelled": len(utts) - n_lab}
+
+    # ------------------------------------------------------------------ queue
+    def queue(self, n: int | None = None, *, refresh: bool = True) -> list[QueueItem]:
+        """The next ``n`` (default: the batch size) unlabelled turns to label, best first."""
+        utts = self.refresh() if refresh or not self._utts else self._utts
+        pool = self._pool
+        assert pool is not None
+        candidates = np.array([i for i, u in enumerate(utts) if not u.labelled], dtype=np.int64)
+        if not len(candidates):
+            return []
+        has_target = self.model is not None and any(u.labelled for u in utts)
+        pool.set_target(self.model if has_target else None)
+        strategy = self.strategy if has_target else self.seed_strategy
+        if "s" in strategy.needs() and pool.source is None:
+            strategy = get_strategy(strategy.spec.replace("s-", "t-")) if has_target else get_strategy("kmeans")
+        sel = strategy.select(pool, candidates, n or self.batch, np.random.default_rng(self.random_seed))
+        margins = None
+        if pool.target is not None or pool.source is not None:
+            margins = pool.margins("t" if pool.target is not None else "s")
+        out = []
+        for idx, score in zip(sel.indices.tolist(), sel.scores.tolist(), strict=True):
+            u = utts[idx]
+            out.append(QueueItem(conversation_id=str(u.conversation_id), turn_index=int(u.turn_index or 0),
+                                 score=float(score), margin=None if margins is None else float(margins[idx]),
+                                 start_word=u.start_word, end_word=u.start_word + len(u)))
+        return out
+
+    # ------------------------------------------------------------------ training
+    def prepare_retrain(self) -> Callable[[], TrainResult]:
+        """Read what training needs from the project (call on the thread that owns the project)."""
+        utts = self.refresh()
+        labelled = [u for u in utts if u.labelled]
+        if not labelled:
+            raise LearnError("nothing is labelled yet: settle the spans of some turns (or mark them labelled) first")
+        unlabelled = [u for u in utts if not u.labelled]
+        rng = np.random.default_rng(self.random_seed)
+        stop_idx = np.sort(rng.permutation(len(unlabelled))[:STOP_SAMPLE]) if unlabelled else np.zeros(0, int)
+        stop_set = [unlabelled[i] for i in stop_idx]
+        previous = self.model
+        extractor, settings, folds, seed = self.extractor, self.training, self.cv_folds, self.random_seed
+        mode, spec = self.mode, self.strategy.spec
+        enc_lab = CrfModel(extractor=extractor).encode(labelled)
+        enc_stop = CrfModel(extractor=extractor).encode(stop_set)
+
+        def job() -> TrainResult:
+            model = settings.new_model(extractor).fit(labelled, enc=enc_lab)
+
+            def fit_predict(train: list[Utterance], test: list[Utterance]) -> list[list[str]]:
+                return settings.new_model(extractor).fit(train).predict(test)
+
+            cv = cross_validate(labelled, fit_predict, folds=folds, seed=seed) if len(labelled) >= 10 else None
+            stop_tags = model.predict(enc_stop) if len(stop_set) else []
+            kappa = None
+            if previous is not None and len(stop_set):
+                kappa = tag_kappa(previous.predict(enc_stop), stop_tags)
+            max_h = mean_h = None
+            if len(stop_set):
+                marg = model.marginals(enc_stop)
+                h = token_entropy(marg.probs, marg.outside, mode)
+                max_h = float(h.max())
+                mean_h = float(sequence_scores(h, marg.starts, marg.lengths, "mean").mean())
+            metrics = _metrics(cv, len(labelled), kappa, max_h, mean_h, spec, model)
+            return TrainResult(model, len(labelled), metrics, stop_tags)
+
+        return job
+
+    def commit(self, result: TrainResult) -> ModelVersion:
+        """Store a finished retrain as a new model version and make it the current model."""
+        blob = result.model.to_bytes({"name": MODEL_NAME, "metrics": {"f1": result.metrics.get("f1")}})
+        model_id = self.project.save_model(MODEL_NAME, MODEL_KIND, blob, result.metrics, result.n_labelled)
+        self.model = result.model
+        self.model_id = model_id
+        if self._pool is not None:
+            self._pool.set_target(None)
+        return ModelVersion(model_id, result.n_labelled, result.metrics)
+
+    def retrain(self) -> ModelVersion:
+        """Train on every labelled utterance, cross-validate, store the version; returns it."""
+        return self.commit(self.prepare_retrain()())
+
+    # ------------------------------------------------------------------ history
+    def versions(self) -> list[ModelVersion]:
+        return [ModelVersion(int(r["id"]), int(r["n_labelled"]), r["metrics"], r["created"])
+                for r in self.project.models(MODEL_NAME) if r["kind"] == MODEL_KIND]
+
+    def learning_curve(self) -> list[tuple[int, float]]:
+        """(labelled utterances, cross-validated F1) of every stored version that has a score."""
+        return [(v.n_labelled, float(v.f1)) for v in self.versions() if v.f1 is not None]
+
+    def stopping_hint(self, **kw: Any) -> StoppingHint:
+        versions = self.versions()
+        if not versions:
+            return stopping_hint([], None, **kw)
+        return stopping_hint([v.metrics.get("kappa") for v in versions], versions[-1].metrics.get("pool_max_entropy"),
+                             **kw)
+
+    # ------------------------------------------------------------------ suggestions
+    def suggest(self, conv: Conversation, min_score: float = 0.5) -> list[Span]:
+        """The current model's spans for a conversation (status suggested, source ``crf``)."""
+        if self.model is None:
+            return []
+        utts = utterances_from_conversation(conv)
+        if not utts:
+            return []
+        enc = self.model.encode(utts)
+        tags = self.model.predict(enc)
+        marg = self.model.marginals(enc)
+        label_col = {lab: i for i, lab in enumerate(marg.labels)}
+        out: list[Span] = []
+        for k, (u, seq) in enumerate(zip(utts, tags, strict=True)):
+            probs = marg.of(k)
+            for start, end, cat in tags_to_spans(seq):
+                p = float(np.mean([probs[i, label_col[seq[i]]] for i in range(start, end)]))
+                if p < min_score:
+                    continue
+                out.append(Span(start_word=u.start_word + start, end_word=u.start_word + end, category=cat,
+                                status=SpanStatus.SUGGESTED, score=round(min(max(p, 0.0), 1.0), 4),
+                                sources=(SOURCE_NAME,),
+                                reason=f"active-learning model v{self.model_id}: {cat} p={p:.2f}"))
+        return out
+
+
+def _metrics(cv: Scores | None, n_labelled: int, kappa: float | None, max_h: float | None, mean_h: float | None,
+             strategy: str, model: CrfModel) -> dict[str, Any]:
+    return {
+        "n_labelled": n_labelled,
+        "f1": None if cv is None else cv.f1,
+        "precision": None if cv is None else cv.precision,
+        "recall": None if cv is None else cv.recall,
+        "cv": None if cv is None else cv.to_dict(),
+        "kappa": kappa,
+        "pool_max_entropy": max_h,
+        "pool_mean_entropy": mean_h,
+        "strategy": strategy,
+        "labels": model.labels,
+        "features": model.config.to_dict(),
+    }

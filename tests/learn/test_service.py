@@ -1,0 +1,93 @@
+"""ActiveLearner on a real project file: queue, retrain, versions, curve, stopping hint, suggestions."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from redactdesk.core.types import SpanStatus
+from redactdesk.learn.errors import LearnError
+from redactdesk.learn.service import SOURCE_NAME, ActiveLearner
+from redactdesk.learn.training import TrainingSettings
+from redactdesk.store import Project
+
+FAST = TrainingSettings(max_iterations=30)
+
+
+@pytest.fixture()
+def project(tmp_path):
+    from redactdesk.synth import generate_corpus
+
+    proj = Project.create(tmp_path / "p.rdproj")
+    for conv in generate_corpus(range(100_100, 100_112)):
+        conv.spans = [dataclasses.replace(s, status=SpanStatus.SUGGESTED) for s in conv.spans]
+        proj.add_conversation(conv)
+    yield proj
+    proj.close()
+
+
+def _review(proj, conv_ids):
+    """An annotator accepts every suggestion of these conversations."""
+    for cid in conv_ids:
+        for span in proj.spans(cid, SpanStatus.SUGGESTED):
+            proj.update_span(span.id, action="accept", status=SpanStatus.ACCEPTED)
+
+
+def test_active_learning_round_trip(project, trained):
+    learner = ActiveLearner(project, strategy="t-sum", batch=8, source=trained, training=FAST)
+    counts = learner.counts()
+    assert counts["labelled"] == 0 and counts["utterances"] > 200
+
+    seed_queue = learner.queue()
+    assert len(seed_queue) == 8 and all(item.margin is not None for item in seed_queue)
+    with pytest.raises(LearnError, match="nothing is labelled"):
+        learner.retrain()
+
+    ids = project.conversation_ids()
+    _review(project, ids[:5])
+    v1 = learner.retrain()
+    assert v1.n_labelled == learner.counts()["labelled"] > 0
+    assert v1.f1 is not None and 0.0 < v1.f1 <= 1.0
+    assert "PERSON" in v1.per_category_f1
+    assert project.models("active_learning")[-1]["id"] == v1.id
+
+    queue = learner.queue()
+    reviewed = set(ids[:5])
+    assert len(queue) == 8 and not {q.conversation_id for q in queue} & reviewed
+    assert queue == sorted(queue, key=lambda q: -q.score)  # t-sum: most uncertain first
+    for q in queue:
+        assert 0.0 <= q.margin <= 1.0 and q.end_word > q.start_word
+
+    _review(project, ids[5:8])
+    learner.mark_labelled(ids[9], 0)
+    v2 = learner.retrain()
+    assert v2.n_labelled > v1.n_labelled
+    assert [n for n, _ in learner.learning_curve()] == [v1.n_labelled, v2.n_labelled]
+    assert v2.metrics["kappa"] is not None
+    hint = learner.stopping_hint()
+    assert isinstance(hint.stopped, bool) and hint.message
+
+    conv = project.load_conversation(ids[10])
+    spans = learner.suggest(conv)
+    assert spans and all(s.sources == (SOURCE_NAME,) and s.status == SpanStatus.SUGGESTED for s in spans)
+    truth = {(s.start_word, s.end_word) for s in conv.spans}
+    assert len({(s.start_word, s.end_word) for s in spans} & truth) >= len(truth) // 2
+
+    again = ActiveLearner(project, batch=8, source=None, training=FAST)
+    assert again.model_id == v2.id and again.suggest(conv)
+    assert [i for i in again.utterances() if i.conversation_id == ids[9] and i.turn_index == 0][0].labelled
+
+
+def test_strategy_setting_is_kept(project):
+    learner = ActiveLearner(project, source=None)
+    learner.set_strategy("t-kmax")
+    assert ActiveLearner(project, source=None).strategy.spec == "t-kmax"
+    with pytest.raises(LearnError):
+        learner.set_strategy("nonsense")
+
+
+def test_seed_without_source_falls_back_to_kmeans(project):
+    learner = ActiveLearner(project, batch=5, source=None)
+    items = learner.queue()
+    assert len(items) == 5 and all(i.margin is None for i in items)
