@@ -407,7 +407,8 @@ class MainWindow(QMainWindow):
                 dock.show()
         right = [d for sid, d in self.docks.items() if d.isVisible()
                  and self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea]
-        self.resizeDocks([self.corpus_dock, *right[:1]], [390, 360], Qt.Orientation.Horizontal)
+        docks = [self.corpus_dock, *right[:1]]
+        self.resizeDocks(docks, [390, 360][: len(docks)], Qt.Orientation.Horizontal)
         h = max(400, self.split.height())
         self.split.setSizes([int(h * 0.4), int(h * 0.6)])
         if "spans" in self.docks and self.docks["spans"].isVisible():

@@ -262,3 +262,47 @@ def test_waveform_keyboard_zoom_and_pan(qtbot, window):
     wf.set_range(1.0, 4.0)
     wf._update_spectrogram()
     assert wf.spectro_image.image is not None and wf.spectro_image.image.shape[1] == 257
+
+
+def test_settings_dialog_changes_preferences_and_role(qtbot, window, monkeypatch):
+    from redactdesk.gui import dialogs
+
+    win = window
+
+    def fake_exec(dlg):
+        dlg.font_size.setValue(15)
+        dlg.auto_advance.setChecked(False)
+        dlg.role.setCurrentIndex(dlg.role.findData("linguist"))
+        return True
+
+    monkeypatch.setattr(dialogs.SettingsDialog, "exec", fake_exec)
+    win.show_settings()
+    assert dialogs.pref(win.ctx.settings, "transcript_font_size") == 15
+    assert win.transcript.font_.pointSize() == 15
+    assert win.ctx.role == Role.LINGUIST and win.ctx.project.role == Role.LINGUIST
+    # without auto-advance, accepting stays on the span
+    qtbot.keyClick(win.transcript, Qt.Key.Key_J)
+    span_id = win.ctx.current_span_id
+    qtbot.keyClick(win.transcript, Qt.Key.Key_A)
+    assert win.ctx.current_span_id == span_id
+
+
+def test_window_geometry_and_layout_are_remembered(qtbot, project_path, settings):
+    win, project = open_window(qtbot, project_path, settings)
+    assert win.corpus_dock.isVisible()
+    win.corpus_dock.hide()
+    close_window(qtbot, win, project)
+    assert settings.value("window/geometry") is not None and settings.value("window/state") is not None
+    win, project = open_window(qtbot, project_path, settings)
+    assert not win.corpus_dock.isVisible()  # the layout came back as it was left
+    win.reset_layout()
+    assert win.corpus_dock.isVisible()
+    close_window(qtbot, win, project)
+
+
+def test_dragging_the_overview_window_moves_the_waveform(qtbot, window):
+    wf = window.waveform
+    wf.set_range(0.0, 5.0)
+    wf.window_region.setRegion((10.0, 15.0))
+    x0, x1 = wf.x_range()
+    assert abs(x0 - 10.0) < 1e-6 and abs(x1 - 15.0) < 1e-6
