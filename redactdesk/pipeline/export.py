@@ -17,12 +17,11 @@ import hashlib
 import json
 import math
 import os
-import re
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,14 @@ from redactdesk import __version__
 from redactdesk.core.types import Conversation, Decision, Role, SpanStatus
 from redactdesk.pipeline import export_formats as ef
 from redactdesk.pipeline.progress import CancelFn, Cancelled, ProgressFn, check_cancel
-from redactdesk.risk.leakscan import LeakFinding
+from redactdesk.pipeline.release_scan import (
+    blank_structure,
+    cross_hits,
+    inside_other_surrogates,
+    scan_lines,
+    scan_release,
+)
+from redactdesk.risk.leakscan import LeakFinding, needles
 from redactdesk.risk.residual import RiskSummary
 from redactdesk.risk.signoff import SIGNED_SETTINGS_PREFIXES, SignOffState
 from redactdesk.store import Project, utc_now
@@ -379,9 +385,17 @@ def export_release(
         # 3. leak scan over every text file written so far
         report = steps.start("scan", "scanning the release for original values")
         _write(tmp / README, _readme(draft, ids, method))
-        findings = scan_release(tmp, convs.values())
+        findings, coincidental = inside_other_surrogates(scan_release(tmp, convs.values()), convs.values(), revised)
         if findings:
             raise LeaksFound(_findings_message(findings), findings)
+        for c in sorted({f.conversation_id for f in coincidental}):
+            cats = sorted({f.category for f in coincidental if f.conversation_id == c})
+            warnings.append(f"{c}: a value accepted as {', '.join(cats)} also occurs inside another item's "
+                            "surrogate (a coincidence of generated values, not a leak)")
+        cross: dict[str, dict[str, int]] = {}
+        for hit in cross_hits(tmp, convs.values()):
+            cross.setdefault(hit.conversation_id, {}).setdefault(hit.category, 0)
+            cross[hit.conversation_id][hit.category] += 1
         report(1.0)
 
         # 4. risk, report, manifest
@@ -403,7 +417,7 @@ def export_release(
                         "reviewer": state.reviewer, "at": state.at, "comment": state.comment,
                         "content_hash": state.content_hash},
             "content_hash": current_hash,
-            "leak_scan": {"text_findings": 0, "relisten_run": relisten_fn is not None,
+            "leak_scan": {"text_findings": 0, "cross_conversation": cross, "relisten_run": relisten_fn is not None,
                           "relisten_leaks": relisten_leaks, "relisten": relisten_results},
             "leak_override": override,
             "risk": risk.to_dict(),
@@ -412,10 +426,12 @@ def export_release(
         }
         from redactdesk.pipeline.report import render_report
 
-        _write(tmp / REPORT, render_report(manifest, risk, prosody_rows))
-        findings = scan_release(tmp, convs.values())  # the report too
+        report_text = render_report(manifest, risk, prosody_rows)
+        all_needles = needles(convs.values())
+        findings = scan_lines(blank_structure(REPORT, report_text), REPORT, all_needles)
         if findings:
             raise LeaksFound(_findings_message(findings), findings)
+        _write(tmp / REPORT, report_text)
         report(1.0)
 
         report = steps.start("finish", "writing the manifest")
@@ -423,7 +439,7 @@ def export_release(
         sums = {rel: sha256_of(p) for rel, p in files.items()}
         manifest["files"] = {rel: {"sha256": sums[rel], "bytes": files[rel].stat().st_size} for rel in sums}
         manifest_text = json.dumps(manifest, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-        findings = scan_release(tmp, convs.values(), extra={MANIFEST: manifest_text})
+        findings = scan_lines(blank_structure(MANIFEST, manifest_text), MANIFEST, all_needles)
         if findings:
             raise LeaksFound(_findings_message(findings), findings)
         _write(tmp / MANIFEST, manifest_text)
@@ -514,90 +530,6 @@ def _leak_places(results: dict[str, dict[str, Any]]) -> str:
     return ", ".join(f"{cid}: {r['leaks']}" for cid, r in results.items() if r["leaks"])
 
 
-def scan_release(folder: Path, conversations: Any, extra: dict[str, str] | None = None) -> list[LeakFinding]:
-    """``risk.leakscan.scan_folder`` over the folder, re-checked against the structure of our formats.
-
-    The line scanner folds "19.85" to "1985", so times, sizes and hashes the release writes as
-    numbers would match short digit values. A file with findings is scanned again with those
-    structural numbers blanked (JSON/TextGrid numbers outside strings, EAF time-slot attributes,
-    hex digests, time stamps, embedded images, report table numbers); text is never blanked.
-    Token-per-line CoNLL is also scanned sentence by sentence, joined with spaces, so a value
-    split over lines ("0612" / "449377") is seen. ``extra`` scans texts not yet written (name -> text).
-    """
-    from redactdesk.risk.leakscan import needles, scan_folder, scan_text
-
-    convs = list(conversations)
-    ns = needles(convs)
-    raw = scan_folder(folder, convs)
-    findings: list[LeakFinding] = []
-    for rel in sorted({f.file for f in raw}):
-        text = (folder / rel).read_text(encoding="utf-8", errors="replace")
-        findings += scan_text(blank_structure(rel, text), rel, ns)
-    for name, text in (extra or {}).items():
-        findings += scan_text(blank_structure(name, text), name, ns)
-    for path in sorted(folder.rglob("*.conll")):
-        rel = path.relative_to(folder).as_posix()
-        seen = {(f.line, f.conversation_id, f.category) for f in findings if f.file == rel}
-        for first, sentence in _conll_sentences(path):
-            for f in scan_text(sentence, rel, ns):
-                hit = replace(f, line=first)
-                if (hit.line, hit.conversation_id, hit.category) not in seen:
-                    seen.add((hit.line, hit.conversation_id, hit.category))
-                    findings.append(hit)
-    return findings
-
-
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
-_TEXTGRID_TOKEN = re.compile(r'"(?:[^"]|"")*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
-_EAF_NUMERIC_ATTR = re.compile(r'\b(TIME_VALUE|TIME_SLOT_ID|TIME_SLOT_REF[12]|ANNOTATION_ID|LAST_USED_ANNOTATION_ID|'
-                               r'DATE|VERSION|lastUsedAnnotationId)="[^"]*"')
-_HEX_DIGEST = re.compile(r"\b[0-9a-f]{32,}\b")
-_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
-_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*")
-_HTML_NUMBER_CELL = re.compile(r'<td class="n">[^<]*</td>')
-
-
-def blank_structure(name: str, text: str) -> str:
-    """``text`` with the numbers and identifiers our writers add (not the transcript) replaced by '#'.
-
-    Line structure is kept so findings keep their line numbers.
-    """
-    lower = name.lower()
-    text = _TIMESTAMP.sub("#", _HEX_DIGEST.sub("#", text))
-    if lower.endswith((".json", ".jsonl")):
-        return "\n".join(_JSON_TOKEN.sub(lambda m: m.group() if m.group().startswith('"') else "#", line)
-                         for line in text.split("\n"))
-    if lower.endswith(".textgrid"):
-        return "\n".join(_TEXTGRID_TOKEN.sub(lambda m: m.group() if m.group().startswith('"') else "#", line)
-                         for line in text.split("\n"))
-    if lower.endswith(".eaf"):
-        return _EAF_NUMERIC_ATTR.sub(lambda m: f'{m.group(1)}="#"', text)
-    if lower.endswith(".html"):
-        return _HTML_NUMBER_CELL.sub('<td class="n">#</td>', _DATA_URI.sub("data:", text))
-    return text
-
-
-def _conll_sentences(path: Path) -> list[tuple[int, str]]:
-    """(first line number, tokens joined by spaces) for each sentence of a CoNLL file."""
-    out: list[tuple[int, str]] = []
-    tokens: list[str] = []
-    first = 0
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("-DOCSTART-"):
-                if tokens:
-                    out.append((first, " ".join(tokens)))
-                tokens = []
-                continue
-            if not tokens:
-                first = n
-            tokens.append(line.split("\t")[0])
-    if tokens:
-        out.append((first, " ".join(tokens)))
-    return out
-
-
 def _findings_message(findings: Sequence[LeakFinding]) -> str:
     shown = "; ".join(f"{f.file}:{f.line} {f.category} ({f.variant}, {f.hint})" for f in findings[:8])
     more = f" and {len(findings) - 8} more" if len(findings) > 8 else ""
@@ -639,6 +571,11 @@ def release_summary(result: ReleaseResult) -> str:
                 + (f" (overridden: {result.override_reason})" if result.override_reason else "")
                 if m["leak_scan"]["relisten_run"] else "re-listen: not run")
     lines.append(f"  leak scan: {len(result.leak_findings)} original value(s) in the text; {relisten}")
+    cross = m["leak_scan"].get("cross_conversation") or {}
+    if cross:
+        n = sum(sum(c.values()) for c in cross.values())
+        lines.append(f"  possible misses: {n} value(s) accepted in one call are said unanonymised in "
+                     f"{len(cross)} other call(s) (see report.html)")
     r = result.risk
     lines.append(f"  residual risk: {len(r.scores)} conversation(s), mean {r.mean:.2f}, sd {r.sd:.2f}, "
                  f"P95 {r.p95:.2f}, max {r.max}, mu+sigma {r.criterion:.2f} vs threshold {r.threshold:g} -> "

@@ -273,8 +273,31 @@ def release_json(rev: RevisedConversation, audio_rel: str | None, *, draft: bool
     return d
 
 
+def _compact(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+
+
+def dump_lines(d: dict[str, Any]) -> str:
+    """JSON with one top-level key per line and one list element per line (a word, a turn, ...).
+
+    Readable and diff-able like indented JSON, at a tenth of the lines.
+    """
+    out = ["{"]
+    items = list(d.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if isinstance(value, list) and value:
+            out.append(f" {_compact(key)}: [")
+            out.extend(f"  {_compact(x)}{',' if j < len(value) - 1 else ''}" for j, x in enumerate(value))
+            out.append(f" ]{comma}")
+        else:
+            out.append(f" {_compact(key)}: {_compact(value)}{comma}")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
 def format_release_json(rev: RevisedConversation, audio_rel: str | None, *, draft: bool) -> str:
-    return json.dumps(release_json(rev, audio_rel, draft=draft), ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    return dump_lines(release_json(rev, audio_rel, draft=draft))
 
 
 def jsonl_lines(rev: RevisedConversation) -> list[str]:

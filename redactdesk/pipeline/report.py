@@ -118,6 +118,13 @@ def render_report(manifest: dict[str, Any], risk: RiskSummary, prosody: Sequence
     parts.append("<h2>Leak scan</h2>")
     parts.append(f"<p>Original values found in the released text: {leak.get('text_findings', 0)} "
                  f"{_verdict(not leak.get('text_findings'), 'none')}</p>")
+    cross = leak.get("cross_conversation") or {}
+    if cross:
+        parts.append("<p>Possible misses: values accepted (and anonymised) in one conversation are said "
+                     "unanonymised in these conversations. They may be surrogates that happen to match, or "
+                     "personal data the review missed there:</p>")
+        parts.append(_table(["conversation", "category", "occurrences"],
+                            [[cid, cat, n] for cid, cats in sorted(cross.items()) for cat, n in sorted(cats.items())]))
     if leak.get("relisten_run"):
         n = int(leak.get("relisten_leaks", 0))
         parts.append(f"<p>Masked audio re-listened: {n} accepted item(s) still recognised "

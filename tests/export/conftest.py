@@ -48,8 +48,9 @@ class SubstitutionResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def make_substitute(leave_original: str | None = None):
+def make_substitute(leave_original: str | None = None, surrogates: dict[str, str] | None = None):
     """A substitute_conversation stand-in; ``leave_original`` keeps that category's originals in place."""
+    table = {**SURROGATES, **(surrogates or {})}
 
     def substitute(conv: Conversation, *, mode="pseudonym", secret, existing_map=None, language=None,
                    gazetteer_edits=None) -> SubstitutionResult:
@@ -64,7 +65,7 @@ def make_substitute(leave_original: str | None = None):
                 i += 1
                 continue
             original = conv.span_text(s)
-            surrogate = original if s.category == leave_original else SURROGATES[s.category]
+            surrogate = original if s.category == leave_original else table[s.category]
             if s.category == "PERSON" and s.end_word - s.start_word == 1 and surrogate != original:
                 surrogate = surrogate.split()[0]
             toks = surrogate.split()

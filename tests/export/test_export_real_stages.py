@@ -20,8 +20,8 @@ def deaf(samples, rate):
 
 def hears_the_name(samples, rate):
     """A recogniser that hears the caller's name wherever it listens (as if masking had failed)."""
-    mid = len(samples) / rate / 2
-    return [Word("Marjorie", mid - 0.2, mid + 0.2)]
+    seconds = len(samples) / rate
+    return [Word("Marjorie", t / 10, t / 10 + 0.25) for t in range(0, int(seconds * 10) - 2, 3)]
 
 
 def test_real_stages_write_a_clean_release(project, out_root, kit):
@@ -51,4 +51,5 @@ def test_real_relisten_leak_blocks_until_a_reviewer_overrides(project, out_root,
                        override_reason="ok")
     result = export_release(project, out_root / "rel", mask_method="beep", relisten=leaky, prosody=False,
                             override_reason="reviewed by ear, the beep hides it")
-    assert result.relisten_leaks == 4 and result.manifest["leak_override"]["by"] == "tester"
+    assert result.relisten_leaks >= 2 and result.manifest["leak_override"]["by"] == "tester"
+    assert result.manifest["leak_override"]["leaks"] == result.relisten_leaks

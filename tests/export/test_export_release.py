@@ -220,7 +220,7 @@ def test_export_is_logged(project, out_root, kit):
 
 def test_structural_numbers_do_not_count_as_leaks_but_text_does(tmp_path):
     from redactdesk.core.types import Conversation, Span, SpanStatus, Word
-    from redactdesk.pipeline.export import scan_release
+    from redactdesk.pipeline.release_scan import scan_release
 
     words = [Word(t, i, i + 1) for i, t in enumerate("born in nineteen eighty five".split())]
     conv = Conversation(id="c", words=words, spans=[Span(2, 5, "DATE_OF_BIRTH", status=SpanStatus.ACCEPTED)])
@@ -232,3 +232,18 @@ def test_structural_numbers_do_not_count_as_leaks_but_text_does(tmp_path):
     (tmp_path / "b.conll").write_text("nineteen\tO\neighty\tO\nfive\tO\n\n")
     found = scan_release(tmp_path, [conv], extra={"manifest.json": '{"comment": "born 1985"}'})
     assert sorted((f.file, f.line) for f in found) == [("b.conll", 1), ("b.json", 1), ("manifest.json", 1)]
+
+
+def test_an_original_inside_another_items_surrogate_is_a_coincidence_not_a_leak(project, out_root, kit):
+    # the PHONE item's generated surrogate happens to contain the name "Marjorie" said elsewhere
+    sub = kit.substitute(surrogates={"PHONE": "Marjorie Lane"})
+    result = export_release(project, out_root / "rel", **kit.kwargs(substitute=sub))
+    assert any("inside another item's surrogate" in w for w in result.warnings)
+    assert "Quillfeather" not in (result.path / "corpus" / "call_1.json").read_text()
+
+
+def test_a_surrogate_that_keeps_its_original_is_a_leak(project, out_root, kit):
+    sub = kit.substitute(surrogates={"PHONE": "0612 449377 0"})  # the original number plus a digit
+    with pytest.raises(LeaksFound):
+        export_release(project, out_root / "rel", **kit.kwargs(substitute=sub))
+    assert _leftovers(out_root) == []
