@@ -2,13 +2,15 @@
 
 ``python -m redactdesk.gui.screenshot --out docs/screenshots/main-window.png [--project P]``
 Without ``--project`` a throw-away project is built from the bundled sample calls (their reference
-spans imported as suggestions, a few of them decided) so the picture shows every span style.
+spans imported as suggestions, a few of them decided) so the picture shows every span style; a
+given project is copied first and never changed.
 Works offscreen (QT_QPA_PLATFORM=offscreen) and under Xvfb.
 """
 
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -94,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversation")
     parser.add_argument("--size", default="1600x1000")
     parser.add_argument("--role", default="annotator")
+    parser.add_argument("--decide", type=int, default=None,
+                        help="decide this many suggestions first (default: 3 on sample calls, 0 on a project)")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
 
@@ -104,14 +108,20 @@ def main(argv: list[str] | None = None) -> int:
 
     ensure_app()
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(args.project) if args.project else sample_project(Path(tmp) / "screenshot.rdproj")
+        if args.project:  # work on a copy: the picture must not change the user's project
+            path = Path(tmp) / "copy.rdproj"
+            with Project.open(args.project) as src:
+                src.db.conn.backup(sqlite3.connect(path))
+        else:
+            path = sample_project(Path(tmp) / "screenshot.rdproj")
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
         project = Project.open(path, actor="demo")
         try:
             window = build_main_window(project, role=args.role, settings=settings)
             window.resize(width, height)
             window.show()
-            stage(window, args.conversation, decisions=0 if args.project else 3)
+            decide = args.decide if args.decide is not None else (0 if args.project else 3)
+            stage(window, args.conversation, decisions=decide)
             out = render(window, Path(args.out), (width, height))
             window.close()
         finally:

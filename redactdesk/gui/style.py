@@ -20,6 +20,7 @@ PLAYHEAD = "#d1242f"
 SPOKEN = "#fff3b0"
 WAVE = "#4a5563"
 UNALIGNED = "#bc4c00"
+LOW_CONFIDENCE = "#6e7781"  # words the recogniser was unsure of
 
 STATUS_COLOURS = {
     "new": "#8c959f", "transcribed": "#6e7781", "detected": "#bf8700", "in_review": "#2f6feb",

@@ -297,6 +297,12 @@ class TranscriptView(QAbstractScrollArea):
             if ln.turn != last_turn:
                 self._paint_turn_header(p, ln, turns[ln.turn], speakers)
                 last_turn = ln.turn
+            else:  # later lines of a long turn: their start time, small, beside the bar
+                p.setFont(self.small)
+                p.setPen(QColor("#afb8c1"))
+                p.drawText(QRectF(MARGIN, ln.top + 4, GUTTER - MARGIN - 8, self.fm.height()),
+                           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                           style.fmt_time(words[ln.first].start))
             self._paint_line(p, ln, words, drag)
         for tag in self._tags:
             if tag.rect.bottom() >= top and tag.rect.top() <= bottom:
@@ -373,7 +379,7 @@ class TranscriptView(QAbstractScrollArea):
             p.setBrush(QColor(style.SPOKEN))
             p.drawRoundedRect(r, 3, 3)
         # words
-        ink, muted, grey = QColor(style.INK), QColor(style.MUTED), QColor("#8c959f")
+        ink, muted, grey = QColor(style.INK), QColor(style.MUTED), QColor(style.LOW_CONFIDENCE)
         for w in range(ln.first, ln.last + 1):
             word = words[w]
             rejected_only = self._word_spans[w] and all(
