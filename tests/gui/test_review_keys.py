@@ -175,3 +175,33 @@ def test_drag_across_words_marks_them(qtbot, window, project_path):
     spans, _ = stored(project_path)
     assert any((s.start_word, s.end_word, s.category) == (start, start + 2, win.ctx.taxonomy.keys[8])
                for s in spans)
+
+
+def test_delete_key_removes_a_span_and_undo_brings_it_back(qtbot, window, project_path):
+    win = window
+    key(qtbot, win, Qt.Key.Key_J)
+    span = win.ctx.current_span()
+    key(qtbot, win, Qt.Key.Key_Delete)
+    spans, log = stored(project_path)
+    assert span.id not in {s.id for s in spans}
+    assert log[0].action == "delete" and log[0].before["category"] == span.category
+    key(qtbot, win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    spans, log = stored(project_path)
+    back = {s.id: s for s in spans}[span.id]
+    assert (back.start_word, back.end_word, back.category, back.status) == (
+        span.start_word, span.end_word, span.category, span.status)
+    assert log[0].action == "undo_delete"
+    assert win.ctx.current_span_id == span.id
+
+
+def test_review_keys_work_from_the_spans_list(qtbot, window, project_path):
+    win = window
+    tree = win.panel_widgets["spans"].tree
+    tree.setFocus()
+    qtbot.waitUntil(tree.hasFocus)
+    qtbot.keyClick(tree, Qt.Key.Key_J)
+    span = win.ctx.current_span()
+    assert span is not None and tree.currentItem().data(0, Qt.ItemDataRole.UserRole) == span.id
+    qtbot.keyClick(tree, Qt.Key.Key_X)
+    spans, _ = stored(project_path)
+    assert {s.id: s.status for s in spans}[span.id] == SpanStatus.REJECTED
