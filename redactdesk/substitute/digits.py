@@ -12,6 +12,7 @@ form, falling back to plain digit words for a unit that cannot keep its form (e.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import string
@@ -113,6 +114,18 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
     return tpl
 
 
+_FIXED_WORDS = {"un", "una", "uno", "veintiún", "veintiuna", "one", "a"}
+
+
+@functools.lru_cache(maxsize=64)
+def _wider(language: str, n_digits: int, n_tokens: int) -> list[str]:
+    """Values with the same digit count said in one more word ("mil" → "dos mil")."""
+    table = number_table(language)
+    out = sorted({str(v) for toks, v in table.value_of.items()
+                  if len(str(v)) == n_digits and len(toks) == n_tokens + 1 and not (set(toks) & _FIXED_WORDS)})
+    return out
+
+
 def _unit_slots(u: Unit, language: str) -> list[list[str]]:
     """Candidate strings per slot; a slot is one character except for number units."""
     if u.kind == "digit":
@@ -122,7 +135,12 @@ def _unit_slots(u: Unit, language: str) -> list[list[str]]:
     if u.kind == "number":
         table = number_table(language)
         forms = table.same_form(u.tokens) or [u.tokens]
-        return [sorted({str(table.value_of[f]) for f in forms if f in table.value_of} or {u.text})]
+        values = sorted({str(table.value_of[f]) for f in forms if f in table.value_of} or {u.text})
+        if u.tokens in (("veintiún",), ("veintiuna",)):  # before a plural noun any other one-word 10-29 fits
+            return [[str(v) for v in range(10, 30) if v != 21]]
+        if len(values) == 1 and not any(t in _FIXED_WORDS for t in u.tokens):
+            values = _wider(language, len(u.text), len(u.tokens)) or values  # "mil" has no other one-word form
+        return [values]
     if u.kind == "letter":
         return [list(LETTERS)]
     return [list("0123456789") for _ in u.text]  # numeral

@@ -175,8 +175,8 @@ class MoneyGenerator(DigitsGenerator):
     letters = False
 
     def unit_ok(self, unit: D.Unit, candidate: str) -> bool:
-        # "one" takes a singular noun ("one dollar", "un euro"): only where the original said one
-        return candidate != "1" or unit.text == "1"
+        # "one" goes with a singular noun ("one dollar", "un euro"), other numbers with a plural one
+        return (candidate == "1") == (unit.text == "1")
 
 
 class IpGenerator(DigitsGenerator):
