@@ -98,6 +98,7 @@ class TranscriptView(QAbstractScrollArea):
 
     def set_conversation(self, conv: Conversation | None) -> None:
         self.conv = conv
+        self._widths_key = None
         self.current_span_id = None
         self.cursor_word = None
         self.playing_word = None
@@ -145,6 +146,15 @@ class TranscriptView(QAbstractScrollArea):
             return f"{span.category} {span.score:.2f}"
         return span.category
 
+    def _word_widths(self) -> list[float]:
+        """Pixel width of every word, measured once per conversation and font."""
+        key = (id(self.conv), len(self.conv.words), self.font_.pointSize())
+        if getattr(self, "_widths_key", None) != key:
+            self._widths = [(self.fm if w.aligned else self.fm_italic).horizontalAdvance(w.text)
+                            for w in self.conv.words]
+            self._widths_key = key
+        return self._widths
+
     def _relayout(self) -> None:
         self._rects = []
         self._lines = []
@@ -160,6 +170,7 @@ class TranscriptView(QAbstractScrollArea):
         words = self.conv.words
         turns = self.conv.turns or self.conv.turns_from_speakers()
         fm, fms = self.fm, self.fm_small
+        widths = self._word_widths()
         space = fm.horizontalAdvance(" ")
         line_h = fm.height() + 12
         ascent = fm.ascent()
@@ -180,8 +191,7 @@ class TranscriptView(QAbstractScrollArea):
             x = x0
             line = _Line(y, y + line_h, y + 4 + ascent, start, start, t_index)
             for w in range(start, end):
-                word = words[w]
-                f_w = (fm if word.aligned else self.fm_italic).horizontalAdvance(word.text)
+                f_w = widths[w]
                 tag_w = 0.0
                 tags = [(si, self._tag_text(self.spans[si])) for si in ends.get(w, [])]
                 for _, text in tags:
