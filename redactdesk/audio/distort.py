@@ -32,7 +32,7 @@ from redactdesk.audio.recognise import (
     group_pieces,
     heard_between,
     listen_windows,
-    mono,
+    solo_channels,
     whisper_recogniser,
 )
 
@@ -58,6 +58,7 @@ def range_peak(source: SourceReader, rng: FrameRange, chunk: int = 1 << 18) -> n
 
 class DistortMasker:
     name = "distort"
+    slow_prepare = True  # the recogniser loop runs in prepare()
     description = "randomised samples plus suppression grown until the recogniser fails (keeps prosody)"
     defaults: dict[str, Any] = {
         "factor": 1.5, "start": 0.0, "step": 0.1, "seed": 0, "context": 1.0, "tolerance": 0.25,
@@ -124,14 +125,15 @@ class DistortMasker:
                 w1 = min(source.frames, int(np.ceil((max(p.end for p in group) + context) * rate)))
                 window = source.read(w0, w1)
                 apply_block(window, w0, [x for x in ranges if touches(x, w0, w1, fade)], self, states, rate, fade)
-                words = recognise(mono(window), rate)
-                for p in todo:
-                    heard = heard_between(words, p.start - w0 / rate, p.end - w0 / rate, params["tolerance"])
-                    wanted = texts[p.range_index]
-                    if wanted:
-                        leaked[p.range_index] = any(match_item(t, heard, params["language"]) for t in wanted)
-                    else:
-                        leaked[p.range_index] = bool(heard.strip())
+                for words in (recognise(x, rate) for x in solo_channels(window)):
+                    for p in todo:
+                        heard = heard_between(words, p.start - w0 / rate, p.end - w0 / rate, params["tolerance"])
+                        wanted = texts[p.range_index]
+                        if wanted:
+                            hit = any(match_item(t, heard, params["language"]) for t in wanted)
+                        else:
+                            hit = bool(heard.strip())
+                        leaked[p.range_index] = leaked[p.range_index] or hit
             for i in sorted(pending):
                 st = states[i]
                 st["iterations"] += 1

@@ -27,7 +27,7 @@ from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.ranges import MaskRange
 
 BLOCK_FRAMES = 1 << 16
-PREPARE_SHARE = 0.5  # share of the progress bar given to prepare() when a masker does heavy work there
+PREPARE_SHARE = 0.5  # share of the progress bar for prepare() when a masker says ``slow_prepare``
 
 
 @dataclass
@@ -133,7 +133,7 @@ def mask_file(
     src, dst = Path(in_path), Path(out_path)
     _check_paths(src, dst)
     with AudioSource(src) as source:
-        heavy = method in ("distort",)
+        heavy = bool(getattr(get_masker(method), "slow_prepare", False))
         prep_progress = (lambda f: progress(PREPARE_SHARE * f)) if (progress and heavy) else None
         masker, franges, states, fade_frames = prepare_masker(source, ranges, method, params, fade,
                                                               prep_progress, cancel)

@@ -1,7 +1,7 @@
 """The re-listen check: does the masked audio still let a recogniser hear an accepted personal item?
 
-Each masked range is re-transcribed with ``context`` seconds of audio either side (what a listener
-hears: the channels mixed). Recognised words whose middle falls inside the range (give or take
+Each masked range is re-transcribed with ``context`` seconds of audio either side, every channel
+on its own (a listener can solo either side of a stereo call). Recognised words whose middle falls inside the range (give or take
 ``tolerance``) are compared with every accepted item the range covers, written or spoken form
 (see :mod:`redactdesk.audio.matching`). The report names span ids, categories and times — never the
 words. Export must refuse while a leak remains unless a reviewer overrides it with a written reason.
@@ -32,7 +32,7 @@ from redactdesk.audio.recognise import (
     heard_between,
     listen_windows,
     model_for,
-    mono,
+    solo_channels,
     whisper_recogniser,
 )
 from redactdesk.core.types import Conversation, Span, SpanStatus
@@ -179,15 +179,16 @@ def relisten(
             a = max(0, int((group[0].start - context) * rate))
             b = min(fh.frames, int(np.ceil((max(p.end for p in group) + context) * rate)))
             fh.seek(a)
-            words = recognise(mono(fh.read(b - a, dtype="float32", always_2d=True)), rate)
-            for p in group:
-                heard = heard_between(words, p.start - a / rate, p.end - a / rate, tolerance)
-                if not heard:
-                    continue
-                for j, span in enumerate(items[p.range_index]):
-                    kind = match_item(conv.span_text(span), heard, conv.language, texts[p.range_index])
-                    if kind and found.get((p.range_index, j)) != FULL:
-                        found[(p.range_index, j)] = kind
+            audio = fh.read(b - a, dtype="float32", always_2d=True)
+            for words in (recognise(x, rate) for x in solo_channels(audio)):
+                for p in group:
+                    heard = heard_between(words, p.start - a / rate, p.end - a / rate, tolerance)
+                    if not heard:
+                        continue
+                    for j, span in enumerate(items[p.range_index]):
+                        kind = match_item(conv.span_text(span), heard, conv.language, texts[p.range_index])
+                        if kind and found.get((p.range_index, j)) != FULL:
+                            found[(p.range_index, j)] = kind
             if progress is not None:
                 progress((g_i + 1) / len(groups))
     leaks = []

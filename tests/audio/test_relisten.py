@@ -1,5 +1,6 @@
 """The re-listen check: spoken-form matching, leak reports, the export gate, and one real tiny.en run."""
 
+import numpy as np
 import pytest
 import soundfile as sf
 
@@ -116,3 +117,20 @@ def test_planted_unmasked_item_is_caught_by_real_recogniser(tmp_path, spoken_con
     assert [x.span_id for x in report.leaks] == [1] and leaks_block_export(report)
     mask_file(planted, tmp_path / "silenced.wav", ranges, "silence")
     assert not relisten(tmp_path / "silenced.wav", conv, ranges).leaked
+
+
+def test_each_stereo_channel_is_heard_on_its_own(make_audio, tmp_path):
+    src = make_audio("st.wav", channels=2, seconds=4.0)
+    conv = conversation()
+    conv.channels = 2
+
+    def rec(x, rate):  # "hears" the name wherever the range still holds sound
+        inside = x[int(1.0 * rate):int(1.8 * rate)]
+        return [Word("Smith", 1.4, 1.8)] if np.sqrt(np.mean(inside ** 2)) > 1e-3 else []
+
+    one_side = [MaskRange(0.95, 1.85, 0, (1,), "PERSON")]  # the item echoes on channel 1
+    mask_file(src, tmp_path / "one.wav", one_side, "silence")
+    assert relisten(tmp_path / "one.wav", conv, one_side, recogniser=rec).leaks[0].kind == PARTIAL
+    both = [MaskRange(0.95, 1.85, None, (1,), "PERSON")]
+    mask_file(src, tmp_path / "both.wav", both, "silence")
+    assert not relisten(tmp_path / "both.wav", conv, both, recogniser=rec).leaked
