@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self._restore_window_state()
         self.refresh_corpus()
         self.restore_position()
+        QTimer.singleShot(0, self._probe_audio)
 
     # ================================================================== construction
     def _build_central(self) -> None:
@@ -262,9 +263,13 @@ class MainWindow(QMainWindow):
         self.review_progress = QLabel("")
         self.review_progress.setObjectName("muted")
         sb.addPermanentWidget(self.review_progress)
+        self._audio_facts = ""
         self.audio_label = QLabel("")
         self.audio_label.setObjectName("muted")
         sb.addPermanentWidget(self.audio_label)
+        self.audio_out_label = QLabel("")
+        self.audio_out_label.setObjectName("muted")
+        sb.addPermanentWidget(self.audio_out_label)
         self.saved_label = QLabel("")
         self.saved_label.setObjectName("muted")
         sb.addPermanentWidget(self.saved_label)
@@ -282,7 +287,7 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, r=role: self.ctx.set_role(r))
             self.role_actions[role] = a
         self.role_button.setMenu(menu)
-        for w in (self.review_progress, self.audio_label, self.saved_label):
+        for w in (self.review_progress, self.audio_label, self.audio_out_label, self.saved_label):
             w.setContentsMargins(10, 0, 10, 0)
         sb.addPermanentWidget(self.role_button)
         self._show_role()
@@ -546,13 +551,13 @@ class MainWindow(QMainWindow):
         path = resolve_audio_path(conv.audio_path, self.project.path)
         if path is None:
             self.waveform.clear(fallback, "no audio for this conversation")
-            self.audio_label.setText("no audio")
+            self._set_audio_facts("no audio")
             return
         try:
             source = AudioSource.open(path)
         except AudioUnavailable as exc:
             self.waveform.clear(fallback, str(exc))
-            self.audio_label.setText("audio missing")
+            self._set_audio_facts("audio missing")
             return
         self.source = source
         cache = default_cache_dir() if os.environ.get("REDACTDESK_NO_PEAK_CACHE") != "1" else None
@@ -572,7 +577,7 @@ class MainWindow(QMainWindow):
             return  # the user moved on to another conversation meanwhile
         self.waveform.set_audio(source, pyramid)
         ch = "stereo" if source.channels == 2 else "mono"
-        self.audio_label.setText(f"{source.rate // 1000} kHz {ch}")
+        self._set_audio_facts(f"{source.rate / 1000:g} kHz {ch}")
         if self._pending_range:
             self.waveform.set_range(*self._pending_range)
             self._pending_range = None
@@ -874,12 +879,22 @@ class MainWindow(QMainWindow):
         if not playing:
             self.transcript.set_playing_word(None)
             self.waveform.set_playhead(None)
-        self.audio_label.setText("▶ playing" if playing else self.audio_label.text().replace("▶ playing", ""))
+        self._set_audio_facts(self._audio_facts)
+
+    def _set_audio_facts(self, text: str) -> None:
+        self._audio_facts = text
+        self.audio_label.setText(f"▶ playing · {text}" if self.player.playing else text)
+
+    def _probe_audio(self) -> None:
+        reason = self.player.probe()
+        if reason:
+            self.audio_out_label.setText("🔇 no audio output")
+            self.audio_out_label.setToolTip(f"Playback is off: {reason}. Everything else works.")
 
     def _audio_unavailable(self, reason: str) -> None:
         self.ctx.status(f"Playback unavailable: {reason}. Everything else works.", 10000)
-        self.audio_label.setText("🔇 no audio output")
-        self.audio_label.setToolTip(reason)
+        self.audio_out_label.setText("🔇 no audio output")
+        self.audio_out_label.setToolTip(reason)
 
     # ================================================================== view toggles
     def _toggle_spectrogram(self, on: bool) -> None:

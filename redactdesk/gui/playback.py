@@ -45,6 +45,16 @@ class Player(QObject):
         self._timer.timeout.connect(self._tick)
         self.position: float | None = None
 
+    def probe(self) -> str | None:
+        """Why playback will not work (no PortAudio, no output device), or None when it should."""
+        if self.sd is None:
+            return self.reason
+        try:
+            self.sd.query_devices(kind="output")
+        except (self.sd.PortAudioError, OSError, ValueError) as exc:
+            return f"no audio output device ({exc})"
+        return None
+
     @property
     def available(self) -> bool:
         return self.sd is not None and self.reason is None

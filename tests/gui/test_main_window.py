@@ -106,7 +106,7 @@ def test_playback_without_a_device_says_so_and_review_goes_on(qtbot, window, mon
     qtbot.keyClick(win.transcript, Qt.Key.Key_J)
     qtbot.keyClick(win.transcript, Qt.Key.Key_Space)  # play the span with context
     assert "Playback unavailable" in win.statusBar().currentMessage()
-    assert "no audio output" in win.audio_label.text()
+    assert "no audio output" in win.audio_out_label.text()
     assert not player.playing
     span = win.ctx.current_span()
     qtbot.keyClick(win.transcript, Qt.Key.Key_A)
