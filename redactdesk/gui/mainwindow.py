@@ -888,12 +888,12 @@ class MainWindow(QMainWindow):
     def _probe_audio(self) -> None:
         reason = self.player.probe()
         if reason:
-            self.audio_out_label.setText("🔇 no audio output")
+            self.audio_out_label.setText("no audio output")
             self.audio_out_label.setToolTip(f"Playback is off: {reason}. Everything else works.")
 
     def _audio_unavailable(self, reason: str) -> None:
         self.ctx.status(f"Playback unavailable: {reason}. Everything else works.", 10000)
-        self.audio_out_label.setText("🔇 no audio output")
+        self.audio_out_label.setText("no audio output")
         self.audio_out_label.setToolTip(reason)
 
     # ================================================================== view toggles
