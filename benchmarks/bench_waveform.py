@@ -123,8 +123,15 @@ def main(argv: list[str] | None = None) -> int:
     from redactdesk.gui.app import ensure_app
 
     ensure_app()
-    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="rd-bench-"))
-    folder.mkdir(parents=True, exist_ok=True)
+    if args.keep:
+        folder = Path(args.keep)
+        folder.mkdir(parents=True, exist_ok=True)
+        return run(args, folder)
+    with tempfile.TemporaryDirectory(prefix="rd-bench-") as tmp:  # ~200 MB of audio, removed after
+        return run(args, Path(tmp))
+
+
+def run(args: argparse.Namespace, folder: Path) -> int:
     formats = ["wav", "flac"] if args.format == "both" else [args.format]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"waveform benchmark: {args.minutes:g} min of {RATE // 1000} kHz mono, "
