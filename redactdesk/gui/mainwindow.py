@@ -329,8 +329,11 @@ class MainWindow(QMainWindow):
                 created.append(dock)
                 dock.show()
                 self.panels_menu.addAction(dock.toggleViewAction())
-                if getattr(widget, "review_keys", False):
-                    widget.addActions(self.review_actions)
+                target = getattr(widget, "review_keys_target", None)
+                if target is None and getattr(widget, "review_keys", False):
+                    target = widget
+                if target is not None:
+                    target.addActions(self.review_actions)
             else:
                 dock.toggleViewAction().setVisible(True)
                 dock.show()

@@ -19,7 +19,9 @@ are tabbed. Panels change project data only through commands (``ctx.push_command
 work with ``ctx.run_job`` (see :mod:`redactdesk.gui.context`).
 
 A panel widget may define ``on_role_changed(role)``; it is called when the user switches role
-(panels the new role may not see are hidden, newly allowed ones created).
+(panels the new role may not see are hidden, newly allowed ones created). To make the keyboard
+review keys (J/K/A/X/S/1-9/Space...) work while the panel has focus, set ``review_keys = True`` on
+the widget (the whole panel) or ``review_keys_target = some_child`` (e.g. a list, not its search box).
 """
 
 from __future__ import annotations

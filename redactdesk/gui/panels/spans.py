@@ -32,7 +32,6 @@ SHOW = [("Open suggestions", (SpanStatus.SUGGESTED,)),
 class SpansPanel(QWidget):
     """One row per span; selecting a row selects the span everywhere. Review keys work here too."""
 
-    review_keys = True  # the main window adds the keyboard-review actions to this widget
 
     def __init__(self, ctx) -> None:
         super().__init__()
@@ -57,6 +56,7 @@ class SpansPanel(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.currentItemChanged.connect(self._picked)
+        self.review_keys_target = self.tree  # review keys work in the list (not in the combo box)
         head = self.tree.header()
         head.setStretchLastSection(False)
         head.setMinimumSectionSize(16)
