@@ -88,10 +88,11 @@ def _span_times(conv: Conversation, span: Span, min_confidence: float, channel: 
         same_channel = channel is None or word_channel(conv, i) in (channel, None)
         return same_channel and _reliable(words[i], min_confidence)
 
-    inside = [words[i] for i in span.word_range()]
-    finite = [w for w in inside if math.isfinite(w.start) and math.isfinite(w.end)]
-    start = min((w.start for w in finite), default=math.inf)
-    end = max((w.end for w in finite), default=-math.inf)
+    # measured times only: an unaligned word's times are estimates (maybe 0/0), its neighbours bound it
+    measured = [words[i] for i in span.word_range() if words[i].aligned
+                and math.isfinite(words[i].start) and math.isfinite(words[i].end) and words[i].end >= words[i].start]
+    start = min((w.start for w in measured), default=math.inf)
+    end = max((w.end for w in measured), default=-math.inf)
     if not ok(span.start_word):
         prev = next((words[i].end for i in range(span.start_word - 1, -1, -1) if ok(i)), 0.0)
         start = min(start, prev)

@@ -34,6 +34,13 @@ def test_unaligned_edge_word_widens_to_aligned_neighbours():
     assert r.end == pytest.approx(2.9)
 
 
+def test_estimated_times_of_unaligned_words_are_not_trusted():
+    words = list(WORDS)
+    words[4] = w("Lee", 0.0, 0.0, aligned=False)  # an importer's placeholder time
+    (r,) = mask_ranges(conv_of(words, [Span(3, 5, "PERSON", SpanStatus.ACCEPTED)]), padding=0.0)
+    assert (r.start, r.end) == pytest.approx((2.0, 3.5))  # from "Ann" to the start of "thanks"
+
+
 def test_low_confidence_last_word_widens_to_next_neighbour_and_none_counts_as_reliable():
     words = list(WORDS)
     words[4] = w("Lee", 2.5, 2.9, confidence=0.2)
