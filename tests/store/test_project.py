@@ -7,7 +7,7 @@ import stat
 import pytest
 
 from redactdesk.core import Conversation, ConversationStatus, Role, Span, SpanStatus, Turn, Word
-from redactdesk.store import CorruptProject, NewerSchema, NotAProject, Project, ProjectError, SCHEMA_VERSION
+from redactdesk.store import SCHEMA_VERSION, CorruptProject, NewerSchema, NotAProject, Project, ProjectError
 from redactdesk.store.schema import MIGRATIONS
 
 
