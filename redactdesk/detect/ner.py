@@ -223,9 +223,12 @@ def ner_hits(doc: DetectDoc, ents: Sequence[tuple[int, int, str]], rendering: Re
             continue
         if cat == "PERSON":
             # drop everyday words at the edges ("Buffalo zip code" -> "Buffalo")
-            while w1 > w0 + 1 and fold(doc.lower[w1 - 1]) in gaz.common and not gaz.is_name(doc.lower[w1 - 1]):
+            def everyday(w: str) -> bool:
+                return (fold(w) in gaz.common or w in context_words) and not gaz.is_name(w)
+
+            while w1 > w0 + 1 and everyday(doc.lower[w1 - 1]):
                 w1 -= 1
-            while w1 > w0 + 1 and fold(doc.lower[w0]) in gaz.common and not gaz.is_name(doc.lower[w0]):
+            while w1 > w0 + 1 and everyday(doc.lower[w0]):
                 w0 += 1
         text_words = doc.lower[w0:w1]
         if cat in ("PERSON", "ORGANIZATION", "PLACE") and all(

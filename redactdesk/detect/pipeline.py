@@ -22,6 +22,7 @@ from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
 from redactdesk.detect.lexicon import check_language, default_allow
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
+from redactdesk.detect.ner import _context_words
 from redactdesk.detect.sources import DEFAULT_SOURCES, DetectDoc, Source, get_source
 from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine, propagate_names
 
@@ -81,7 +82,8 @@ def detect_docs(
         spans = combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY, forced=forced)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
             gaz = load_gazetteer()
-            spans = propagate_names(doc.words, spans, gaz.common | gaz.ambiguous, doc.lex.stop_words if doc.lex else ())
+            never = gaz.common | gaz.ambiguous | (_context_words(doc.lex) if doc.lex else frozenset())
+            spans = propagate_names(doc.words, spans, never, doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         out.append(spans)
