@@ -23,7 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=DEMO_SEED, help=f"first seed (default {DEMO_SEED})")
     p.add_argument("--long-minutes", type=float, default=None, help="also make one long English call")
     p.add_argument("--bits", type=int, default=DEFAULT_BITS, help=f"sample precision kept (default {DEFAULT_BITS})")
-    p.add_argument("--full-band", action="store_true", help="no telephone band-pass")
+    p.add_argument("--telephone", action="store_true",
+                   help="band-limit to a phone line (120-3800 Hz): smaller files, harder for ASR")
     p.add_argument("--any-length", action="store_true", help="do not fit calls into 45-120 s")
     p.add_argument("--text-only", action="store_true", help="JSON only, estimated times, no audio")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         paths = make_corpus(args.out, args.count_en, args.count_es, args.seed, progress=not args.quiet,
-                            long_minutes=args.long_minutes, bits=args.bits, telephone=not args.full_band,
+                            long_minutes=args.long_minutes, bits=args.bits, telephone=args.telephone,
                             text_only=args.text_only, duration=None if args.any_length else (45.0, 120.0))
     except SynthError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -28,7 +28,7 @@ from redactdesk.synth.voice import RATE, Voicer, synthesize
 FORMAT = "redactdesk-conversation"
 INDEX_FORMAT = "redactdesk-synth-index"
 DEMO_DURATION = (45.0, 120.0)  # seconds: every demo call must fit
-DEFAULT_BITS = 12  # sample precision kept in the FLAC (low bits zeroed; FLAC stores them for free)
+DEFAULT_BITS = 10  # sample precision kept in the FLAC (low bits zeroed; FLAC stores them for free)
 _SPEED_STEPS = (1.0, 1.15, 1.3, 0.85, 0.7)  # speed scales tried to bring a call into DEMO_DURATION
 
 
@@ -213,7 +213,7 @@ def make_long_call(out_dir: str | Path, seed: int, language: str = "en", minutes
 
 def make_corpus(out_dir: str | Path, count_en: int = 12, count_es: int = 4, seed: int = DEMO_SEED,
                 progress: bool = True, *, long_minutes: float | None = None, bits: int = DEFAULT_BITS,
-                telephone: bool = True, text_only: bool = False,
+                telephone: bool = False, text_only: bool = False,
                 duration: tuple[float, float] | None = DEMO_DURATION) -> list[Path]:
     """Voice ``count_en`` English and ``count_es`` Spanish calls (seeds ``seed, seed+1, ...`` per language).
 
