@@ -49,6 +49,31 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text.lower()).strip()
 
 
+_LOOKBEHINDS = ("(?<!\\d)", "(?<![0-9a-z])")
+_LOOKAHEADS = ("(?!\\d)", "(?![0-9a-z])")
+_GAP = "[\\s\\-]+"
+_LITERALS: dict[str, str | None] = {}
+
+
+def _literal(n: Needle) -> str | None:
+    """The longest plain piece every match of the needle contains, or None if its pattern is not
+    of the known shape (lookbehind, escaped text with [\\s\\-]+ gaps, lookahead)."""
+    key = n.pattern.pattern
+    if key in _LITERALS:
+        return _LITERALS[key]
+    out = None
+    body = key
+    lb = next((x for x in _LOOKBEHINDS if body.startswith(x)), None)
+    la = next((x for x in _LOOKAHEADS if body.endswith(x)), None)
+    if lb and la:
+        body = body[len(lb):len(body) - len(la)]
+        pieces = [re.sub(r"\\(.)", r"\1", x) for x in body.split(_GAP)]
+        if pieces and all(x and re.escape(x) == raw for x, raw in zip(pieces, body.split(_GAP), strict=True)):
+            out = max(pieces, key=len)
+    _LITERALS[key] = out
+    return out
+
+
 def _candidates(text: str, ns: list[Needle]) -> list[Needle]:
     """Needles that match somewhere in the whole text, folded as the line scanner folds lines."""
     if not ns:
@@ -56,7 +81,13 @@ def _candidates(text: str, ns: list[Needle]) -> list[Needle]:
     folded = [_fold(line) for line in text.splitlines()]
     joined = "\n".join(folded)
     squashed = "\n".join(re.sub(r"[\s\-.,]", "", line) for line in folded)
-    return [n for n in ns if n.pattern.search(squashed if n.variant == "digits" else joined)]
+    out = []
+    for n in ns:
+        hay = squashed if n.variant == "digits" else joined
+        lit = _literal(n)
+        if (lit is None or lit in hay) and n.pattern.search(hay):
+            out.append(n)
+    return out
 
 
 def scan_lines(text: str, name: str, ns: list[Needle]) -> list[LeakFinding]:
@@ -179,19 +210,19 @@ def scan_release(folder: str | Path, conversations: Iterable[Conversation],
         if not (path.is_file() and path.suffix in TEXT_SUFFIXES):
             continue
         rel = path.relative_to(folder).as_posix()
-        text = blank_structure(rel, path.read_text(encoding="utf-8", errors="replace"))
-        lines = text.split("\n")
-        for owner, keep in sections(rel, lines, ids).items():
+        raw = path.read_text(encoding="utf-8", errors="replace")
+        lines = blank_structure(rel, raw).split("\n")
+        for owner, keep in sections(rel, raw.split("\n"), ids).items():
             ns = every if owner is None else by_conv.get(owner, [])
             findings += scan_lines(_only(lines, keep), rel, ns)
-            if rel.endswith(".conll"):
+            if rel.endswith(".conll"):  # each sentence as one line: values split over token lines
                 seen = {(f.line, f.conversation_id, f.category) for f in findings if f.file == rel}
-                for first, sentence in _conll_sentences(lines, keep):
-                    for f in scan_lines(sentence, rel, ns):
-                        hit = replace(f, line=first)
-                        if (hit.line, hit.conversation_id, hit.category) not in seen:
-                            seen.add((hit.line, hit.conversation_id, hit.category))
-                            findings.append(hit)
+                sentences = _conll_sentences(lines, keep)
+                for f in scan_lines("\n".join(text for _, text in sentences), rel, ns):
+                    hit = replace(f, line=sentences[f.line - 1][0])
+                    if (hit.line, hit.conversation_id, hit.category) not in seen:
+                        seen.add((hit.line, hit.conversation_id, hit.category))
+                        findings.append(hit)
     for name, text in (extra or {}).items():
         findings += scan_lines(blank_structure(name, text), name, every)
     return findings

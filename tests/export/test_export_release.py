@@ -247,3 +247,21 @@ def test_a_surrogate_that_keeps_its_original_is_a_leak(project, out_root, kit):
     with pytest.raises(LeaksFound):
         export_release(project, out_root / "rel", **kit.kwargs(substitute=sub))
     assert _leftovers(out_root) == []
+
+
+def test_each_jsonl_and_conll_section_is_scanned_with_its_own_calls_values(project, out_root, kit):
+    from redactdesk.pipeline.release_scan import scan_release, sections
+
+    result = export_release(project, out_root / "rel", **kit.kwargs())
+    lines = (result.path / "corpus.jsonl").read_text().split("\n")
+    owners = sections("corpus.jsonl", lines, {"call_1", "call_2"})
+    assert sorted(len(v) for k, v in owners.items() if k) == [3, 3]
+    # call_2's values said in call_1's lines are not call_1's leak (and vice versa)
+    convs = [project.load_conversation(c) for c in ("call_1", "call_2")]
+    convs[1].words[14].text = "Zebedee"  # call_2 now accepts this name; no line holds it yet
+    assert scan_release(result.path, convs) == []
+    lines[0] = lines[0].replace("hello", "Zebedee")  # plant call_2's value in a call_1 line: not a leak
+    lines[3] = lines[3].replace("hello", "Zebedee")  # ... and in a call_2 line: a leak
+    (result.path / "corpus.jsonl").write_text("\n".join(lines))
+    found = scan_release(result.path, convs)
+    assert [(f.file, f.line, f.conversation_id) for f in found] == [("corpus.jsonl", 4, "call_2")]
