@@ -316,8 +316,9 @@ def substitute_conversation(
             keys = tuple(dict.fromkeys(it.key for it, _ in occ_of_span.get(si, [])))
             replacements.append(Replacement(s.id, s.category, conv.span_text(s), " ".join(toks), s.start_word,
                                             s.end_word, start, len(revised), keys))
+            # no reason text: a recogniser's reason may quote the original
             revised_spans.append(Span(start, len(revised), s.category, SpanStatus.ACCEPTED, s.score, s.sources,
-                                      s.reason, s.entity, s.id))
+                                      "", s.entity, s.id))
             i = s.end_word
         else:
             new_start[i] = len(revised)
