@@ -177,6 +177,26 @@ class ActiveLearner:
             self._pool.utterances = utts  # same words: keep cached encodings and vectors
         return utts
 
+    def update_conversation(self, conv: Conversation) -> None:
+        """Re-read one conversation's turns (cheaper than :meth:`refresh` after edits in one call)."""
+        if not self._utts:
+            self.refresh()
+            return
+        marked = self.marked_turns().get(conv.id, ())
+        fresh = {u.turn_index: u for u in utterances_from_conversation(conv, marked)}
+        same_words = True
+        for i, u in enumerate(self._utts):
+            if u.conversation_id == conv.id:
+                new = fresh.pop(u.turn_index, None)
+                if new is None or new.tokens != u.tokens:
+                    same_words = False
+                    break
+                self._utts[i] = new
+        if not same_words or fresh:
+            self.refresh()
+        elif self._pool is not None:
+            self._pool.utterances = self._utts
+
     def utterances(self) -> list[Utterance]:
         if not self._utts:
             self.refresh()
@@ -236,7 +256,7 @@ class ActiveLearner:
             def fit_predict(train: list[Utterance], test: list[Utterance]) -> list[list[str]]:
                 return settings.new_model(extractor).fit(train).predict(test)
 
-            cv = cross_validate(labelled, fit_predict, folds=folds, seed=seed) if len(labelled) >= 10 else None
+            cv = cross_validate(labelled, fit_predict, folds=folds, seed=seed)
             stop_tags = model.predict(enc_stop) if len(stop_set) else []
             kappa = None
             if previous is not None and len(stop_set):
