@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 from num2words import num2words
@@ -132,6 +133,16 @@ def _number_variants(digits: str, language: str) -> list[list[str]]:
     variants: list[list[str]] = [names]
     if lang == "en" and "0" in digits:
         variants.append(["oh" if d == "0" else n for d, n in zip(digits, names, strict=True)])
+    if len(digits) >= 4 and len(digits) % 2 == 0:  # in pairs: "4437" -> forty four thirty seven
+        for zero in ("oh", "zero") if lang == "en" else ("cero",):
+            pairs: list[str] = []
+            for k in range(0, len(digits), 2):
+                pair = digits[k : k + 2]
+                if pair[0] == "0":
+                    pairs += [zero, num2words(int(pair[1]), lang=lang)]
+                else:
+                    pairs += _words_of(num2words(int(pair), lang=lang))
+            variants.append(pairs)
     if len(digits) <= 9 and not (digits.startswith("0") and len(digits) > 1):
         value = int(digits)
         forms = [num2words(value, lang=lang)]
@@ -170,16 +181,26 @@ def spoken_variants(text: str, language: str = "en") -> list[list[str]]:
             tails = _number_variants(frac, language)
             return [h + [point] + t for h in heads[:3] for t in tails[:3]] + [h + t for h in heads[:2] for t in tails[:2]]
         return _number_variants(core, language)
+    # spoken forms of e-mail and web addresses: "ann@example.com" -> ann at example dot com
+    cleaned = cleaned.replace("@", " at ")
+    cleaned = re.sub(r"(?<=\w)\.(?=[^\W\d_])", " dot ", cleaned)
     seqs: list[list[list[str]]] = []  # per piece, its variants
-    for piece in re.split(r"[\s\-–/]+", cleaned):
-        piece = piece.strip("\"'.,;:!?()[]{}¿¡…“”")
+    for piece in re.split(r"[^\w']+", cleaned):
+        piece = piece.strip("'_")
         if not piece:
             continue
         if piece.isdigit():
             seqs.append(_number_variants(piece, language))
-        elif re.fullmatch(r"\d+[a-z]+|[a-z]+\d+", piece):
-            head = re.findall(r"\d+|[a-z]+", piece)
-            seqs.append([sum((_number_variants(h, language)[0] if h.isdigit() else [h] for h in head), [])])
+        elif m := re.fullmatch(r"(\d+)(st|nd|rd|th|º|ª|o|a)", piece):
+            ordinal = num2words(int(m.group(1)), lang="es" if language == "es" else "en", to="ordinal")
+            seqs.append([_words_of(ordinal), *_number_variants(m.group(1), language)[:1]])
+        elif re.search(r"\d", piece) and re.search(r"[^\W\d_]", piece):
+            # codes such as "JY959638": letters spelled one by one, digit groups as numbers
+            for part in re.findall(r"\d+|[^\W\d_]+", piece):
+                if part.isdigit():
+                    seqs.append(_number_variants(part, language)[:4])
+                else:
+                    seqs.append([list(part)] if len(part) <= 3 else [[part], list(part)])
         else:
             seqs.append([[piece]])
     variants: list[list[str]] = [[]]
@@ -204,6 +225,10 @@ def _model_paths() -> tuple[str, str]:
 
 
 _decoder_cache: dict[str, object] = {}
+# pocketsphinx's default beams first (fast, and on call audio they succeed most often); a wider
+# search only for turns the first pass could not finish. Very wide beams (1e-100 and below) were
+# both slower and failed more turns on the demo calls, as the per-frame HMM limit then prunes blindly.
+_BEAMS = {"normal": {}, "wide": {"beam": 1e-80, "pbeam": 1e-80, "wbeam": 1e-60}}
 
 
 def _decoder(wide: bool = False) -> object:
@@ -213,14 +238,14 @@ def _decoder(wide: bool = False) -> object:
         from pocketsphinx import Decoder
 
         hmm, dic = _model_paths()
-        beams = dict(beam=1e-200, pbeam=1e-200, wbeam=1e-150) if wide else dict(beam=1e-100, pbeam=1e-100, wbeam=1e-80)
-        decoder = Decoder(hmm=hmm, dict=dic, lm=None, loglevel="FATAL", **beams)
+        decoder = Decoder(hmm=hmm, dict=dic, lm=None, loglevel="FATAL", **_BEAMS[key])
         _decoder_cache[key] = decoder
     return decoder
 
 
 def _jsgf_token(token: str) -> str:
-    return f'"{token}"' if re.search(r"[^a-z0-9]", token) else token
+    # JSGF has no usable quoting in pocketsphinx; tokens are already reduced to letters and apostrophes
+    return token
 
 
 def _base_word(token: str) -> str:
@@ -292,7 +317,7 @@ def align_words(
                 dec.start_utt()
                 dec.process_raw(pcm, full_utt=True)
                 dec.end_utt()
-            except RuntimeError as exc:
+            except (RuntimeError, ValueError) as exc:
                 raise AlignmentError(f"the aligner rejected these words: {exc}") from exc
             frate = int(dec.config["frate"])
             found = dec.seg()
@@ -366,8 +391,16 @@ def _map_back(
     return spans
 
 
+class AudioReader(Protocol):
+    """Audio read on demand: ``reader(a, b)`` gives samples ``[a, b)`` at the aligner's ``rate``."""
+
+    frames: int
+
+    def __call__(self, a: int, b: int) -> np.ndarray: ...
+
+
 def align_turn(
-    audio: np.ndarray,
+    audio: np.ndarray | AudioReader,
     rate: int,
     words: Sequence[Word],
     start_word: int,
@@ -378,6 +411,7 @@ def align_turn(
 ) -> tuple[list[Word], AlignmentReport]:
     """Re-time words ``[start_word, end_word)`` of a conversation given its whole (mono) audio.
 
+    ``audio`` is an array or an :class:`AudioReader` (so long recordings need not be in memory).
     The audio slice runs from just before the first word to just after the last one, but never into
     the neighbouring words. Returns the full word list with the turn's words replaced.
     """
@@ -385,7 +419,7 @@ def align_turn(
         raise AlignmentError(f"word range [{start_word}, {end_word}) is outside the conversation's words")
     turn = list(words[start_word:end_word])
     times = [t for w in turn for t in (w.start, w.end) if _finite(t)]
-    duration = len(audio) / rate
+    duration = (audio.frames if not isinstance(audio, np.ndarray) else len(audio)) / rate
     if not times:
         raise AlignmentError("the turn has no times at all: repair timings before aligning")
     lo, hi = max(0.0, min(times) - pad), min(duration, max(times) + pad)
@@ -394,20 +428,21 @@ def align_turn(
     if end_word < len(words) and _finite(words[end_word].start) and words[end_word].channel == turn[-1].channel:
         hi = min(hi, max(float(words[end_word].start), max(times)))
     a, b = int(lo * rate), int(math.ceil(hi * rate))
-    new, report = align_words(audio[a:b], rate, turn, offset=a / rate, language=language)
+    segment = audio[a:b] if isinstance(audio, np.ndarray) else audio(a, b)
+    new, report = align_words(segment, rate, turn, offset=a / rate, language=language)
     out = list(words)
     out[start_word:end_word] = new
     return out, report
 
 
 def refine_alignment(
-    audio: np.ndarray,
+    audio: np.ndarray | AudioReader,
     rate: int,
     words: Sequence[Word],
     turns: Sequence[Turn],
     *,
     language: str = "en",
-    channel_audio: dict[int, np.ndarray] | None = None,
+    channel_audio: dict[int, np.ndarray | AudioReader] | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> tuple[list[Word], AlignmentReport]:

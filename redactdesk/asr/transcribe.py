@@ -189,6 +189,7 @@ class _ChannelReader:
         self.channel = channel
         self.ratio = f.samplerate / WORK_RATE
         self.total = int(f.frames / self.ratio)
+        self.frames = self.total  # length at 16 kHz, for redactdesk.asr.align.AudioReader
 
     def __call__(self, a: int, b: int) -> np.ndarray:
         b = min(b, self.total)
@@ -363,17 +364,13 @@ def _refine(
             progress(0.9 + 0.1 * frac)
 
     with sf.SoundFile(scan.path) as f:
+        # Turn by turn from the file: a 2-hour call is never held in memory at once.
         channels = sorted({t.channel for t in turns if t.channel is not None})
-        # Alignment works turn by turn; the per-channel audio at 16 kHz is 64 kB per second.
-        if channels:
-            audio_by_channel = {c: _ChannelReader(f, c)(0, int(scan.duration * WORK_RATE)) for c in channels}
-            mono = audio_by_channel[channels[0]]
-        else:
-            audio_by_channel = None
-            mono = _ChannelReader(f, None)(0, int(scan.duration * WORK_RATE))
-    new, report = refine_alignment(
-        mono, WORK_RATE, words, turns, language=language, channel_audio=audio_by_channel, progress=sub, cancel=cancel
-    )
+        by_channel = {c: _ChannelReader(f, c) for c in channels} or None
+        mono = by_channel[channels[0]] if by_channel else _ChannelReader(f, None)
+        new, report = refine_alignment(
+            mono, WORK_RATE, words, turns, language=language, channel_audio=by_channel, progress=sub, cancel=cancel
+        )
     return new, report.summary()
 
 

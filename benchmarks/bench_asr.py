@@ -1,0 +1,210 @@
+"""ASR benchmark on the demo corpus: WER, word-boundary error, timing coverage and speed per model.
+
+Usage: python benchmarks/bench_asr.py [--corpus resources/samples] [--models tiny.en base]
+                                       [--refine both|on|off] [--limit N] [--threads N]
+
+For every call with a reference JSON beside its audio, it transcribes with each model (tiny.en is
+English-only, so Spanish calls are skipped for it) and prints per model and language:
+
+* WER (jiwer) after normalising both sides the same way: lower case, no punctuation, number words
+  to digits (text2num), every digit its own token, acronyms and letter+digit codes split into
+  characters — so "four one one one" and "4111" agree;
+* median and 90th-percentile absolute start and end boundary error (ms) over words matched by
+  difflib on their normalised text;
+* share of words with usable times after timing repair (must be 100 %);
+* real-time factor (processing seconds / audio seconds; model loading excluded).
+
+Targets for base on 2 cores: WER <= 10 %, median boundary error <= 80 ms, RTF <= 0.2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import math
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import jiwer
+import numpy as np
+import soundfile as sf
+from text_to_num import alpha2digit
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from redactdesk.asr.align import refine_alignment  # noqa: E402
+from redactdesk.asr.faster_whisper_backend import default_threads, load_whisper  # noqa: E402
+from redactdesk.asr.models import resolve_model  # noqa: E402
+from redactdesk.asr.resample import WORK_RATE, to_work_rate  # noqa: E402
+from redactdesk.asr.transcribe import transcribe_file  # noqa: E402
+
+TARGETS = {"wer": 0.10, "boundary_ms": 80.0, "rtf": 0.2}
+
+
+def normalise(text: str, language: str) -> list[str]:
+    """Tokens for WER: see the module docstring. Applied identically to reference and hypothesis."""
+    tokens = []
+    for raw in re.split(r"[\s\-–/]+", text):
+        word = re.sub(r"[^\w'’]", "", raw).replace("’", "'")
+        if not word:
+            continue
+        if re.fullmatch(r"[A-Z]{2,4}", word) or (re.search(r"\d", word) and re.search(r"[A-Za-z]", word)):
+            tokens += re.findall(r"\d+|[A-Za-z]", word)  # "JY959638" -> J Y 959638
+        else:
+            tokens.append(word)
+    joined = alpha2digit(" ".join(t.lower() for t in tokens), "es" if language == "es" else "en")
+    out = []
+    for token in joined.split():
+        for part in re.findall(r"\d+|[^\d]+", token):
+            out += list(part) if part.isdigit() else [part]
+    return out
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^\w']", "", text.lower().replace("’", "'"))
+
+
+def boundary_errors(ref: list[dict], hyp: list) -> tuple[list[float], list[float]]:
+    """Absolute start and end errors (ms) over words matched by their normalised text."""
+    a = [_key(w["text"]) for w in ref]
+    b = [_key(w.text) for w in hyp]
+    starts, ends = [], []
+    for block in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            r, h = ref[block.a + k], hyp[block.b + k]
+            starts.append(abs(h.start - r["start"]) * 1000)
+            ends.append(abs(h.end - r["end"]) * 1000)
+    return starts, ends
+
+
+def load_corpus(folder: Path, limit: int | None) -> list[dict]:
+    index = folder / "index.json"
+    if index.is_file():
+        entries = json.loads(index.read_text())["calls"]
+        calls = [{"id": e["id"], "language": e["language"], "audio": folder / e["audio"],
+                  "json": folder / e["json"]} for e in entries]
+    else:
+        calls = []
+        for js in sorted(folder.glob("*.json")):
+            data = json.loads(js.read_text())
+            if data.get("format") == "redactdesk-conversation" and data.get("audio"):
+                calls.append({"id": data["id"], "language": data.get("language", "en"),
+                              "audio": js.parent / data["audio"], "json": js})
+    calls = [c for c in calls if Path(c["audio"]).is_file()]
+    return calls[:limit] if limit else calls
+
+
+def _row() -> dict:
+    return {"calls": 0, "audio": 0.0, "seconds": 0.0, "cpu": 0.0, "refs": [], "hyps": [], "starts": [],
+            "ends": [], "timed": 0, "words": 0}
+
+
+def _add(row: dict, ref: list[dict], words: list, lang: str, duration: float, seconds: float, cpu: float) -> None:
+    row["calls"] += 1
+    row["audio"] += duration
+    row["seconds"] += seconds
+    row["cpu"] += cpu
+    row["refs"].append(" ".join(normalise(" ".join(w["text"] for w in ref), lang)))
+    row["hyps"].append(" ".join(normalise(" ".join(w.text for w in words), lang)))
+    s, e = boundary_errors(ref, words)
+    row["starts"] += s
+    row["ends"] += e
+    row["words"] += len(words)
+    row["timed"] += sum(1 for w in words if math.isfinite(w.start) and math.isfinite(w.end) and w.end >= w.start >= 0)
+
+
+def run(calls: list[dict], model: str, refine: bool, threads: int | None) -> dict[tuple[bool, str], dict]:
+    """Transcribe each call once; with ``refine`` also time forced alignment on top of the same words."""
+    info = resolve_model(model)
+    load_whisper(info.path, threads)  # warm: model loading is not part of the RTF
+    rows: dict[tuple[bool, str], dict] = {}
+    for call in calls:
+        lang = call["language"]
+        if lang != "en" and not info.multilingual:
+            continue
+        ref = json.loads(Path(call["json"]).read_text())["words"]
+        t0, c0 = time.perf_counter(), time.process_time()
+        res = transcribe_file(call["audio"], model=model, language=lang,
+                              backend_options={"threads": threads} if threads else None)
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        _add(rows.setdefault((False, lang), _row()), ref, res.words, lang, res.duration, seconds, cpu)
+        note = ""
+        if refine:
+            audio, rate = sf.read(call["audio"], dtype="float32", always_2d=True)
+            audio = to_work_rate(audio.mean(axis=1), rate)
+            t1, c1 = time.perf_counter(), time.process_time()
+            words, report = refine_alignment(audio, WORK_RATE, res.words, res.turns, language=lang)
+            s2, c2 = time.perf_counter() - t1, time.process_time() - c1
+            _add(rows.setdefault((True, lang), _row()), ref, words, lang, res.duration, seconds + s2, cpu + c2)
+            note = f", align {s2:.1f} s ({report.failed_turns} turns failed)"
+        print(f"  {model:8s} {call['id']}: {len(res.words)} words, asr {seconds:.1f} s "
+              f"(rtf {seconds / max(res.duration, 1e-9):.3f}){note}", file=sys.stderr, flush=True)
+    return rows
+
+
+def fmt_row(model: str, refine: bool, lang: str, row: dict, threads: int) -> str:
+    wer = jiwer.wer(row["refs"], row["hyps"])
+    both = row["starts"] + row["ends"]
+    med = float(np.median(both)) if both else float("nan")
+
+    def pct(v: list[float], q: float) -> float:
+        return float(np.percentile(v, q)) if v else float("nan")
+
+    rtf = row["seconds"] / max(row["audio"], 1e-9)
+    cpu_rtf = row["cpu"] / threads / max(row["audio"], 1e-9)
+    timed = row["timed"] / max(row["words"], 1)
+    return (f"| {model:8s} | {'on' if refine else 'off':6s} | {lang:4s} | {row['calls']:5d} | {row['audio']:7.0f} | "
+            f"{wer:6.1%} | {pct(row['starts'], 50):5.0f} / {pct(row['starts'], 90):5.0f} | "
+            f"{pct(row['ends'], 50):5.0f} / {pct(row['ends'], 90):5.0f} | {med:7.0f} | {timed:6.1%} | "
+            f"{rtf:5.3f} | {cpu_rtf:7.3f} | {row['seconds']:7.1f} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    default_corpus = Path(__file__).resolve().parents[1] / "resources" / "samples"
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=default_corpus)
+    parser.add_argument("--models", nargs="+", default=["tiny.en", "base"])
+    parser.add_argument("--refine", choices=["off", "on", "both"], default="both",
+                        help="forced-alignment refinement rows (measured on top of the same ASR output)")
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args(argv)
+    calls = load_corpus(args.corpus, args.limit)
+    if not calls:
+        print(f"no calls with audio and reference JSON in {args.corpus}: "
+              "build the demo corpus first (python -m redactdesk.synth --out resources/samples)")
+        return 0
+    refine = args.refine != "off"
+    threads = args.threads or default_threads()
+    lines = []
+    totals: dict[tuple[str, bool], float] = {}
+    for model in args.models:
+        rows = run(calls, model, refine, args.threads)
+        for (refined, lang), row in sorted(rows.items()):
+            if args.refine == "on" and not refined:
+                continue
+            totals[(model, refined)] = totals.get((model, refined), 0.0) + row["seconds"]
+            lines.append(fmt_row(model, refined, lang, row, threads))
+    print(f"\nASR on {len(calls)} calls from {args.corpus} ({os.cpu_count()} CPUs, {threads} threads; "
+          f"load average {os.getloadavg()[0]:.1f} at the end: the machine is shared)\n")
+    print("| model    | refine | lang | calls | audio s |   WER  | start ms med/p90 | end ms med/p90 |"
+          " bnd med | timed  |  RTF  | cpu RTF |  proc s |")
+    print("|" + "|".join("-" * n for n in (10, 8, 6, 7, 9, 8, 18, 16, 9, 8, 7, 9, 9)) + "|")
+    for line in lines:
+        print(line)
+    print("RTF = wall seconds / audio seconds; cpu RTF = process CPU seconds / threads / audio seconds "
+          "(what an unshared machine would approach)")
+    print(f"\ntargets for base: WER <= {TARGETS['wer']:.0%}, median boundary <= {TARGETS['boundary_ms']:.0f} ms, "
+          f"RTF <= {TARGETS['rtf']}")
+    print("processing time for the whole corpus: "
+          + ", ".join(f"{m} refine={'on' if r else 'off'}: {s:.0f} s" for (m, r), s in totals.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
