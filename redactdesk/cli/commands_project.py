@@ -189,4 +189,9 @@ def cmd_gui(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from redactdesk.pipeline.demo import demo_main
 
-    return demo_main(args)
+    code, to_open = demo_main(args)
+    if to_open is None:
+        return code
+    from redactdesk.gui.app import run
+
+    return run(str(to_open), role=args.role)

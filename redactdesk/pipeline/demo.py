@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,16 +156,15 @@ def run_headless(path: Path, *, mask_method: str = "beep", out_root: Path | None
     return summary
 
 
-def demo_main(args: argparse.Namespace) -> int:
+def demo_main(args: argparse.Namespace) -> tuple[int, Path | None]:
+    """Build (if needed) and, with --headless, run the demo. Returns (exit code, project to open or None)."""
     path = ensure_demo_project(Path(args.project) if args.project else None, fresh=args.fresh,
                                model=args.model, limit=args.limit)
     if args.headless:
         summary = run_headless(path)
-        return 0 if summary.ok else 1
+        return (0 if summary.ok else 1), None
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-            or os.environ.get("QT_QPA_PLATFORM") in ("offscreen", "minimal")) and shutil.which("xvfb-run") is None:
+            or os.environ.get("QT_QPA_PLATFORM") in ("offscreen", "minimal")):
         print("no display found: use `redactdesk demo --headless`, or run under xvfb-run")
-        return 2
-    from redactdesk.gui.app import run
-
-    return run(str(path), role=args.role)
+        return 2, None
+    return 0, path
