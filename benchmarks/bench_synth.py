@@ -99,7 +99,7 @@ def main() -> None:
             took = time.perf_counter() - t
             flac = path.with_suffix(".flac")
             _row(f"long call ({args.long_minutes:g} min): seconds to make", f"{took:.1f}")
-            _row("long call: FLAC MB / words", f"{flac.stat().st_size / 1e6:.1f} / {path.stat().st_size // 1000} KB json")
+            _row("long call: FLAC MB / JSON KB", f"{flac.stat().st_size / 1e6:.1f} / {path.stat().st_size // 1000}")
 
 
 if __name__ == "__main__":
