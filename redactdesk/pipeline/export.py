@@ -385,7 +385,9 @@ def export_release(
         # 3. leak scan over every text file written so far
         report = steps.start("scan", "scanning the release for original values")
         _write(tmp / README, _readme(draft, ids, method))
-        findings, coincidental = inside_other_surrogates(scan_release(tmp, convs.values()), convs.values(), revised)
+        all_needles = needles(convs.values())
+        findings, coincidental = inside_other_surrogates(scan_release(tmp, convs.values(), ns=all_needles),
+                                                         convs.values(), revised, ns=all_needles)
         if findings:
             raise LeaksFound(_findings_message(findings), findings)
         for c in sorted({f.conversation_id for f in coincidental}):
@@ -393,7 +395,7 @@ def export_release(
             warnings.append(f"{c}: a value accepted as {', '.join(cats)} also occurs inside another item's "
                             "surrogate (a coincidence of generated values, not a leak)")
         cross: dict[str, dict[str, int]] = {}
-        for hit in cross_hits(tmp, convs.values()):
+        for hit in cross_hits(tmp, convs.values(), ns=all_needles):
             cross.setdefault(hit.conversation_id, {}).setdefault(hit.category, 0)
             cross[hit.conversation_id][hit.category] += 1
         report(1.0)
@@ -427,7 +429,6 @@ def export_release(
         from redactdesk.pipeline.report import render_report
 
         report_text = render_report(manifest, risk, prosody_rows)
-        all_needles = needles(convs.values())
         findings = scan_lines(blank_structure(REPORT, report_text), REPORT, all_needles)
         if findings:
             raise LeaksFound(_findings_message(findings), findings)

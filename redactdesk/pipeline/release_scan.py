@@ -193,15 +193,16 @@ def _conll_sentences(lines: list[str], keep: list[int]) -> list[tuple[int, str]]
 
 # ---------------------------------------------------------------------------------------------- scans
 def scan_release(folder: str | Path, conversations: Iterable[Conversation],
-                 extra: dict[str, str] | None = None) -> list[LeakFinding]:
+                 extra: dict[str, str] | None = None, ns: list[Needle] | None = None) -> list[LeakFinding]:
     """Findings that refuse a release: a conversation's original values in its own or shared text.
 
-    ``extra`` scans texts not written yet (name -> text, e.g. the manifest) with every needle.
+    ``extra`` scans texts not written yet (name -> text, e.g. the manifest) with every needle;
+    ``ns`` reuses needles already built for these conversations.
     """
     folder = Path(folder)
     convs = list(conversations)
     by_conv: dict[str, list[Needle]] = defaultdict(list)
-    every = needles(convs)
+    every = needles(convs) if ns is None else ns
     for n in every:
         by_conv[n.conversation_id].append(n)
     ids = {c.id for c in convs}
@@ -233,7 +234,8 @@ def _key(conversation_id: str, category: str, variant: str, hint_text: str) -> t
 
 
 def inside_other_surrogates(findings: list[LeakFinding], conversations: Iterable[Conversation],
-                            revised: dict[str, Any]) -> tuple[list[LeakFinding], list[LeakFinding]]:
+                            revised: dict[str, Any], ns: list[Needle] | None = None
+                            ) -> tuple[list[LeakFinding], list[LeakFinding]]:
     """Split findings into (blocking, coincidental).
 
     A finding is coincidental only when its value occurs nowhere in the conversation's text outside
@@ -246,15 +248,18 @@ def inside_other_surrogates(findings: list[LeakFinding], conversations: Iterable
     from redactdesk.risk.leakscan import hint
 
     convs = {c.id: c for c in conversations}
+    wanted = {_key(f.conversation_id, f.category, f.variant, f.hint) for f in findings}
     verdict: dict[tuple[str, str, str, str], bool] = {}
-    for cid, conv in convs.items():
-        rev = revised.get(cid)
-        if rev is None:
+    for cid in sorted({f.conversation_id for f in findings}):
+        conv, rev = convs.get(cid), revised.get(cid)
+        if conv is None or rev is None:
             continue
         text = placeholder_text(rev)
         span_text = {s.id: conv.span_text(s) for s in conv.spans}
-        for n in needles([conv]):
+        for n in (needles([conv]) if ns is None else [x for x in ns if x.conversation_id == cid]):
             k = _key(cid, n.category, n.variant, hint(n.original))
+            if k not in wanted:
+                continue
             in_text = bool(scan_lines(text, "", [n]))
             own = any(span_text.get(it.span_id) == n.original and scan_lines(it.surrogate, "", [n]) for it in rev.items)
             other = any(span_text.get(it.span_id) != n.original and scan_lines(it.surrogate, "", [n])
@@ -269,11 +274,12 @@ def inside_other_surrogates(findings: list[LeakFinding], conversations: Iterable
     return blocking, coincidental
 
 
-def cross_hits(folder: str | Path, conversations: Iterable[Conversation]) -> list[CrossHit]:
+def cross_hits(folder: str | Path, conversations: Iterable[Conversation],
+               ns: list[Needle] | None = None) -> list[CrossHit]:
     """Values accepted in one conversation and said unanonymised in another (its placeholder text)."""
     folder = Path(folder)
     convs = list(conversations)
-    every = needles(convs)
+    every = needles(convs) if ns is None else ns
     out: list[CrossHit] = []
     for conv in convs:
         path = folder / PLACEHOLDER_FOLDER / f"{conv.id}{PER_CONVERSATION[PLACEHOLDER_FOLDER]}"
