@@ -265,3 +265,24 @@ def test_each_jsonl_and_conll_section_is_scanned_with_its_own_calls_values(proje
     (result.path / "corpus.jsonl").write_text("\n".join(lines))
     found = scan_release(result.path, convs)
     assert [(f.file, f.line, f.conversation_id) for f in found] == [("corpus.jsonl", 4, "call_2")]
+
+
+def test_conversation_without_audio_exports_text_only(project, out_root, kit):
+    project.update_conversation_meta("call_2", audio_path=None)
+    from redactdesk.risk.signoff import sign_off
+
+    sign_off(project, "Rita Reviewer")
+    result = export_release(project, out_root / "rel", **kit.kwargs())
+    assert (result.path / "audio" / "call_1.wav").is_file() and not (result.path / "audio" / "call_2.wav").exists()
+    conv = json.loads((result.path / "corpus" / "call_2.json").read_text())
+    assert "audio" not in conv
+    assert [c["audio"] for c in result.manifest["conversations"]] == ["audio/call_1.wav", None]
+
+
+def test_missing_audio_file_fails_clearly(project, out_root, kit):
+    from pathlib import Path
+
+    Path(project.load_conversation("call_1").audio_path).unlink()
+    with pytest.raises(ExportError, match="audio of 'call_1' is missing"):
+        export_release(project, out_root / "rel", **kit.kwargs())
+    assert _leftovers(out_root) == []
