@@ -75,10 +75,18 @@ def stage(window, conversation_id: str | None = None, decisions: int = 3) -> Non
 
 
 def render(window, out: Path, size: tuple[int, int] = (1600, 1000)) -> Path:
+    import time
+
     from PySide6.QtWidgets import QApplication
 
     window.resize(*size)
     window.show()
+    start = time.monotonic()  # let background jobs (panels start some, a little later) finish first
+    while time.monotonic() - start < 120.0:
+        QApplication.processEvents()
+        if time.monotonic() - start > 1.5 and not window.ctx.jobs.jobs and not window.jobs_indicator.isVisible():
+            break
+        time.sleep(0.05)
     for _ in range(5):
         QApplication.processEvents()
     window.waveform.redraw()
