@@ -31,5 +31,10 @@ package: setup
 	$(BIN)/python -m pip install -q -e ".[package]"
 	$(BIN)/pyinstaller --noconfirm --distpath dist --workpath build packaging/redactdesk.spec
 
+# Re-take the README screenshot of the demo project under a virtual screen.
+screenshot: setup
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m redactdesk.gui.screenshot \
+	  --decide 3 --out docs/screenshots/main-window.png
+
 clean:
 	rm -rf build dist .pytest_cache .ruff_cache
