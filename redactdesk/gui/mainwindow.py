@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from redactdesk.core.types import Role, Span, SpanStatus
-from redactdesk.gui import commands, dialogs, panels, style
+from redactdesk.gui import commands, dialogs, panels, stage_actions, style
 from redactdesk.gui.audiosource import (
     AudioSource,
     AudioUnavailable,
@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._build_panels()
         self._connect()
+        self.stage = stage_actions.install(self)  # context menus, speaker edits, mask shading
         self._apply_prefs()
         self.resize(1480, 920)
         self._restore_window_state()

@@ -49,6 +49,7 @@ class TranscriptView(QAbstractScrollArea):
     word_clicked = Signal(int)
     span_clicked = Signal(int)  # span id
     span_requested = Signal(int, int)  # start_word, end_word (exclusive)
+    context_requested = Signal(object, object, QPoint)  # word index | None, turn index | None, global pos
 
     def __init__(self, taxonomy, parent=None) -> None:
         super().__init__(parent)
@@ -105,6 +106,14 @@ class TranscriptView(QAbstractScrollArea):
         self._drag = None
         self.set_spans(conv.spans if conv else [])
         self.verticalScrollBar().setValue(0)
+
+    def update_words(self, conv: Conversation) -> None:
+        """The same conversation with edited words or speakers: lay out again, keep scroll and cursor."""
+        value = self.verticalScrollBar().value()
+        self.conv = conv
+        self._widths_key = None
+        self.set_spans(conv.spans)
+        self.verticalScrollBar().setValue(value)
 
     def set_spans(self, spans: list[Span]) -> None:
         self.spans = list(spans)
@@ -255,6 +264,20 @@ class TranscriptView(QAbstractScrollArea):
             if best_d is None or d < best_d:
                 best, best_d = w, d
         return best if nearest else None
+
+    def turn_at(self, pos: QPoint | QPointF) -> int | None:
+        """Index (in the drawn turns) of the turn whose line is at ``pos`` (its gutter or its words)."""
+        y = pos.y() + self.verticalScrollBar().value()
+        i = bisect.bisect_right(self._line_tops, y) - 1
+        if 0 <= i < len(self._lines) and y <= self._lines[i].bottom:
+            return self._lines[i].turn
+        return None
+
+    def speaker_rect(self, turn_index: int) -> QRect:
+        """The speaker label's area of a turn in viewport coordinates (the gutter of its first line)."""
+        line = next(ln for ln in self._lines if ln.turn == turn_index)
+        return QRectF(MARGIN, line.top, GUTTER - MARGIN, line.bottom - line.top).translated(
+            0, -self.verticalScrollBar().value()).toAlignedRect()
 
     def tag_at(self, pos: QPoint | QPointF) -> _Tag | None:
         p = QPointF(pos.x(), pos.y() + self.verticalScrollBar().value())
@@ -510,6 +533,19 @@ class TranscriptView(QAbstractScrollArea):
             self.span_requested.emit(a, b + 1)
         elif press is not None:
             self.word_clicked.emit(press)
+
+    def contextMenuEvent(self, event) -> None:
+        if not self.conv or not self.conv.words:
+            return super().contextMenuEvent(event)
+        pos = event.pos()
+        tag = self.tag_at(pos)
+        word = self.spans[tag.span_index].start_word if tag is not None else (
+            self.word_at(pos) if pos.x() > GUTTER else None)
+        turn = self.turn_at(pos)
+        if word is None and turn is None:
+            return super().contextMenuEvent(event)
+        self.context_requested.emit(word, turn, event.globalPos())
+        event.accept()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton or not self.conv:
