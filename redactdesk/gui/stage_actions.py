@@ -25,9 +25,12 @@ class StageActions(QObject):
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
+        from redactdesk.gui.speakers import SpeakerActions
+
         self.win = window
         self.ctx = window.ctx
         self.menu: QMenu | None = None
+        self.speakers = SpeakerActions(window)
         window.transcript.context_requested.connect(self.show_menu)
 
     # ------------------------------------------------------------------ menu
@@ -48,6 +51,10 @@ class StageActions(QObject):
             a.setObjectName("act_always_flag")
             a.setStatusTip("Add these words to the project's deny list and detect the conversation again" + why)
             a.setEnabled(may_edit)
+        if turn is not None:
+            if not menu.isEmpty():
+                menu.addSeparator()
+            self.speakers.add_actions(menu, turn)
         return menu
 
     def show_menu(self, word: int | None, turn: int | None, global_pos: QPoint) -> None:

@@ -342,15 +342,22 @@ class TranscriptView(QAbstractScrollArea):
                 self._paint_tag(p, tag)
         p.end()
 
-    def _paint_turn_header(self, p: QPainter, ln: _Line, turn, speakers: list[str]) -> None:
-        colour = QColor(style.SPEAKER_COLOURS[speakers.index(turn.speaker) % len(style.SPEAKER_COLOURS)])
-        label = turn.speaker
-        role = (self.conv.meta.get("speakers") or {}).get(turn.speaker) if isinstance(
-            self.conv.meta.get("speakers"), dict) else None
+    def speaker_label(self, speaker: str) -> str:
+        """A turn's label: the speaker's role when the name is just that (or a diarizer's id), else
+        the name with the role beside it (a renamed speaker keeps its role)."""
+        speakers = self.conv.meta.get("speakers") if self.conv else None
+        role = speakers.get(speaker) if isinstance(speakers, dict) else None
         if isinstance(role, dict):
             role = role.get("role")
-        if isinstance(role, str) and role:
-            label = role.capitalize()
+        if not isinstance(role, str) or not role:
+            return speaker
+        if role.lower() == speaker.lower() or speaker.startswith("SPEAKER_"):
+            return role.capitalize()
+        return f"{speaker} · {role}"
+
+    def _paint_turn_header(self, p: QPainter, ln: _Line, turn, speakers: list[str]) -> None:
+        colour = QColor(style.SPEAKER_COLOURS[speakers.index(turn.speaker) % len(style.SPEAKER_COLOURS)])
+        label = self.speaker_label(turn.speaker)
         p.setFont(self.speaker_font)
         p.setPen(colour)
         fm = QFontMetrics(self.speaker_font)
