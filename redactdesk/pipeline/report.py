@@ -29,6 +29,7 @@ th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}
 def histogram_png(scores: Iterable[float], threshold: float, mean: float, criterion: float) -> bytes:
     """PNG of the per-conversation residual-risk scores with the mean, mu+sigma and the threshold."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     values = [int(s) for s in scores]
     counts = Counter(values)
@@ -43,6 +44,7 @@ def histogram_png(scores: Iterable[float], threshold: float, mean: float, criter
     ax.set_xlabel("residual-risk score per conversation")
     ax.set_ylabel("conversations")
     ax.set_xlim(-0.6, top + 0.6)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.legend(loc="upper right", fontsize="small")
     fig.tight_layout()
     buf = io.BytesIO()
@@ -134,7 +136,7 @@ def render_report(manifest: dict[str, Any], risk: RiskSummary, prosody: Sequence
         if rows:
             parts.append(_table(["conversation", "recognised items", "items checked", "ranges checked"], rows))
     else:
-        parts.append('<p class="fail">The masked audio was not re-listened (no recogniser available).</p>')
+        parts.append('<p class="fail">The masked audio was not re-listened for this release: no recogniser checked it.</p>')
     override = manifest.get("leak_override")
     if override:
         parts.append(f"<p class=\"fail\">Leaks overridden by {escape(str(override.get('by')))} "
