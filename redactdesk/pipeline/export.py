@@ -283,10 +283,11 @@ def export_release(
 
     convs = {cid: project.load_conversation(cid) for cid in ids}
     has_audio = [cid for cid in ids if convs[cid].audio_path]
-    weights = {"substitute": 2.0 * len(ids), "mask": 3.0 * len(has_audio),
-               "relisten": (3.0 * len(has_audio)) if relisten_fn else 0.0,
-               "prosody": (1.0 * len(has_audio)) if prosody_fn else 0.0,
-               "scan": 1.0, "report": 1.0, "finish": 1.0}
+    # shares of the bar in seconds per call as measured on the demo corpus (2 busy cores)
+    weights = {"substitute": 1.0 * len(ids), "mask": 0.5 * len(has_audio),
+               "relisten": (30.0 * len(has_audio)) if relisten_fn else 0.0,
+               "prosody": (2.0 * len(has_audio)) if prosody_fn else 0.0,
+               "scan": 0.3 * len(ids), "report": 2.0, "finish": 0.5}
     steps = _Steps(weights, progress, cancel)
 
     final.parent.mkdir(parents=True, exist_ok=True)
