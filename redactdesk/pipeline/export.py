@@ -300,11 +300,19 @@ def export_release(
         jsonl: list[str] = []
         conll: list[str] = []
         audio_rel: dict[str, str] = {}
+        mode = str(settings.get("substitute.mode", "pseudonym"))
+        general = _generalisation_levels(convs, int(settings.get("substitute.k", 3))) if mode == "generalise" else {}
         for n, cid in enumerate(ids):
             conv = convs[cid]
             if conv.audio_path:
                 audio_rel[cid] = f"audio/{cid}{Path(conv.audio_path).suffix.lower() or '.wav'}"
-            rev = _revise(project, conv, substitute, settings)
+            rev, unsigned = _revise(project, conv, substitute, mode, general.get(cid))
+            if unsigned and not draft:
+                raise ExportRefused(
+                    f"release refused: {unsigned} surrogate(s) of {cid!r} are not in the project's pseudonym map, "
+                    "so the sign-off did not cover them. Run substitution, check it, and sign off again.")
+            if unsigned:
+                warnings.append(f"{cid}: {unsigned} surrogate(s) not yet stored in the project (run substitution)")
             revised[cid] = rev
             open_suggestions = len(conv.spans_by_status(SpanStatus.SUGGESTED))
             if open_suggestions:
@@ -480,13 +488,29 @@ def _sub_progress(report: Callable[[float], None], n: int, total: int) -> Callab
     return sub
 
 
-def _revise(project: Project, conv: Conversation, substitute: Callable[..., Any],
-            settings: dict[str, Any]) -> ef.RevisedConversation:
-    result = substitute(conv, mode=settings.get("substitute.mode", "pseudonym"), secret=project.secret,
-                        existing_map=project.pseudonyms(conv.id), language=conv.language,
-                        gazetteer_edits=project.gazetteer_entries(conv.language))
+def _generalisation_levels(convs: dict[str, Conversation], k: int) -> dict[str, dict[str, int]]:
+    """Per conversation {span category: level}, as ``substitute_project`` computes it (mode "generalise")."""
+    from redactdesk.substitute.batch import SPAN_CATEGORY_OF_QI
+    from redactdesk.substitute.generalise import extract_quasi_identifiers, generalise_records
+
+    records = {cid: extract_quasi_identifiers(c) for cid, c in convs.items()}
+    report = generalise_records(records, {cid: c.language for cid, c in convs.items()}, k=k)
+    return {cid: {SPAN_CATEGORY_OF_QI[q]: lv for q, lv in report.levels[cid].items() if q in SPAN_CATEGORY_OF_QI}
+            for cid in convs}
+
+
+def _revise(project: Project, conv: Conversation, substitute: Callable[..., Any], mode: str,
+            generalisation: dict[str, int] | None) -> tuple[ef.RevisedConversation, int]:
+    """The revised conversation and how many surrogates differ from the project's stored map."""
+    stored = project.pseudonyms(conv.id)
+    extra = {"generalisation": generalisation} if mode == "generalise" else {}
+    result = substitute(conv, mode=mode, secret=project.secret, existing_map=stored, language=conv.language,
+                        gazetteer_edits=project.gazetteer_entries(conv.language), **extra)
+    kept = {(r["key"], r["category"]): r["surrogate"] for r in stored}
+    unsigned = sum(1 for r in getattr(result, "map_rows", None) or []
+                   if kept.get((r["key"], r["category"])) != r["surrogate"])
     try:
-        return ef.build_revised(conv, result.revised_words, result.replacements)
+        return ef.build_revised(conv, result.revised_words, result.replacements), unsigned
     except ef.RevisionError as exc:
         raise ExportError(str(exc)) from exc
 

@@ -48,7 +48,8 @@ class SubstitutionResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def make_substitute(leave_original: str | None = None, surrogates: dict[str, str] | None = None):
+def make_substitute(leave_original: str | None = None, surrogates: dict[str, str] | None = None,
+                    map_rows: tuple[dict, ...] = ()):
     """A substitute_conversation stand-in; ``leave_original`` keeps that category's originals in place."""
     table = {**SURROGATES, **(surrogates or {})}
 
@@ -76,7 +77,7 @@ def make_substitute(leave_original: str | None = None, surrogates: dict[str, str
                     for k, t in enumerate(toks)]
             reps.append(Replacement(s.id, s.category, original, surrogate))
             i = s.end_word
-        return SubstitutionResult(out, reps)
+        return SubstitutionResult(out, reps, map_rows=[dict(r) for r in map_rows])
 
     return substitute
 

@@ -14,6 +14,17 @@ substitute_engine = pytest.importorskip("redactdesk.substitute.engine")
 audio = pytest.importorskip("redactdesk.audio")
 
 
+@pytest.fixture
+def substituted(project):
+    """The real flow: substitution stores the maps, then the reviewer signs off."""
+    from redactdesk.risk.signoff import sign_off
+    from redactdesk.substitute import substitute_project
+
+    substitute_project(project)
+    sign_off(project, "Rita Reviewer", comment="after substitution")
+    return project
+
+
 def deaf(samples, rate):
     return []
 
@@ -24,7 +35,8 @@ def hears_the_name(samples, rate):
     return [Word("Marjorie", t / 10, t / 10 + 0.25) for t in range(0, int(seconds * 10) - 2, 3)]
 
 
-def test_real_stages_write_a_clean_release(project, out_root, kit):
+def test_real_stages_write_a_clean_release(substituted, out_root, kit):
+    project = substituted
     result = export_release(project, out_root / "rel", mask_method="beep",
                             relisten=functools.partial(audio.relisten, recogniser=deaf))
     manifest = json.loads((result.path / "manifest.json").read_text())
@@ -40,7 +52,8 @@ def test_real_stages_write_a_clean_release(project, out_root, kit):
     assert "Prosody" in (result.path / "report.html").read_text()
 
 
-def test_real_relisten_leak_blocks_until_a_reviewer_overrides(project, out_root, kit):
+def test_real_relisten_leak_blocks_until_a_reviewer_overrides(substituted, out_root, kit):
+    project = substituted
     leaky = functools.partial(audio.relisten, recogniser=hears_the_name)
     with pytest.raises(ExportRefused, match="re-listen check still recognises"):
         export_release(project, out_root / "rel", mask_method="beep", relisten=leaky, prosody=False)
@@ -53,3 +66,9 @@ def test_real_relisten_leak_blocks_until_a_reviewer_overrides(project, out_root,
                             override_reason="reviewed by ear, the beep hides it")
     assert result.relisten_leaks >= 2 and result.manifest["leak_override"]["by"] == "tester"
     assert result.manifest["leak_override"]["leaks"] == result.relisten_leaks
+
+
+def test_real_substitution_not_run_since_sign_off_refuses(project, out_root):
+    with pytest.raises(ExportRefused, match="pseudonym map"):
+        export_release(project, out_root / "rel", relisten=False, prosody=False)
+    assert list(out_root.iterdir()) == []

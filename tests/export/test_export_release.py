@@ -286,3 +286,19 @@ def test_missing_audio_file_fails_clearly(project, out_root, kit):
     with pytest.raises(ExportError, match="audio of 'call_1' is missing"):
         export_release(project, out_root / "rel", **kit.kwargs())
     assert _leftovers(out_root) == []
+
+
+def test_surrogates_missing_from_the_signed_map_refuse_a_release_and_warn_a_draft(project, out_root, kit):
+    row = {"key": "person:given:x", "category": "PERSON", "original": "Marjorie", "surrogate": "Bernadette"}
+    sub = kit.substitute(map_rows=(row,))
+    with pytest.raises(ExportRefused, match="not in the project's pseudonym map"):
+        export_release(project, out_root / "rel", **kit.kwargs(substitute=sub))
+    assert _leftovers(out_root) == []
+    result = export_release(project, out_root / "rel", draft=True, **kit.kwargs(substitute=sub))
+    assert any("not yet stored" in w for w in result.warnings)
+    project.put_pseudonyms("call_1", [row])
+    project.put_pseudonyms("call_2", [row])
+    from redactdesk.risk.signoff import sign_off
+
+    sign_off(project, "Rita Reviewer")
+    assert export_release(project, out_root / "rel2", **kit.kwargs(substitute=sub)).warnings == []
