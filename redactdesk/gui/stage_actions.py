@@ -14,6 +14,8 @@ from PySide6.QtCore import QObject, QPoint
 from PySide6.QtWidgets import QMenu
 
 from redactdesk.core.types import Span
+from redactdesk.gui.masking import MaskShading
+from redactdesk.gui.speakers import SpeakerActions
 from redactdesk.gui.stage_commands import AddTerm
 
 if TYPE_CHECKING:
@@ -25,12 +27,11 @@ class StageActions(QObject):
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
-        from redactdesk.gui.speakers import SpeakerActions
-
         self.win = window
         self.ctx = window.ctx
         self.menu: QMenu | None = None
         self.speakers = SpeakerActions(window)
+        self.shading = MaskShading(window)
         window.transcript.context_requested.connect(self.show_menu)
 
     # ------------------------------------------------------------------ menu
