@@ -152,3 +152,20 @@ def test_sign_off_is_for_reviewers_only(qtbot, review_ctx):
     assert not panel.sign_button.isEnabled()
     assert panel.open_sign_off() is None
     assert not signoff_state(ctx.project).signed
+
+
+def test_cancelled_export_leaves_no_folder(qtbot, review_ctx, tmp_path):
+    panel = review_module.ReviewPanel(review_ctx)
+    qtbot.addWidget(panel)
+    export = panel.open_export()
+    export.folder.setText(str(tmp_path / "out"))
+    export.name.setText("r2")
+    export.relisten.setChecked(False)
+    export.prosody.setChecked(False)
+    qtbot.mouseClick(export.export_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(export.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: export.job is None, timeout=60000)
+    assert export.error == "cancelled" and export.result is None
+    assert "nothing was written" in export.step.text()
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+    assert export.export_button.isEnabled() and not export.open_button.isEnabled()
