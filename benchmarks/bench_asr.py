@@ -118,7 +118,8 @@ def _add(row: dict, ref: list[dict], words: list, lang: str, duration: float, se
     row["timed"] += sum(1 for w in words if math.isfinite(w.start) and math.isfinite(w.end) and w.end >= w.start >= 0)
 
 
-def run(calls: list[dict], model: str, refine: bool, threads: int | None) -> dict[tuple[bool, str], dict]:
+def run(calls: list[dict], model: str, refine: bool, threads: int | None,
+        prompt: str | None = "auto") -> dict[tuple[bool, str], dict]:
     """Transcribe each call once; with ``refine`` also time forced alignment on top of the same words."""
     info = resolve_model(model)
     load_whisper(info.path, threads)  # warm: model loading is not part of the RTF
@@ -130,7 +131,7 @@ def run(calls: list[dict], model: str, refine: bool, threads: int | None) -> dic
         ref = json.loads(Path(call["json"]).read_text())["words"]
         t0, c0 = time.perf_counter(), time.process_time()
         res = transcribe_file(call["audio"], model=model, language=lang,
-                              backend_options={"threads": threads} if threads else None)
+                              backend_options={"threads": threads, "prompt": prompt})
         seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
         _add(rows.setdefault((False, lang), _row()), ref, res.words, lang, res.duration, seconds, cpu)
         note = ""
@@ -173,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="forced-alignment refinement rows (measured on top of the same ASR output)")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--no-prompt", action="store_true", help="decode without the call-centre prompt")
     args = parser.parse_args(argv)
     calls = load_corpus(args.corpus, args.limit)
     if not calls:
@@ -184,13 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     lines = []
     totals: dict[tuple[str, bool], float] = {}
     for model in args.models:
-        rows = run(calls, model, refine, args.threads)
+        rows = run(calls, model, refine, args.threads, None if args.no_prompt else "auto")
         for (refined, lang), row in sorted(rows.items()):
             if args.refine == "on" and not refined:
                 continue
             totals[(model, refined)] = totals.get((model, refined), 0.0) + row["seconds"]
             lines.append(fmt_row(model, refined, lang, row, threads))
-    print(f"\nASR on {len(calls)} calls from {args.corpus} ({os.cpu_count()} CPUs, {threads} threads; "
+    print(f"\nASR on {len(calls)} calls from {args.corpus} ({os.cpu_count()} CPUs, {threads} threads, "
+          f"prompt {'off' if args.no_prompt else 'on'}; "
           f"load average {os.getloadavg()[0]:.1f} at the end: the machine is shared)\n")
     print("| model    | refine | lang | calls | audio s |   WER  | start ms med/p90 | end ms med/p90 |"
           " bnd med | timed  |  RTF  | cpu RTF |  proc s |")

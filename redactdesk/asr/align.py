@@ -16,7 +16,7 @@ import math
 import re
 import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
@@ -26,6 +26,7 @@ from num2words import num2words
 
 from redactdesk.asr.base import AlignmentError, CancelFn, ProgressFn, check_cancel
 from redactdesk.asr.resample import WORK_RATE, to_work_rate
+from redactdesk.asr.vad import Region, assign_regions
 from redactdesk.core.types import Turn, Word
 
 MAX_VARIANTS = 32
@@ -435,6 +436,43 @@ def align_turn(
     return out, report
 
 
+@dataclass(frozen=True)
+class _Piece:
+    start_word: int
+    end_word: int
+    channel: int | None
+    window: tuple[float, float] | None  # audio to align against (s); None: around the words
+
+
+def _pieces(
+    words: Sequence[Word], turns: Sequence[Turn], speech: Mapping[int | None, Sequence[Region]] | None
+) -> list[_Piece]:
+    """Turns, cut further wherever the voice-activity regions of their channel change between words.
+
+    Each cut lies in a silence, so every piece's audio window holds exactly its own words' speech;
+    short pieces keep forced alignment fast and robust (whole 90-s turns were slow and often failed).
+    """
+    pieces: list[_Piece] = []
+    for turn in turns:
+        regions = list(speech.get(turn.channel, ())) if speech else []
+        if not regions:
+            pieces.append(_Piece(turn.start_word, turn.end_word, turn.channel, None))
+            continue
+        mids = [(words[i].start + words[i].end) / 2 for i in turn.word_range()]
+        idx = assign_regions(regions, mids)
+        start = turn.start_word
+        for k in range(1, len(idx) + 1):
+            if k == len(idx) or idx[k] != idx[k - 1]:
+                r = idx[k - 1]
+                lo = (regions[r - 1][1] + regions[r][0]) / 2 if r > 0 else max(0.0, regions[r][0] - 0.3)
+                hi = (regions[r][1] + regions[r + 1][0]) / 2 if r + 1 < len(regions) else regions[r][1] + 0.3
+                first, last = words[start], words[turn.start_word + k - 1]
+                lo, hi = min(lo, first.start), max(hi, last.end)  # never cut off the words themselves
+                pieces.append(_Piece(start, turn.start_word + k, turn.channel, (lo, hi)))
+                start = turn.start_word + k
+    return pieces
+
+
 def refine_alignment(
     audio: np.ndarray | AudioReader,
     rate: int,
@@ -442,29 +480,43 @@ def refine_alignment(
     turns: Sequence[Turn],
     *,
     language: str = "en",
-    channel_audio: dict[int, np.ndarray | AudioReader] | None = None,
+    channel_audio: Mapping[int, np.ndarray | AudioReader] | None = None,
+    speech: Mapping[int | None, Sequence[Region]] | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> tuple[list[Word], AlignmentReport]:
-    """Re-time every turn; turns that cannot be aligned keep their times (counted in the report).
+    """Re-time every turn; stretches that cannot be aligned keep their times (counted in the report).
 
     ``channel_audio`` maps a channel number to that channel's audio for stereo calls (turns on
-    channel c are aligned against ``channel_audio[c]``); otherwise ``audio`` is used.
+    channel c are aligned against ``channel_audio[c]``); otherwise ``audio`` is used. ``speech``
+    (voice-activity regions per channel, see :mod:`redactdesk.asr.vad`) lets long turns be aligned
+    in pieces cut at silences; ``report.failed_turns`` then counts failed pieces.
     """
     out = list(words)
     report = AlignmentReport()
-    for k, turn in enumerate(turns):
+    pieces = _pieces(words, turns, speech)
+    for k, piece in enumerate(pieces):
         check_cancel(cancel)
         source = audio
-        if channel_audio is not None and turn.channel in channel_audio:
-            source = channel_audio[turn.channel]
+        if channel_audio is not None and piece.channel in channel_audio:
+            source = channel_audio[piece.channel]
         try:
-            out, part = align_turn(source, rate, out, turn.start_word, turn.end_word, language=language)
+            if piece.window is None:
+                out, part = align_turn(source, rate, out, piece.start_word, piece.end_word, language=language)
+            else:
+                frames = source.frames if not isinstance(source, np.ndarray) else len(source)
+                a = max(0, int(piece.window[0] * rate))
+                b = min(frames, int(math.ceil(piece.window[1] * rate)))
+                segment = source[a:b] if isinstance(source, np.ndarray) else source(a, b)
+                new, part = align_words(
+                    segment, rate, out[piece.start_word : piece.end_word], offset=a / rate, language=language
+                )
+                out[piece.start_word : piece.end_word] = new
             report.merge(part)
         except AlignmentError as exc:
             report.failed_turns += 1
-            report.words += turn.end_word - turn.start_word
-            report.messages.append(f"turn {k}: {exc}")
+            report.words += piece.end_word - piece.start_word
+            report.messages.append(f"words {piece.start_word}-{piece.end_word - 1}: {exc}")
         if progress is not None:
-            progress((k + 1) / max(1, len(turns)))
+            progress((k + 1) / max(1, len(pieces)))
     return out, report

@@ -22,6 +22,16 @@ from redactdesk.core.types import Word
 NAME = "faster-whisper"
 LANGUAGES = ("en", "es")
 
+# A call-centre prompt nudges Whisper towards phone-call wording and digits written as digits.
+# Measured on three demo calls: base WER 0.21 -> 0.18 with it, tiny.en 0.21 -> 0.30; so
+# prompt="auto" uses it for multilingual models only, in the language being transcribed.
+CALL_PROMPTS = {
+    "en": "Call centre call. Agent: Thank you for calling, how can I help? "
+    "Customer: My card number is 4111 1111 1111 1111, expiry 06/27.",
+    "es": "Llamada al centro de atención. Agente: Gracias por llamar, ¿en qué puedo ayudarle? "
+    "Cliente: Mi número de tarjeta es 4111 1111 1111 1111, caduca el 06/27.",
+}
+
 _MODELS: dict[tuple[str, int], Any] = {}
 _MODELS_LOCK = threading.Lock()
 
@@ -71,6 +81,7 @@ class FasterWhisperBackend:
         beam_size: int = 5,
         vad_filter: bool = True,
         condition_on_previous_text: bool = True,
+        prompt: str | None = "auto",
         chunk_plan: ChunkPlan | None = None,
         cache: Path | None = None,
     ) -> None:
@@ -80,6 +91,7 @@ class FasterWhisperBackend:
         self.vad_filter = vad_filter
         # Off, tiny.en skipped whole 30-s windows of the demo calls (WER 0.87 vs 0.42 on two calls).
         self.condition_on_previous_text = condition_on_previous_text
+        self.prompt = prompt
         self.chunk_plan = chunk_plan or ChunkPlan()
         self.cache = cache
         self._info: ModelInfo | None = None
@@ -113,6 +125,14 @@ class FasterWhisperBackend:
                 )
             return "en"
         return language
+
+    def initial_prompt(self, language: str | None) -> str | None:
+        """The decoding prompt: ``prompt="auto"`` gives the call-centre prompt of the language."""
+        if self.prompt == "auto":
+            if not language or not self.model_info().multilingual:
+                return None  # no bias while detecting; tiny.en did worse with it (WER 0.21 -> 0.30)
+            return CALL_PROMPTS.get(language)
+        return self.prompt or None
 
     def transcribe(
         self,
@@ -158,6 +178,7 @@ class FasterWhisperBackend:
                 word_timestamps=True,
                 vad_filter=self.vad_filter,
                 condition_on_previous_text=self.condition_on_previous_text,
+                initial_prompt=self.initial_prompt(language),
             )
             words: list[Word] = []
             for segment in segments:  # a lazy generator: decoding happens while iterating

@@ -9,8 +9,9 @@ turns are split at pauses.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from redactdesk.asr.vad import Region, assign_regions, merge_regions
 from redactdesk.core.types import Conversation, Turn, Word
 
 DEFAULT_CHANNEL_SPEAKERS = ("agent", "customer")
@@ -61,19 +62,38 @@ def assign_mono_speakers(words: Sequence[Word], speaker: str = SINGLE_SPEAKER) -
     return out
 
 
-def build_turns(words: Sequence[Word], *, pause: float = DEFAULT_PAUSE) -> list[Turn]:
-    """Turns over ``words``: a new turn when the speaker or channel changes or a pause exceeds ``pause`` s."""
+def build_turns(
+    words: Sequence[Word],
+    *,
+    pause: float = DEFAULT_PAUSE,
+    speech: Mapping[int | None, Sequence[Region]] | None = None,
+) -> list[Turn]:
+    """Turns over ``words``: a new turn when the speaker or channel changes or a pause exceeds ``pause`` s.
+
+    With ``speech`` (voice-activity regions per channel, :func:`redactdesk.asr.vad.speech_regions`)
+    pauses are measured in the audio; otherwise as gaps between word times (Whisper's word times
+    often bridge short silences, so the audio is the better judge).
+    """
+    utterance: list[int | None] = [None] * len(words)
+    if speech:
+        for ch, regions in speech.items():
+            merged = merge_regions(regions, pause)
+            idx = [i for i, w in enumerate(words) if w.channel == ch]
+            for i, u in zip(idx, assign_regions(merged, [(words[i].start + words[i].end) / 2 for i in idx]),
+                            strict=True):
+                utterance[i] = u if u >= 0 else None
     turns: list[Turn] = []
     last_end = None
     for i, w in enumerate(words):
         speaker = w.speaker or SINGLE_SPEAKER
         current = turns[-1] if turns else None
-        same = (
-            current is not None
-            and current.speaker == speaker
-            and current.channel == w.channel
-            and (last_end is None or w.start - last_end <= pause)
-        )
+        same = current is not None and current.speaker == speaker and current.channel == w.channel
+        if same:
+            prev = utterance[i - 1] if i > 0 else None
+            if utterance[i] is not None and prev is not None:
+                same = utterance[i] == prev
+            else:
+                same = last_end is None or w.start - last_end <= pause
         if same:
             current.end_word = i + 1
         else:

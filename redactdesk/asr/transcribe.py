@@ -34,6 +34,7 @@ from redactdesk.asr.speakers import (
     merge_channels,
 )
 from redactdesk.asr.timing import prepare_words
+from redactdesk.asr.vad import Region, speech_regions
 from redactdesk.core.types import Conversation, ConversationStatus, Turn, Word
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ class TranscriptionResult:
     timed: int = 0  # words that got estimated times from timing repair
     split_tokens: int = 0  # numeric tokens split into spoken units
     alignment: dict[str, Any] | None = None  # forced-alignment summary when refine=True
+    speech: dict[int | None, list[tuple[float, float]]] = field(default_factory=dict)  # VAD regions per channel
 
     def to_conversation(self, conversation_id: str, audio_path: str | None = None) -> Conversation:
         """A :class:`Conversation` holding these words and turns (status TRANSCRIBED)."""
@@ -255,6 +257,7 @@ def transcribe_file(
 
     report = _progress_scaler(progress, 0.9 if refine else 1.0)
     per_channel: list[list[Word]] = []
+    speech: dict[int | None, list[Region]] = {}
     detected = language
     timed = split = 0
     with sf.SoundFile(scan.path) as f:
@@ -266,6 +269,7 @@ def transcribe_file(
                 report((_k + frac) / max(1, len(channels)))
 
             out = _run(engine, reader, detected, chan_progress, cancel, chunk_plan)
+            speech[channel] = speech_regions(reader, reader.total)
             detected = detected or out.language
             words, rep = prepare_words(out.words, language=detected)
             timed += rep.timed
@@ -277,11 +281,13 @@ def transcribe_file(
         words = merge_channels(per_channel, channel_speakers, channels=[int(c) for c in channels])
     else:
         words = assign_mono_speakers(per_channel[0] if per_channel else [])
-    turns = build_turns(words, pause=pause)
+    if not stereo and speech:  # words of a mono result carry channel None
+        speech = {None: next(iter(speech.values()))}
+    turns = build_turns(words, pause=pause, speech=speech)
 
     alignment = None
     if refine and words:
-        words, alignment = _refine(scan, words, turns, detected or "en", progress, cancel)
+        words, alignment = _refine(scan, words, turns, speech, detected or "en", progress, cancel)
 
     if channels and not words:
         warnings.append(
@@ -307,6 +313,7 @@ def transcribe_file(
         timed=timed,
         split_tokens=split,
         alignment=alignment,
+        speech=speech,
     )
     log.info("transcribed %s: %s", scan.path.name, {k: v for k, v in result.summary().items() if k != "notes"})
     return result
@@ -353,6 +360,7 @@ def _refine(
     scan: AudioScan,
     words: list[Word],
     turns: list[Turn],
+    speech: dict[int | None, list[Region]],
     language: str,
     progress: ProgressFn | None,
     cancel: CancelFn | None,
@@ -369,7 +377,8 @@ def _refine(
         by_channel = {c: _ChannelReader(f, c) for c in channels} or None
         mono = by_channel[channels[0]] if by_channel else _ChannelReader(f, None)
         new, report = refine_alignment(
-            mono, WORK_RATE, words, turns, language=language, channel_audio=by_channel, progress=sub, cancel=cancel
+            mono, WORK_RATE, words, turns, language=language, channel_audio=by_channel, speech=speech,
+            progress=sub, cancel=cancel,
         )
     return new, report.summary()
 

@@ -79,3 +79,18 @@ def test_spoken_variants_and_letter_to_sound():
     assert spoken_variants("...") == []
     assert letter_to_sound("shop") == "SH OW P"
     assert letter_to_sound("García", "es") == "G AA R S IY AA"
+
+
+def test_refine_in_pieces_cut_at_silences(make_clip):
+    from redactdesk.asr.vad import assign_regions, speech_regions
+
+    clip = make_clip("hello there".split() + ["thanks"] * 1 + "my card is four one one one".split(), gap=0.4)
+    regions = speech_regions(lambda a, b: clip.audio[a:b], len(clip.audio), min_silence=0.25)
+    assert len(regions) == len(clip.words)  # 0.4 s gaps: one region per word
+    assert assign_regions(regions, [w[1] + 0.05 for w in clip.words]) == list(range(len(clip.words)))
+    words = _rough(clip, shift=0.12)
+    turns = build_turns(words)  # no 1 s pause: a single turn
+    out, report = refine_alignment(clip.audio, RATE, words, turns, speech={None: regions})
+    assert report.failed_turns == 0
+    errs = [abs(a - b) for w, (_, s, e) in zip(out, clip.words, strict=True) for a, b in ((w.start, s), (w.end, e))]
+    assert float(np.median(errs)) < 0.05

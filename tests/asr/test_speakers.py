@@ -55,3 +55,12 @@ def test_rename_speaker_changes_words_and_turns():
         rename_speaker(conv, "customer", "x")
     with pytest.raises(ValueError, match="empty"):
         rename_speaker(conv, "agent", "  ")
+
+
+def test_pauses_come_from_voice_activity_when_given():
+    # Whisper-style words with no gaps at all; the audio has a 1.5 s silence between 2.0 and 3.5 s.
+    words = assign_mono_speakers([Word("a", 0.0, 1.0), Word("b", 1.0, 2.6), Word("c", 2.6, 4.0), Word("d", 4.0, 5.0)])
+    speech = {None: [(0.1, 2.0), (3.5, 5.0)]}
+    assert [(t.start_word, t.end_word) for t in build_turns(words)] == [(0, 4)]
+    assert [(t.start_word, t.end_word) for t in build_turns(words, speech=speech)] == [(0, 2), (2, 4)]
+    assert [(t.start_word, t.end_word) for t in build_turns(words, speech=speech, pause=2.0)] == [(0, 4)]
