@@ -545,6 +545,14 @@ class TranscriptView(QAbstractScrollArea):
         if not self.conv or not self.conv.words:
             return super().contextMenuEvent(event)
         pos = event.pos()
+        if event.reason() == event.Reason.Keyboard and self.cursor_word is not None:  # Menu key, Shift+F10
+            self.ensure_visible(self.cursor_word, self.cursor_word)
+            r = self.word_rect(self.cursor_word)
+            pos = r.center()
+            self.context_requested.emit(self.cursor_word, self.turn_at(pos), self.viewport().mapToGlobal(
+                r.bottomLeft()))
+            event.accept()
+            return
         tag = self.tag_at(pos)
         word = self.spans[tag.span_index].start_word if tag is not None else (
             self.word_at(pos) if pos.x() > GUTTER else None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
 
@@ -117,6 +118,15 @@ def test_annotators_see_the_list_actions_disabled(qtbot, window):
     assert not menu_action(menu, "act_never_flag").isEnabled()
     assert not menu_action(menu, "act_always_flag").isEnabled()
     menu.close()
+    # the Menu key opens the same menu for the word under the cursor
+    win.stage.menu = None
+    win.click_word(span.start_word)
+    QApplication.sendEvent(win.transcript, QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(0, 0),
+                                                             win.transcript.mapToGlobal(QPoint(0, 0))))
+    qtbot.waitUntil(lambda: win.stage.menu is not None and win.stage.menu.isVisible())
+    names = [a.objectName() for a in win.stage.menu.actions()]
+    assert {"act_never_flag", "act_always_flag", "act_rename_speaker", "act_edit_turn"} <= set(names)
+    win.stage.menu.close()
     assert win.project.terms("allow") == [] and win.project.terms("deny") == []
 
 
