@@ -8,6 +8,7 @@ replacements, the map rows to store and the revision warnings. Nothing is writte
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -251,7 +252,56 @@ def _simple_tokens(mode: str, spans: list[Span], conv: Conversation, language: s
     return out
 
 
+def _folded_tokens(text: str) -> list[str]:
+    return re.findall(r"[\w@]+", text.lower())
+
+
+def _contains_original(rep: Replacement) -> bool:
+    """True when the surrogate still says the original inside it ("zero five thirty" -> "... thirty two")."""
+    orig, sur = _folded_tokens(rep.original), _folded_tokens(rep.surrogate)
+    if not orig or len("".join(orig)) < 3 or len(sur) < len(orig):
+        return False
+    return any(sur[i:i + len(orig)] == orig for i in range(len(sur) - len(orig) + 1))
+
+
+MAX_REDRAWS = 8
+
+
 def substitute_conversation(
+    conv: Conversation,
+    *,
+    mode: str = "pseudonym",
+    secret: str,
+    existing_map: list[dict[str, Any]] | None = None,
+    language: str | None = None,
+    gazetteer_edits: Iterable[dict[str, Any]] | None = None,
+    taxonomy: Taxonomy | None = None,
+    generalisation: dict[str, int] | None = None,
+    salts: dict[str, str] | None = None,
+    check: bool = True,
+) -> SubstitutionResult:
+    """Replace the conversation's ACCEPTED spans (see :func:`_substitute_once`).
+
+    A surrogate that happens to contain its own original (a card expiry "zero five thirty" drawn as
+    "zero five thirty two") would leak it, so such items are re-drawn with a fresh salt, a few times
+    at most; what still contains its original is left for the revision checks and the export's
+    leak scan to stop.
+    """
+    salts = dict(salts or {})
+    kwargs = dict(mode=mode, secret=secret, existing_map=existing_map, language=language,
+                  gazetteer_edits=gazetteer_edits, taxonomy=taxonomy, generalisation=generalisation, check=check)
+    result = _substitute_once(conv, salts=salts, **kwargs)
+    for attempt in range(MAX_REDRAWS):
+        bad = [k for rep in result.replacements if _contains_original(rep) for k in rep.keys]
+        if not bad:
+            break
+        for k in bad:
+            salts[k] = salts.get(k, "") + f"~{attempt}"
+        result = _substitute_once(conv, salts=salts, **kwargs)
+    return result
+
+
+def _substitute_once(
     conv: Conversation,
     *,
     mode: str = "pseudonym",
