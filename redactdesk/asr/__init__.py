@@ -1,7 +1,8 @@
 """Speech to aligned words: offline ASR backends, timing repair, forced alignment, speakers.
 
 Entry points: :func:`transcribe_file` / :func:`transcribe_to_json` (audio file → words and turns),
-:func:`align_turn` / :func:`refine_alignment` (re-time words), :func:`prepare_words` (timing repair
+:func:`retime_words` / :func:`refine_file` (re-time words of a transcript against its audio file;
+:func:`align_turn` / :func:`refine_alignment` do the same on arrays), :func:`prepare_words` (timing repair
 + numeric splitting for imported transcripts), :func:`rename_speaker`.
 """
 
@@ -17,6 +18,7 @@ from redactdesk.asr.base import (
     register_backend,
 )
 from redactdesk.asr.models import ModelInfo, ensure_base_model, resolve_model
+from redactdesk.asr.retime import refine_file, retime_words
 from redactdesk.asr.speakers import build_turns, merge_channels, rename_speaker
 from redactdesk.asr.timing import TimingReport, prepare_words, repair_timings, split_numeric_tokens
 from redactdesk.asr.transcribe import TranscriptionResult, scan_audio, transcribe_file, transcribe_to_json
@@ -40,10 +42,12 @@ __all__ = [
     "merge_channels",
     "prepare_words",
     "refine_alignment",
+    "refine_file",
     "register_backend",
     "rename_speaker",
     "repair_timings",
     "resolve_model",
+    "retime_words",
     "scan_audio",
     "split_numeric_tokens",
     "transcribe_file",

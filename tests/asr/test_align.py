@@ -94,3 +94,22 @@ def test_refine_in_pieces_cut_at_silences(make_clip):
     assert report.failed_turns == 0
     errs = [abs(a - b) for w, (_, s, e) in zip(out, clip.words, strict=True) for a, b in ((w.start, s), (w.end, e))]
     assert float(np.median(errs)) < 0.05
+
+
+def test_retime_words_and_refine_file_read_the_audio_themselves(clip, clip_wav):
+    from redactdesk.asr.retime import refine_file, retime_words
+
+    words = _rough(clip)
+    out, report = retime_words(clip_wav, words, 2, 6)
+    assert out[:2] == words[:2] and out[6:] == words[6:]
+    assert out[3].start == pytest.approx(clip.words[3][1], abs=0.08)
+    assert report.words == 4
+    refined, rep = refine_file(clip_wav, words, build_turns(words))
+    assert rep.failed_turns == 0
+    errs = [abs(w.start - s) for w, (_, s, _) in zip(refined, clip.words, strict=True)]
+    assert float(np.median(errs)) < 0.05 and max(errs) < 0.3
+    bad = [Word(w.text, w.start, w.end, channel=1) for w in words]
+    from redactdesk.asr.base import AsrError
+
+    with pytest.raises(AsrError, match="channel 1"):
+        retime_words(clip_wav, bad, 0, 2)
