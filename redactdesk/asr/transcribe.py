@@ -90,6 +90,7 @@ class TranscriptionResult:
     split_tokens: int = 0  # numeric tokens split into spoken units
     alignment: dict[str, Any] | None = None  # forced-alignment summary when refine=True
     speech: dict[int | None, list[tuple[float, float]]] = field(default_factory=dict)  # VAD regions per channel
+    chunks: int = 0  # pieces the audio was recognised in (all channels)
 
     def to_conversation(self, conversation_id: str, audio_path: str | None = None) -> Conversation:
         """A :class:`Conversation` holding these words and turns (status TRANSCRIBED)."""
@@ -118,6 +119,7 @@ class TranscriptionResult:
             "rtf": round(self.rtf, 3),
             "timed": self.timed,
             "split_tokens": self.split_tokens,
+            "chunks": self.chunks,
             "warnings": list(self.warnings),
             "notes": list(self.notes),
             "alignment": self.alignment,
@@ -259,7 +261,7 @@ def transcribe_file(
     per_channel: list[list[Word]] = []
     speech: dict[int | None, list[Region]] = {}
     detected = language
-    timed = split = 0
+    timed = split = chunks = 0
     with sf.SoundFile(scan.path) as f:
         for k, channel in enumerate(channels):
             check_cancel(cancel)
@@ -270,6 +272,7 @@ def transcribe_file(
 
             out = _run(engine, reader, detected, chan_progress, cancel, chunk_plan)
             speech[channel] = speech_regions(reader, reader.total)
+            chunks += int(out.info.get("chunks", 1))  # type: ignore[call-overload]
             detected = detected or out.language
             words, rep = prepare_words(out.words, language=detected)
             timed += rep.timed
@@ -314,6 +317,7 @@ def transcribe_file(
         split_tokens=split,
         alignment=alignment,
         speech=speech,
+        chunks=chunks,
     )
     log.info("transcribed %s: %s", scan.path.name, {k: v for k, v in result.summary().items() if k != "notes"})
     return result

@@ -179,3 +179,15 @@ def test_any_registered_backend_gets_timing_repair_splitting_and_turns(clip_wav)
     assert [(t.start_word, t.end_word) for t in result.turns] == [(0, 5)]
     assert result.speech[None] and result.speech[None][0][0] == pytest.approx(0.5, abs=0.1)
     assert progress[-1] == 1.0 and progress == sorted(progress)
+
+
+def test_real_chunking_keeps_words_once(clip, clip_wav):
+    from redactdesk.asr.chunks import ChunkPlan
+
+    plan = ChunkPlan(chunk_seconds=3.5, overlap_seconds=0.5, search_seconds=1.0)
+    result = transcribe_file(clip_wav, model="tiny.en", chunk_plan=plan)
+    assert result.chunks >= 2
+    starts = [w.start for w in result.words]
+    assert starts == sorted(starts)
+    assert all(b - a > 0.05 for a, b in zip(starts, starts[1:], strict=False))  # nothing doubled at a seam
+    assert jiwer.wer(clip.text, " ".join(_norm([w.text for w in result.words]))) <= 0.35
