@@ -100,7 +100,7 @@ class CrfModel:
         self._attr_index: dict[str, int] = {}
         self._state: sp.csr_matrix | None = None
         self._trans: np.ndarray | None = None
-        self._tables = np.zeros((len(self.extractor.offsets), 1, 0))
+        self._tables = np.zeros((len(self.extractor.offsets), 1, 0), dtype=np.float32)
         self._n_table_sigs = 0
 
     @property
@@ -206,7 +206,7 @@ class CrfModel:
         for (a, b), w in info.transitions.items():
             trans[li[a], li[b]] = w
         self._trans = trans
-        self._tables = np.zeros((len(self.extractor.offsets), 1, len(self.labels)))
+        self._tables = np.zeros((len(self.extractor.offsets), 1, len(self.labels)), dtype=np.float32)
 
     # ------------------------------------------------------------------ fast scoring
     def _ensure_tables(self) -> None:
@@ -227,8 +227,8 @@ class CrfModel:
                         rows.append(r)
                         cols.append(a)
             ind = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(new), self._state.shape[0]))
-            block = np.asarray((ind @ self._state).todense())
-            tables.append(np.concatenate([self._tables[k, :-1], block, np.zeros((1, len(self.labels)))]))
+            block = np.asarray((ind @ self._state).todense(), dtype=np.float32)
+            tables.append(np.concatenate([self._tables[k, :-1], block, np.zeros((1, len(self.labels)), np.float32)]))
         self._tables = np.stack(tables)
         self._n_table_sigs = n_sig
 
@@ -242,7 +242,7 @@ class CrfModel:
         tok_utt = np.repeat(np.arange(len(enc)), enc.lengths)
         pos = np.arange(n) - enc.starts[tok_utt]
         length = enc.lengths[tok_utt]
-        out = np.zeros((n, len(self.labels)))
+        out = np.zeros((n, len(self.labels)), dtype=np.float32)
         for k, o in enumerate(self.extractor.offsets):
             j = np.arange(n) + o
             valid = (pos + o >= 0) & (pos + o < length)
@@ -275,29 +275,34 @@ class CrfModel:
                 yield int(length), utts, enc.starts[utts][:, None] + np.arange(length)[None, :]
 
     def marginals(self, enc: Encoded | Sequence[Utterance]) -> Marginals:
-        """Token marginals P(label | utterance) by scaled forward-backward, batched by length."""
+        """Token marginals P(label | utterance) by scaled forward-backward, batched by length (float32)."""
         if not isinstance(enc, Encoded):
             enc = self.encode(enc)
-        em = self.emissions(enc)
+        pe = self.emissions(enc)
         assert self._trans is not None
-        exp_t = np.exp(self._trans - self._trans.max())
-        probs = np.zeros_like(em)
+        pe -= pe.max(axis=1, keepdims=True)
+        np.exp(pe, out=pe)  # per-token scaling cancels in the normalised recursions
+        exp_t = np.exp(self._trans - self._trans.max()).astype(np.float32)
+        exp_t_t = np.ascontiguousarray(exp_t.T)
+        tiny = np.float32(1e-30)
+        probs = np.empty_like(pe)
         for length, _utts, tok in self._buckets(enc):
-            e = em[tok]  # (g, T, L)
-            pe = np.exp(e - e.max(axis=2, keepdims=True))
-            alpha = np.empty_like(pe)
-            a = pe[:, 0]
-            alpha[:, 0] = a / a.sum(1, keepdims=True)
+            e = pe[tok]  # (g, T, L)
+            alpha = np.empty_like(e)
+            a = e[:, 0]
+            alpha[:, 0] = a / (a.sum(1, keepdims=True) + tiny)
             for t in range(1, length):
-                a = (alpha[:, t - 1] @ exp_t) * pe[:, t]
-                alpha[:, t] = a / a.sum(1, keepdims=True)
-            beta = np.empty_like(pe)
+                a = alpha[:, t - 1] @ exp_t
+                a *= e[:, t]
+                alpha[:, t] = a / (a.sum(1, keepdims=True) + tiny)
+            beta = np.empty_like(e)
             beta[:, -1] = 1.0
             for t in range(length - 2, -1, -1):
-                b = (pe[:, t + 1] * beta[:, t + 1]) @ exp_t.T
-                beta[:, t] = b / b.sum(1, keepdims=True)
-            g = alpha * beta
-            probs[tok] = g / g.sum(2, keepdims=True)
+                b = (e[:, t + 1] * beta[:, t + 1]) @ exp_t_t
+                beta[:, t] = b / (b.sum(1, keepdims=True) + tiny)
+            alpha *= beta
+            alpha /= alpha.sum(2, keepdims=True) + tiny
+            probs[tok] = alpha
         return Marginals(probs, enc.starts, enc.lengths, list(self.labels))
 
     def viterbi(self, enc: Encoded | Sequence[Utterance]) -> list[list[str]]:
@@ -358,7 +363,8 @@ class CrfModel:
             raise ModelError("the model has not been trained")
         meta = {"format": FORMAT, "version": FORMAT_VERSION, "labels": self.labels,
                 "features": self.config.to_dict(), "c1": self.c1, "c2": self.c2,
-                "max_iterations": self.max_iterations, "info": self.info, **(extra_meta or {})}
+                "max_iterations": self.max_iterations, "max_copies": self.max_copies, "info": self.info,
+                **(extra_meta or {})}
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
             zf.writestr("meta.json", json.dumps(meta, indent=1))
@@ -366,8 +372,10 @@ class CrfModel:
         return buf.getvalue()
 
     @classmethod
-    def from_bytes(cls, data: bytes, *, config: FeatureConfig | None = None) -> CrfModel:
-        """Load a model written by :meth:`to_bytes`. ``config`` overrides the stored feature flags."""
+    def from_bytes(cls, data: bytes, *, config: FeatureConfig | None = None,
+                   extractor: FeatureExtractor | None = None) -> CrfModel:
+        """Load a model written by :meth:`to_bytes`. ``config`` overrides the stored feature flags;
+        ``extractor`` (same flags as stored) is shared instead of a new one."""
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as zf:
                 meta = json.loads(zf.read("meta.json"))
@@ -378,8 +386,12 @@ class CrfModel:
             raise ModelError("not a redactdesk model file (wrong format tag)")
         if int(meta.get("version", 0)) > FORMAT_VERSION:
             raise ModelError(f"model format {meta.get('version')} is newer than this redactdesk understands")
-        model = cls(config or FeatureConfig.from_dict(meta.get("features", {})), c1=meta.get("c1", 0.05),
-                    c2=meta.get("c2", 0.01), max_iterations=meta.get("max_iterations", 100))
+        stored = config or FeatureConfig.from_dict(meta.get("features", {}))
+        if extractor is not None and extractor.config != stored:
+            raise ModelError("the model was trained with other feature settings than the extractor given")
+        model = cls(stored, c1=meta.get("c1", 0.05), c2=meta.get("c2", 0.01),
+                    max_iterations=meta.get("max_iterations", 100), max_copies=meta.get("max_copies"),
+                    extractor=extractor)
         model.model_bytes = model_bytes
         model.info = dict(meta.get("info", {}))
         model.meta = meta

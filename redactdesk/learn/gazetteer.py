@@ -15,12 +15,17 @@ MONTHS = {
 }
 
 
+_FUNCTION_WORDS = frozenset("the of and da de del la las los el y e di van von der den saint st".split())
+
+
 def _words(items: object) -> set[str]:
+    """Lower-cased words of the entries, without function words ("Isle of Man" -> isle, man)."""
     out: set[str] = set()
     for item in items:  # type: ignore[attr-defined]
-        for w in str(item).replace("-", " ").split():
-            if len(w) > 1:
-                out.add(w.lower())
+        for w in str(item).replace("-", " ").replace(",", " ").replace("(", " ").replace(")", " ").split():
+            low = w.lower()
+            if len(low) > 1 and low not in _FUNCTION_WORDS:
+                out.add(low)
     return out
 
 

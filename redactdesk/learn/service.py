@@ -1,6 +1,6 @@
 """``ActiveLearner``: the active-learning service the app and the CLI use on a project.
 
-    learner = ActiveLearner(project, strategy="t-sum*s-sum", batch=25)
+    learner = ActiveLearner(project, strategy="diverse+t-sum", batch=10)
     items = learner.queue()            # what to label next: [QueueItem(conversation_id, turn_index, score, margin)]
     version = learner.retrain()        # train on every labelled utterance, store the model + metrics
     learner.learning_curve()           # [(n_labelled, cross-validated F1)] over stored versions
@@ -41,6 +41,7 @@ MODEL_NAME = "active_learning"
 SOURCE_NAME = "crf"  # the span source name the model's suggestions carry
 LABELLED_SETTING = "learn.labelled_turns"
 STRATEGY_SETTING = "learn.strategy"
+DEFAULT_STRATEGY = "diverse+t-sum"
 STOP_SAMPLE = 2000  # unlabelled utterances the stability check compares predictions on
 
 
@@ -95,11 +96,11 @@ class ActiveLearner:
     def __init__(self, project: Any, strategy: str | Strategy | None = None, batch: int = 25, *,
                  seed_strategy: str | Strategy = "kmeans+s-sum", source: str | CrfModel | None = "bundled",
                  features: FeatureConfig | None = None, training: TrainingSettings | None = None,
-                 mode: str = "binary", cv_folds: int = 3, random_seed: int = 0) -> None:
+                 mode: str = "multi", cv_folds: int = 3, random_seed: int = 0) -> None:
         if batch < 1:
             raise LearnError("the batch size must be at least 1")
         self.project = project
-        spec = strategy or project.setting(STRATEGY_SETTING) or "t-sum*s-sum"
+        spec = strategy or project.setting(STRATEGY_SETTING) or DEFAULT_STRATEGY
         self.strategy = get_strategy(spec)
         self.seed_strategy = get_strategy(seed_strategy)
         self.batch = batch
@@ -127,10 +128,17 @@ class ActiveLearner:
         """The transferred model (loaded on first use; None if there is none)."""
         if self._source is None and self._source_spec is not None:
             try:
-                self._source = load_source(self._source_spec)  # type: ignore[arg-type]
+                self._source = load_source(self._source_spec, language=self._language())  # type: ignore[arg-type]
             except ModelError:
                 self._source_spec = None
         return self._source
+
+    def _language(self) -> str:
+        """The project's main language (from its turns; English when there are none)."""
+        from collections import Counter
+
+        langs = Counter(u.language for u in self._utts)
+        return langs.most_common(1)[0][0] if langs else "en"
 
     def _load_latest(self) -> None:
         rows = [r for r in self.project.models(MODEL_NAME) if r["kind"] == MODEL_KIND]
@@ -139,12 +147,12 @@ class ActiveLearner:
         blob = self.project.model_blob(rows[-1]["id"])
         if blob:
             try:
-                self.model = CrfModel.from_bytes(blob)
+                self.model = CrfModel.from_bytes(blob, extractor=self.extractor)  # shares interned signatures
             except ModelError:
-                return
-            self.model.extractor = self.extractor  # same flags; shares the interned signatures
-            self.model._reset_tables()
-            self.model._load_weights()
+                try:  # trained with other feature settings: keep its own extractor
+                    self.model = CrfModel.from_bytes(blob)
+                except ModelError:
+                    return
             self.model_id = int(rows[-1]["id"])
 
     # ------------------------------------------------------------------ data
@@ -260,7 +268,8 @@ class ActiveLearner:
             stop_tags = model.predict(enc_stop) if len(stop_set) else []
             kappa = None
             if previous is not None and len(stop_set):
-                kappa = tag_kappa(previous.predict(enc_stop), stop_tags)
+                same = previous.extractor is extractor
+                kappa = tag_kappa(previous.predict(enc_stop if same else previous.encode(stop_set)), stop_tags)
             max_h = mean_h = None
             if len(stop_set):
                 marg = model.marginals(enc_stop)

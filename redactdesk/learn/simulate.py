@@ -124,11 +124,11 @@ def _evaluate(model: CrfModel, test_enc, gold: list[list[str]]) -> Scores:
 
 
 def run_simulation(train: str | Path | Sequence[Utterance], test: str | Path | Sequence[Utterance],
-                   strategies: Sequence[str] = ("random", "t-sum"), seed_size: int = 50, batch: int = 50,
+                   strategies: Sequence[str] = ("random", "t-sum"), seed_size: int = 10, batch: int = 10,
                    repeats: int = 3, out_dir: str | Path | None = None, seed_strategy: str | Sequence[str] = "random",
-                   *, max_labels: int | float | None = 0.3, source: str | Path | CrfModel | None = "bundled",
+                   *, max_labels: int | float | None = 0.15, source: str | Path | CrfModel | None = "bundled",
                    features: FeatureConfig | None = None, training: TrainingSettings | None = None,
-                   mode: str = "binary", random_seed: int = 0, progress: Progress | None = None) -> SimulationResult:
+                   mode: str = "multi", random_seed: int = 0, progress: Progress | None = None) -> SimulationResult:
     """Run strategies x seed strategies x repeats; write curve.csv/curve.png/runs.csv/summary.json to ``out_dir``.
 
     ``max_labels``: stop each run there (a fraction <= 1 of the pool, or a count). ``source``:
@@ -275,17 +275,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--train", required=True, help="pool: CoNLL (token TAB tag, IOB2) or JSONL {tokens, tags}")
     p.add_argument("--test", required=True, help="held-out test set, same formats")
     p.add_argument("--strategy", action="append", default=None,
-                   help="query strategy, repeatable or comma-separated (default: random,t-sum,t-sum*s-sum)")
+                   help="query strategy, repeatable or comma-separated (default: random,t-sum,diverse+t-sum,t-sum*s-sum)")
     p.add_argument("--seed-strategy", action="append", default=None,
-                   help="seed strategy, repeatable or comma-separated (default: random)")
-    p.add_argument("--seed-size", type=int, default=50)
-    p.add_argument("--batch", type=int, default=50)
+                   help="seed strategy, repeatable or comma-separated (default: random,kmeans+s-sum)")
+    p.add_argument("--seed-size", type=int, default=10)
+    p.add_argument("--batch", type=int, default=10)
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--max-labels", type=float, default=0.3,
+    p.add_argument("--max-labels", type=float, default=0.15,
                    help="stop each run at this many labels (a fraction <= 1 of the pool, or a count)")
-    p.add_argument("--source", default="bundled", help="source model file for s- strategies, 'bundled' or 'none'")
-    p.add_argument("--mode", choices=("binary", "multi"), default="binary", help="token entropy: anon/not or all labels")
+    p.add_argument("--source", default="bundled",
+                   help="source model for s- strategies: a model file, 'bundled' (English), 'bundled:es' or 'none'")
+    p.add_argument("--mode", choices=("binary", "multi"), default="multi",
+                   help="token entropy over all labels (multi) or anon/not as in the thesis (binary)")
     p.add_argument("--spacy", action="store_true", help="add spaCy POS/NER features (slower)")
+    p.add_argument("--fast", action="store_true",
+                   help="fast features: spoken-run hits instead of detect's patterns (and no spaCy)")
     p.add_argument("--max-iterations", type=int, default=None, help="L-BFGS iterations per training")
     p.add_argument("--random-seed", type=int, default=0)
     p.add_argument("--out", required=True, help="output folder for curve.csv, curve.png, runs.csv, summary.json")
@@ -295,8 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    strategies = _split(args.strategy or ["random,t-sum,t-sum*s-sum"])
-    seed_strategies = _split(args.seed_strategy or ["random"])
+    strategies = _split(args.strategy or ["random,t-sum,diverse+t-sum,t-sum*s-sum"])
+    seed_strategies = _split(args.seed_strategy or ["random,kmeans+s-sum"])
     source = None if args.source.lower() == "none" else args.source
     training = TrainingSettings()
     if args.max_iterations:
@@ -309,7 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result = run_simulation(args.train, args.test, strategies, args.seed_size, args.batch, args.repeats,
                                 args.out, seed_strategies, max_labels=args.max_labels, source=source,
-                                features=FeatureConfig(spacy=args.spacy), training=training, mode=args.mode,
+                                features=FeatureConfig.fast(spacy=args.spacy) if args.fast else FeatureConfig(spacy=args.spacy),
+                                training=training, mode=args.mode,
                                 random_seed=args.random_seed, progress=progress)
     except LearnError as exc:
         print(f"\nredactdesk simulate: {exc}", file=sys.stderr)

@@ -1,9 +1,9 @@
 """Knowledge transfer: the *source* model whose uncertainty picks the seed before any label exists.
 
-A source model is any :class:`CrfModel` file. The bundled one (``resources/models/source_en.rdcrf``)
-was trained on synthetic calls from :mod:`redactdesk.synth` with seeds no demo or experiment uses
-(rebuild it with ``python -m redactdesk.learn.transfer --build``). Another project's model can be
-imported as the source with :func:`import_project_model`.
+A source model is any :class:`CrfModel` file. The bundled ones (``resources/models/source_en.rdcrf``
+and ``source_es.rdcrf``) were trained on synthetic calls from :mod:`redactdesk.synth` with seeds no
+demo or experiment uses (rebuild with ``python -m redactdesk.learn.transfer --build``). Another
+project's model can be imported as the source with :func:`import_project_model`.
 """
 
 from __future__ import annotations
@@ -19,21 +19,24 @@ from redactdesk.learn.features import FeatureConfig
 from redactdesk.learn.training import TrainingSettings
 from redactdesk.learn.utterances import Utterance, utterances_from_conversation
 
-BUNDLED_NAME = "source_en.rdcrf"
+BUNDLED_NAMES = {"en": "source_en.rdcrf", "es": "source_es.rdcrf"}
 SOURCE_SEEDS = range(900_000, 900_400)  # reserved for the bundled source model's training calls
 MODEL_KIND = "crf"
 
 
-def bundled_source_path() -> Path:
+def bundled_source_path(language: str = "en") -> Path:
     from redactdesk.resources import resource
 
-    return resource("models", BUNDLED_NAME)
+    if language not in BUNDLED_NAMES:
+        raise ModelError(f"no bundled source model for language {language!r} (have: {', '.join(BUNDLED_NAMES)})")
+    return resource("models", BUNDLED_NAMES[language])
 
 
-def load_source(spec: str | os.PathLike[str] = "bundled") -> CrfModel:
-    """``"bundled"`` or a path to a model file (written by CrfModel.save or exported from a project)."""
-    if str(spec) == "bundled":
-        path = bundled_source_path()
+def load_source(spec: str | os.PathLike[str] = "bundled", language: str = "en") -> CrfModel:
+    """``"bundled"`` (the model for ``language``), ``"bundled:es"``, or a path to a model file."""
+    if str(spec).startswith("bundled"):
+        _, _, lang = str(spec).partition(":")
+        path = bundled_source_path(lang or language)
         if not path.is_file():
             raise ModelError(f"the bundled source model is missing ({path}); "
                              "rebuild it with python -m redactdesk.learn.transfer --build")
@@ -79,7 +82,7 @@ def build_source(out: str | os.PathLike[str] | None = None, seeds: Sequence[int]
     utts = synthetic_utterances(seeds, language)
     model = TrainingSettings(max_iterations=100).new_model(
         CrfModel(config or FeatureConfig()).extractor).fit(utts)
-    path = Path(out) if out else bundled_source_path()
+    path = Path(out) if out else bundled_source_path(language)
     path.parent.mkdir(parents=True, exist_ok=True)
     model.info["name"] = path.name
     model.save(path, {"trained_on": f"redactdesk.synth {language} seeds {seeds[0]}..{seeds[-1]}",
@@ -93,10 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--build", action="store_true", required=True)
     p.add_argument("--out", default=None)
     p.add_argument("--calls", type=int, default=len(SOURCE_SEEDS))
+    p.add_argument("--language", choices=sorted(BUNDLED_NAMES), action="append", default=None)
     args = p.parse_args(argv)
     seeds = range(SOURCE_SEEDS[0], SOURCE_SEEDS[0] + args.calls)
-    path = build_source(args.out, seeds)
-    print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
+    for language in args.language or sorted(BUNDLED_NAMES):
+        path = build_source(args.out if args.language and len(args.language) == 1 else None, seeds, language)
+        print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
     return 0
 
 

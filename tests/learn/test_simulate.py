@@ -32,7 +32,7 @@ def test_cli_main_on_generated_data(tmp_path, capsys):
     train, test, n_train, n_test = make_data(tmp_path / "data", calls=8, seed=100_200, test_fraction=0.25)
     assert n_train > n_test > 0 and train.suffix == ".conll"
     code = main(["--train", str(train), "--test", str(test), "--strategy", "random", "--strategy", "t-sum",
-                 "--seed-size", "10", "--batch", "10", "--repeats", "1", "--max-labels", "30",
+                 "--seed-strategy", "random", "--seed-size", "10", "--batch", "10", "--repeats", "1", "--max-labels", "30",
                  "--max-iterations", "10", "--source", "none", "--out", str(tmp_path / "o"), "--quiet"])
     out = capsys.readouterr().out
     assert code == 0 and "full-data model" in out and (tmp_path / "o" / "curve.csv").exists()

@@ -33,13 +33,17 @@ def test_transfer_changes_the_seed(trained, train_utts, test_utts):
     assert set(_seed("s-sum", other)) != set(seed)
 
 
-def test_bundled_source_model_loads_and_scores(test_utts):
-    if not bundled_source_path().is_file():
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_bundled_source_models_load_and_score(test_utts, language):
+    path = bundled_source_path(language)
+    if not path.is_file():
         pytest.skip("bundled source model not built")
-    src = load_source("bundled")
-    assert bundled_source_path().stat().st_size < 5 * 1024 * 1024
+    src = load_source(f"bundled:{language}")
+    assert path.stat().st_size < 2 * 1024 * 1024  # all of resources/models stays well under 5 MB
     marg = src.marginals(test_utts[:20])
     assert marg.probs.shape[1] == len(src.labels) and "B-PERSON" in src.labels
+    with pytest.raises(ModelError, match="no bundled source model"):
+        bundled_source_path("fr")
 
 
 def test_import_another_projects_model(tmp_path, trained):
