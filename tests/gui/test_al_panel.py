@@ -12,7 +12,8 @@ USER_ROLE = 256  # Qt.ItemDataRole.UserRole
 
 
 @pytest.fixture
-def al_window(qtbot, tmp_path, settings):
+def al_window(qtbot, tmp_path, settings, monkeypatch):
+    monkeypatch.setenv("REDACTDESK_AL_AUTOSTART", "1")
     from redactdesk.gui.app import build_main_window
     from redactdesk.learn.training import TrainingSettings
     from redactdesk.store import Project
