@@ -130,7 +130,7 @@ def run(calls: list[dict], model: str, refine: bool, threads: int | None,
             continue
         ref = json.loads(Path(call["json"]).read_text())["words"]
         t0, c0 = time.perf_counter(), time.process_time()
-        res = transcribe_file(call["audio"], model=model, language=lang,
+        res = transcribe_file(call["audio"], model=model, language=lang, refine=False,
                               backend_options={"threads": threads, "prompt": prompt})
         seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
         _add(rows.setdefault((False, lang), _row()), ref, res.words, lang, res.duration, seconds, cpu)
@@ -139,7 +139,8 @@ def run(calls: list[dict], model: str, refine: bool, threads: int | None,
             audio, rate = sf.read(call["audio"], dtype="float32", always_2d=True)
             audio = to_work_rate(audio.mean(axis=1), rate)
             t1, c1 = time.perf_counter(), time.process_time()
-            words, report = refine_alignment(audio, WORK_RATE, res.words, res.turns, language=lang)
+            words, report = refine_alignment(audio, WORK_RATE, res.words, res.turns, language=lang,
+                                             speech=res.speech)
             s2, c2 = time.perf_counter() - t1, time.process_time() - c1
             _add(rows.setdefault((True, lang), _row()), ref, words, lang, res.duration, seconds + s2, cpu + c2)
             note = f", align {s2:.1f} s ({report.failed_turns} turns failed)"

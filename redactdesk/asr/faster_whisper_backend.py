@@ -23,13 +23,12 @@ NAME = "faster-whisper"
 LANGUAGES = ("en", "es")
 
 # A call-centre prompt nudges Whisper towards phone-call wording and digits written as digits.
-# Measured on three demo calls: base WER 0.21 -> 0.18 with it, tiny.en 0.21 -> 0.30; so
-# prompt="auto" uses it for multilingual models only, in the language being transcribed.
+# Measured on the demo calls: English base WER 0.21 -> 0.18 (3 calls) with it, tiny.en 0.21 -> 0.30;
+# a Spanish prompt was copied into the transcript in place of speech (WER 0.47 -> 0.73), so there is
+# none. prompt="auto" uses it for multilingual models transcribing English only.
 CALL_PROMPTS = {
     "en": "Call centre call. Agent: Thank you for calling, how can I help? "
     "Customer: My card number is 4111 1111 1111 1111, expiry 06/27.",
-    "es": "Llamada al centro de atención. Agente: Gracias por llamar, ¿en qué puedo ayudarle? "
-    "Cliente: Mi número de tarjeta es 4111 1111 1111 1111, caduca el 06/27.",
 }
 
 _MODELS: dict[tuple[str, int], Any] = {}
