@@ -77,7 +77,7 @@ def voice_surrogates():
     return lambda conv: surrogates_from(substitute_conversation(conv, secret="bench-mask").replacements)
 
 
-def table(corpus: Path, methods: list[str], limit: int | None, results: dict) -> None:
+def table(corpus: Path, methods: list[str], limit: int | None, results: dict, baseline: bool = True) -> None:
     convs = load_corpus(corpus)[:limit]
     if not convs:
         print(f"\nno conversations with audio in {corpus}; skipping the method table")
@@ -86,7 +86,7 @@ def table(corpus: Path, methods: list[str], limit: int | None, results: dict) ->
     print(f"\n== methods on the demo corpus: {len(convs)} conversations, {total / 60:.1f} min, "
           f"{sum(len(c.spans) for c in convs)} spans ==", flush=True)
     t0 = time.perf_counter()
-    rows = evaluate_methods(convs, methods, surrogates=voice_surrogates(),
+    rows = evaluate_methods(convs, methods, surrogates=voice_surrogates(), baseline=baseline,
                             log=lambda m: print("  " + m, file=sys.stderr, flush=True))
     print(format_table(rows))
     distort = next((r for r in rows if r.method == "distort" and not r.skipped), None)
@@ -105,13 +105,14 @@ def main() -> None:
     ap.add_argument("--hours", type=float, default=2.0)
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--skip-table", action="store_true")
+    ap.add_argument("--no-baseline", action="store_true", help="skip re-listening to the unmasked audio")
     ap.add_argument("--json", type=Path, default=None, help="also write the numbers here")
     args = ap.parse_args()
     results: dict = {}
     if not args.skip_speed:
         speed(args.hours, results)
     if not args.skip_table:
-        table(args.corpus, [m for m in args.methods.split(",") if m], args.limit, results)
+        table(args.corpus, [m for m in args.methods.split(",") if m], args.limit, results, not args.no_baseline)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

@@ -23,7 +23,7 @@ from redactdesk.audio.base import (
     number,
     register_masker,
 )
-from redactdesk.audio.engine import apply_block, touches
+from redactdesk.audio.engine import apply_block, to_float, to_int, touches
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.maskers import seeded_chunks
 from redactdesk.audio.matching import match_item
@@ -102,6 +102,8 @@ class DistortMasker:
 
         All ranges move in rounds; in each round every recogniser window (nearby ranges share one)
         that still holds an unresolved range is heard once, with every range at its current setting.
+        When all have settled, everything is heard once more at its final setting (what the re-listen
+        check will hear); ranges heard again grow on.
         """
         rate, context = source.rate, params["context"]
         recognise = params["recogniser"] or whisper_recogniser(params["model"], params["language"])
@@ -112,19 +114,23 @@ class DistortMasker:
         texts = {r.index: [targets[str(k)] for k in r.source.span_ids if str(k) in targets] for r in ranges}
         pieces = [Piece(r.index, a, b) for r in ranges for a, b in listen_windows(r.start / rate, r.end / rate, context)]
         groups = group_pieces(pieces, context)
-        pending = set(by_index)
-        while pending:
-            leaked = dict.fromkeys(pending, False)
+        bits = source.bits if getattr(source, "kind", "") == "int" else 0
+
+        def hear(which: set[int]) -> dict[int, bool]:
+            """Which of ``which`` the recogniser still gets, every range at its current setting."""
+            leaked = dict.fromkeys(which, False)
             for group in groups:
                 if cancel is not None and cancel():
                     raise MaskCancelled()
-                todo = [p for p in group if p.range_index in pending and not leaked[p.range_index]]
+                todo = [p for p in group if p.range_index in which and not leaked[p.range_index]]
                 if not todo:
                     continue
                 w0 = max(0, int((group[0].start - context) * rate))
                 w1 = min(source.frames, int(np.ceil((max(p.end for p in group) + context) * rate)))
                 window = source.read(w0, w1)
                 apply_block(window, w0, [x for x in ranges if touches(x, w0, w1, fade)], self, states, rate, fade)
+                if bits:  # hear exactly the samples the file will hold
+                    window = to_float(to_int(window, bits))
                 for words in (recognise(x, rate) for x in solo_channels(window)):
                     for p in todo:
                         heard = heard_between(words, p.start - w0 / rate, p.end - w0 / rate, params["tolerance"])
@@ -134,6 +140,24 @@ class DistortMasker:
                         else:
                             hit = bool(heard.strip())
                         leaked[p.range_index] = leaked[p.range_index] or hit
+            return leaked
+
+        pending = set(by_index)
+        while True:
+            if not pending:
+                # settled: hear everything once more at its final setting, since a neighbour that grew
+                # later changed the context a range was judged in (the re-listen check hears that)
+                open_ = {i for i in by_index if states[i]["fraction"] < 1.0}
+                if not open_:
+                    break
+                pending = {i for i, hit in hear(open_).items() if hit}
+                if not pending:
+                    break
+                for i in pending:
+                    states[i]["heard"] = True
+                    _set_fraction(states[i], min(1.0, round(states[i]["fraction"] + params["step"], 6)))
+                continue
+            leaked = hear(pending)
             for i in sorted(pending):
                 st = states[i]
                 st["iterations"] += 1

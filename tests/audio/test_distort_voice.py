@@ -87,7 +87,7 @@ def test_voice_speaks_the_surrogate_fitted_to_the_range(make_audio, tmp_path, es
 def test_nearby_ranges_grow_together_in_one_recogniser_call_per_round(make_audio, tmp_path):
     src = make_audio(seconds=4.0)
     ranges = [RANGE, MaskRange(2.5, 3.0, None, (8,), "CITY")]
-    rounds = [[Word("Smith", 1.1, 1.4), Word("Leeds", 2.1, 2.4)], [Word("Leeds", 2.1, 2.4)], []]
+    rounds = [[Word("Smith", 1.1, 1.4), Word("Leeds", 2.1, 2.4)], [Word("Leeds", 2.1, 2.4)], [], []]
     calls = []
 
     def rec(audio, rate):  # one window [0.5, 4.0] s holds both ranges
@@ -96,5 +96,18 @@ def test_nearby_ranges_grow_together_in_one_recogniser_call_per_round(make_audio
 
     report = mask_file(src, tmp_path / "d.wav", ranges, "distort",
                        {"targets": {7: "Smith", 8: "Leeds"}, "recogniser": rec})
-    assert calls == [3.5, 3.5, 3.5]
+    assert calls == [3.5] * 4  # three rounds, then one check of everything at its final setting
     assert [(d["silence_range"], d["iterations"]) for d in report.details] == [(0.1, 2), (0.2, 3)]
+
+
+def test_a_range_heard_again_in_the_final_check_grows_on(make_audio, tmp_path):
+    src = make_audio(seconds=3.5)
+    answers = [[], [Word("Smith", 1.1, 1.4)], [], []]  # quiet at 0, heard in the final check, then quiet
+    calls = []
+
+    def rec(audio, rate):
+        calls.append(1)
+        return answers[len(calls) - 1]
+
+    report = mask_file(src, tmp_path / "d.wav", [RANGE], "distort", {"targets": {7: "Smith"}, "recogniser": rec})
+    assert len(calls) == 4 and report.details[0]["silence_range"] == 0.1
