@@ -227,8 +227,11 @@ def transcribe_file(
 
     ``language``: ``"en"``, ``"es"`` or ``None`` to detect. ``refine`` (default on) re-times every
     word by forced alignment with pocketsphinx, in pieces cut at silences: on the demo calls it took
-    the median word-boundary error from ~120 ms to ~33 ms for about 15 % more time. ``progress(fraction)`` is called often; ``cancel()``
-    returning True stops the work with :class:`~redactdesk.asr.base.AsrCancelled`.
+    the median word-boundary error from ~120 ms to ~33 ms for about 15 % more time.
+    ``progress(fraction)`` is called often (0..1, never decreasing); ``cancel()`` returning True
+    stops the work with :class:`~redactdesk.asr.base.AsrCancelled`. ``pause``: silences longer
+    than this (s) split a speaker's turn. ``channel_speakers`` names stereo channels 0, 1, ...
+    ``backend_options`` go to the backend (faster-whisper: threads, beam_size, prompt, ...).
     """
     t0 = time.perf_counter()
     scan = scan_audio(audio_path)
