@@ -196,7 +196,9 @@ def cmd_mask(args: argparse.Namespace) -> int:
     with open_project(args) as project:
         update, close = _progress(f"mask ({args.method})")
         try:
-            reports = mask_project(project, args.out, args.method, progress=lambda f: update(f, ""))
+            surrogates = _voice_surrogates(project) if args.method == "voice" else None
+            reports = mask_project(project, args.out, args.method, progress=lambda f: update(f, ""),
+                                   surrogates=surrogates)
         finally:
             close()
         project.set_setting("mask.method", args.method)
@@ -216,6 +218,19 @@ def cmd_mask(args: argparse.Namespace) -> int:
                 line += f"; re-listen: {n} item(s) still recognised"
             print(line)
     return 1 if leaks else 0
+
+
+def _voice_surrogates(project):
+    """For the spoken-surrogate masker: each conversation's span id -> surrogate text, from the
+    project's stored pseudonym map (so the audio says what the revised transcript says)."""
+    from redactdesk.audio.voice import surrogates_from
+    from redactdesk.substitute import substitute_conversation
+
+    def for_conversation(conv):
+        result = substitute_conversation(conv, secret=project.secret, existing_map=project.pseudonyms(conv.id))
+        return surrogates_from(result.replacements)
+
+    return for_conversation
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
