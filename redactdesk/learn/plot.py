@@ -1,4 +1,4 @@
-"""Learning-curve plot (matplotlib, no display needed)."""
+"""Learning-curve plot (matplotlib, no display needed): one panel per seed strategy."""
 
 from __future__ import annotations
 
@@ -10,32 +10,38 @@ if TYPE_CHECKING:
 
 
 def plot_curves(result: SimulationResult, path: str | Path) -> Path:
-    """Mean F1 per strategy pair with a +-1 sd band, and the full-data / 95% / 99% levels."""
+    """Mean F1 per query strategy with a +-1 sd band, and the full-data / 95% / 99% levels."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
+    seeds = list(dict.fromkeys(c.seed_strategy for c in result.curves))
+    fig, axes = plt.subplots(1, len(seeds), figsize=(6.2 * len(seeds) + 1, 5.6), dpi=110, sharey=True,
+                             squeeze=False)
     full = result.full.f1
-    many_seeds = len({c.seed_strategy for c in result.curves}) > 1
-    for c in result.curves:
-        label = c.name if many_seeds else c.strategy
-        (line,) = ax.plot(c.n_labeled, c.f1, marker="o", markersize=3, linewidth=1.6, label=label)
-        ax.fill_between(c.n_labeled, c.f1 - c.f1_sd, c.f1 + c.f1_sd, color=line.get_color(), alpha=0.18)
-    ax.axhline(full, color="black", linewidth=1, label=f"full pool ({result.pool_size:,} utterances) F1 {full:.3f}")
-    for lv, style in ((0.99, "--"), (0.95, ":")):
-        ax.axhline(lv * full, color="grey", linestyle=style, linewidth=1, label=f"{int(lv * 100)}% of full-data F1")
-    ax.axvline(0.15 * result.pool_size, color="tab:red", linewidth=0.8, alpha=0.5, label="15% of the pool")
-    ax.set_xlabel("labelled utterances")
-    ax.set_ylabel("token F1 (categories), test set")
-    s = result.settings
-    ax.set_title(f"Active learning: seed {s.get('seed_size')}, batch {s.get('batch')}, "
-                 f"mean ± sd over {s.get('repeats')} runs")
+    strategies = list(dict.fromkeys(c.strategy for c in result.curves))
+    colours = {s: f"C{i % 10}" for i, s in enumerate(strategies)}
     lo = min(float((c.f1 - c.f1_sd).min()) for c in result.curves)
-    ax.set_ylim(max(0.0, min(lo, 0.9 * full) - 0.02), min(1.0, full + 0.03) + 0.005)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    s = result.settings
+    for ax, seed in zip(axes[0], seeds, strict=True):
+        for c in (c for c in result.curves if c.seed_strategy == seed):
+            style = {"linewidth": 2.4, "zorder": 3} if c.strategy == "random" else {"linewidth": 1.5}
+            ax.plot(c.n_labeled, c.f1, marker="o", markersize=2.5, color=colours[c.strategy], label=c.strategy,
+                    **style)
+            ax.fill_between(c.n_labeled, c.f1 - c.f1_sd, c.f1 + c.f1_sd, color=colours[c.strategy], alpha=0.15)
+        ax.axhline(full, color="black", linewidth=1, label=f"full pool ({result.pool_size:,}) F1 {full:.3f}")
+        for lv, style in ((0.99, "--"), (0.95, ":")):
+            ax.axhline(lv * full, color="grey", linestyle=style, linewidth=1, label=f"{int(lv * 100)}% of full-data F1")
+        ax.axvline(0.15 * result.pool_size, color="tab:red", linewidth=0.8, alpha=0.5, label="15% of the pool")
+        ax.set_title(f"seed: {seed} ({s.get('seed_size')} utterances)")
+        ax.set_xlabel("labelled utterances")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right", fontsize=8)
+    axes[0][0].set_ylabel("token F1 over categories (test set)")
+    axes[0][0].set_ylim(max(0.0, min(lo, 0.9 * full) - 0.02), min(1.0, full + 0.03) + 0.005)
+    fig.suptitle(f"Active learning on {result.pool_size:,} utterances: batch {s.get('batch')}, "
+                 f"{s.get('mode')} entropy, mean ± sd over {s.get('repeats')} runs")
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out)

@@ -12,7 +12,8 @@ named by short specs:
 ``t-sum*s-sum``        product of target and source entropies (any ``*``-joined terms)
 ``length*s-sum``       rescaled length x entropy (the thesis' length combination)
 ``kmeans+s-sum``       Eq. 1: per cluster, argmin ||c_k - I|| * (1 - rescale(H(I)))
-``diverse+t-sum``      best-scored first, skipping near-duplicates (cosine >= 0.9) of the batch
+``diverse+t-sum``      best-scored first, skipping near-duplicates of the batch (cosine >= 0.5 by
+                       default; ``diverse@0.7+t-sum`` sets it)
 =====================  ===================================================================
 
 ``get_strategy(spec)`` parses a spec; ``register_strategy`` adds a new kind under a new prefix.
@@ -34,6 +35,11 @@ from redactdesk.learn.errors import StrategyError
 from redactdesk.learn.features import FeatureExtractor
 from redactdesk.learn.utterances import Utterance
 from redactdesk.learn.vectors import bag_of_atoms, dense_projection, kmeans_labels
+
+# Near-duplicate threshold of diverse+: cosine of TF-IDF atom bags. Generated calls put turns of one
+# template at 0.5-0.7, so 0.9 only caught verbatim repeats; 0.3-0.6 worked alike on a development
+# set of generated calls (seeds 200000..), 0.5 is the middle.
+DIVERSE_THRESHOLD = 0.5
 
 
 @dataclass
@@ -298,7 +304,7 @@ class DiverseStrategy(Strategy):
         inner = params.get("inner")
         if not isinstance(inner, ProductStrategy):
             raise StrategyError("diverse+ needs an entropy expression, e.g. diverse+t-sum")
-        threshold = float(params.get("threshold", 0.9))
+        threshold = float(params.get("threshold", DIVERSE_THRESHOLD))
         if not 0.0 < threshold <= 1.0:
             raise StrategyError("the near-duplicate threshold must be in (0, 1]")
         unknown = set(params) - {"inner", "threshold"}
@@ -311,7 +317,9 @@ class DiverseStrategy(Strategy):
 
     @property
     def spec(self) -> str:
-        return f"diverse+{self.params['inner'].spec}"
+        thr = self.params["threshold"]
+        head = "diverse" if thr == DIVERSE_THRESHOLD else f"diverse@{thr:g}"
+        return f"{head}+{self.params['inner'].spec}"
 
     def apply(self, pool: Pool, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
         ranked = top_n(self.params["inner"].scores(pool), candidates, len(candidates), rng)
@@ -363,8 +371,13 @@ def get_strategy(spec: str | Strategy) -> Strategy:
     head, plus, rest = s.partition("+")
     if plus and head in ("kmeans", "k-mc", "kmc"):
         return KMeansStrategy(inner=_product(rest))
-    if plus and head == "diverse":
-        return DiverseStrategy(inner=_product(rest))
+    if plus and head.startswith("diverse"):
+        _, _, thr = head.partition("@")
+        try:
+            threshold = float(thr) if thr else DIVERSE_THRESHOLD
+        except ValueError:
+            raise StrategyError(f"bad near-duplicate threshold in {spec!r} (e.g. diverse@0.7+t-sum)") from None
+        return DiverseStrategy(inner=_product(rest), threshold=threshold)
     if head in _REGISTRY:
         return _REGISTRY[head](rest)
     if all(_TERM.match(t) for t in s.split("*")):
@@ -376,5 +389,5 @@ def get_strategy(spec: str | Strategy) -> Strategy:
 
 SEED_STRATEGIES = ("random", "longest", "kmeans", "s-sum", "s-kmax", "s-mean", "s-max", "kmeans+s-sum",
                    "kmeans+s-kmax", "length*s-sum", "length*s-kmax")
-QUERY_STRATEGIES = ("random", "t-sum", "t-kmax", "t-sum*s-sum", "t-kmax*s-sum", "t-sum*s-kmax",
-                    "t-kmax*s-kmax", "kmeans+t-sum", "kmeans+t-kmax", "diverse+t-sum", "diverse+t-kmax")
+QUERY_STRATEGIES = ("random", "t-sum", "t-kmax", "diverse+t-sum", "diverse+t-kmax", "t-sum*s-sum", "t-kmax*s-sum",
+                    "t-sum*s-kmax", "t-kmax*s-kmax", "kmeans+t-sum", "kmeans+t-kmax")

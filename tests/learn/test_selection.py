@@ -123,9 +123,14 @@ def test_diverse_skips_near_duplicates():
     t = {"sum": [0.9, 0.85, 0.5, 0.8, 0.3, 0.45]}
     pool = FakePool([3] * 6, target=t, vectors=vec)
     assert pick("t-sum", pool, 3) == [0, 1, 3]  # plain uncertainty: three copies of one utterance
-    assert pick("diverse+t-sum", pool, 3) == [0, 2, 4]
-    # when only near-duplicates remain, the batch is still filled
+    assert pick("diverse@0.9+t-sum", pool, 3) == [0, 2, 4]
+    # the default threshold (0.5) also counts 4 (cosine 0.71 with 0) as a near-duplicate; when only
+    # near-duplicates remain the batch is filled with the best of them
+    assert pick("diverse+t-sum", pool, 3) == [0, 2, 1]
     assert len(pick("diverse+t-sum", pool, 6)) == 6
+    assert get_strategy("diverse@0.7+t-kmax").spec == "diverse@0.7+t-kmax"
+    with pytest.raises(StrategyError):
+        get_strategy("diverse@x+t-sum")
 
 
 def test_spec_parsing_and_errors():

@@ -47,7 +47,8 @@ STRATEGY_LABELS = {
     "t-sum*s-sum": "Uncertainty x source model (H Sum)",
     "t-kmax*s-sum": "Uncertainty (K-Max) x source model",
     "kmeans+t-sum": "K-means + uncertainty (Eq. 1)",
-    "diverse+t-sum": "Uncertainty, no near-duplicates",
+    "diverse+t-sum": "Uncertainty (H Sum), no near-duplicates",
+    "diverse+t-kmax": "Uncertainty (H K-Max), no near-duplicates",
 }
 PREVIEW_WORDS = 12
 
