@@ -44,6 +44,12 @@ cuarenta cincuenta sesenta setenta ochenta noventa cien ciento doscientos tresci
 quinientos seiscientos setecientos ochocientos novecientos mil millón millon
 """.split())
 MAIL_WORDS = frozenset("at dot underscore dash hyphen arroba punto guion bajo com org net".split())
+# previous-turn words that say nothing about what the answer is (numbers read back are skipped too)
+CONTEXT_SKIP = frozenset("""
+a an the and or to of in on for with at is are was be it it's i you your my me we our this that
+can could would will do does did have has please thank thanks okay ok so yes no um uh just
+el la los las un una y o de del en con por para que es son mi su tu me te se lo le por favor vale si
+""".split())
 _SHAPE_MAP = str.maketrans({**{c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZÁÉÍÓÚÑÜ"},
                             **{c: "x" for c in "abcdefghijklmnopqrstuvwxyzáéíóúñü"},
                             **{c: "d" for c in "0123456789"}})
@@ -302,7 +308,7 @@ class FeatureExtractor:
         n = self.config.context_words
         if n and utt.context:
             words = {w.lower().strip(",.?!") for w in utt.context[-n:]}
-            out += sorted("pw=" + w for w in words if w)
+            out += sorted("pw=" + w for w in words if w and w not in CONTEXT_SKIP and w not in NUMBER_WORDS)
         return out
 
     def crf_features(self, utt: Utterance, sigs: np.ndarray) -> list[list[str]]:

@@ -16,7 +16,7 @@ class TrainingSettings:
 
     c1: float = 0.1
     c2: float = 0.05
-    max_iterations: int = 40
+    max_iterations: int = 30
     max_copies: int | None = 3
 
     def new_model(self, extractor: FeatureExtractor) -> CrfModel:
