@@ -397,7 +397,8 @@ class ModelPanel(QWidget):
             row.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
             row.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
             self.table.addTopLevelItem(row)
-        self.table.resizeColumnToContents(0)
+        for col in range(3):
+            self.table.resizeColumnToContents(col)
         self.hint.setText(learner.stopping_hint().message)
 
 
