@@ -48,6 +48,11 @@ def _user_errors() -> tuple[type[BaseException], ...]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["simulate"]:  # its own parser owns every option (argparse REMAINDER drops --flags)
+        from redactdesk.learn.simulate import main as simulate_main
+
+        return simulate_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
