@@ -52,8 +52,8 @@ def parse_conversation(data: Any, path: str | Path | None = None,
     limit = audio_duration if audio_duration is not None else duration
     if isinstance(data.get("words"), list):
         problems.extend(check_words(words, where, limit))
-    turns = _turns(data.get("turns"), len(words), problems)
-    spans = _spans(data.get("spans"), len(words), problems)
+    turns = _word_ranges(data.get("turns"), "turn", Turn.from_dict, len(words), problems)
+    spans = _word_ranges(data.get("spans"), "span", Span.from_dict, len(words), problems) or []
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
         problems.append(ImportProblem("meta", "expected a JSON object"))
@@ -120,48 +120,28 @@ def _words(raw: Any, problems: list[ImportProblem]) -> tuple[list[Word], list[st
     return words, where
 
 
-def _turns(raw: Any, n_words: int, problems: list[ImportProblem]) -> list[Turn] | None:
+def _word_ranges(raw: Any, kind: str, parse: Any, n_words: int, problems: list[ImportProblem]) -> list | None:
+    """Turns or spans (``parse`` = Turn.from_dict / Span.from_dict) whose word ranges fit the words;
+    None when absent. Every bad item is reported with its number."""
     if raw is None:
         return None
     if not isinstance(raw, list):
-        problems.append(ImportProblem("file", "'turns' is not a list"))
+        problems.append(ImportProblem("file", f"'{kind}s' is not a list"))
         return None
-    turns: list[Turn] = []
+    out = []
     for i, d in enumerate(raw, 1):
-        loc = f"turn {i}"
+        loc = f"{kind} {i}"
         try:
-            t = Turn.from_dict(d)
+            item = parse(d)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            problems.append(ImportProblem(loc, f"malformed turn ({_why(exc)})"))
+            problems.append(ImportProblem(loc, f"malformed {kind} ({_why(exc)})"))
             continue
-        if not 0 <= t.start_word < t.end_word <= n_words:
-            problems.append(ImportProblem(loc, f"word range [{t.start_word}, {t.end_word}) is outside "
+        if not 0 <= item.start_word < item.end_word <= n_words:
+            problems.append(ImportProblem(loc, f"word range [{item.start_word}, {item.end_word}) is outside "
                                           f"the {n_words} words"))
             continue
-        turns.append(t)
-    return turns
-
-
-def _spans(raw: Any, n_words: int, problems: list[ImportProblem]) -> list[Span]:
-    if raw is None:
-        return []
-    if not isinstance(raw, list):
-        problems.append(ImportProblem("file", "'spans' is not a list"))
-        return []
-    spans: list[Span] = []
-    for i, d in enumerate(raw, 1):
-        loc = f"span {i}"
-        try:
-            s = Span.from_dict(d)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            problems.append(ImportProblem(loc, f"malformed span ({_why(exc)})"))
-            continue
-        if not 0 <= s.start_word < s.end_word <= n_words:
-            problems.append(ImportProblem(loc, f"word range [{s.start_word}, {s.end_word}) is outside "
-                                          f"the {n_words} words"))
-            continue
-        spans.append(s)
-    return spans
+        out.append(item)
+    return out
 
 
 def _why(exc: Exception) -> str:
