@@ -200,6 +200,27 @@ class Project:
                 self._set_meta("schema_version", str(version))
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
+    def copy_to(self, dest: str | os.PathLike[str]) -> Path:
+        """A consistent copy of this project at ``dest`` (SQLite online backup; mode 0600; not overwriting)."""
+        d = Path(dest)
+        if d.exists():
+            raise ProjectError(f"{d} already exists; choose another place for the copy")
+        d.parent.mkdir(parents=True, exist_ok=True)
+        old_umask = os.umask(0o177)
+        try:
+            target = sqlite3.connect(d)
+        finally:
+            os.umask(old_umask)
+        try:
+            self.db.conn.backup(target)
+        except BaseException:
+            target.close()
+            d.unlink(missing_ok=True)
+            raise
+        target.close()
+        os.chmod(d, 0o600)
+        return d
+
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

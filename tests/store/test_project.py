@@ -192,3 +192,16 @@ def test_missed_items_are_recorded_and_logged(project):
         project.add_missed("c1", 4, 40, "PERSON")
     project.remove_missed(mid)
     assert project.missed_items() == []
+
+
+def test_copy_is_private_complete_and_independent(project, tmp_path):
+    project.add_conversation(make_conv())
+    copy_path = project.copy_to(tmp_path / "runs" / "copy.rdproj")
+    assert stat.S_IMODE(os.stat(copy_path).st_mode) == 0o600
+    with pytest.raises(ProjectError, match="already exists"):
+        project.copy_to(copy_path)
+    with Project.open(copy_path) as copy:
+        assert copy.load_conversation("c1").words == make_conv().words
+        assert copy.secret == project.secret  # same pseudonyms in the copy
+        copy.delete_conversation("c1")
+    assert project.has_conversation("c1")  # the original is untouched
