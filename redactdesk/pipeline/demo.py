@@ -146,13 +146,21 @@ class DemoSummary:
 
 
 def run_headless(path: Path, *, mask_method: str = "beep", out_root: Path | None = None) -> DemoSummary:
-    """Review (oracle), substitute, mask, sign off and export the demo project; print each step."""
+    """Review (oracle), substitute, mask, sign off and export a copy of the demo project.
+
+    The built demo project stays as it was (transcribed and detected, nothing decided), so every run
+    starts from the same state and the app still opens on an unreviewed project; the run's own copy is
+    kept under ``runs/`` beside it (it holds originals, so it never goes into the release folder).
+    """
     from redactdesk.pipeline import whole_path
 
-    summary = DemoSummary(path)
-    with Project.open(path, actor="demo-annotator", role=Role.ANNOTATOR) as project:
-        whole_path.run(project, summary, mask_method=mask_method,
-                       out_root=out_root or path.parent / "releases", reviewer=DEMO_REVIEWER)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    with Project.open(path) as built:
+        run_path = built.copy_to(path.parent / "runs" / f"run-{stamp}" / path.name)
+    summary = DemoSummary(run_path)
+    with Project.open(run_path, actor="demo-annotator", role=Role.ANNOTATOR) as project:
+        summary.release = whole_path.run(project, summary, mask_method=mask_method,
+                                         out_root=out_root or path.parent / "releases", reviewer=DEMO_REVIEWER)
     return summary
 
 
