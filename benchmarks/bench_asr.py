@@ -8,7 +8,12 @@ English-only, so Spanish calls are skipped for it) and prints per model and lang
 
 * WER (jiwer) after normalising both sides the same way: lower case, no punctuation, number words
   to digits (text2num), every digit its own token, acronyms and letter+digit codes split into
-  characters — so "four one one one" and "4111" agree;
+  characters — so "four one one one" and "4111" agree; "double 4" / "triple 4" written out, "oh"
+  between digits read as 0, ordinal endings dropped ("23rd" = "twenty third" = 2 3) and fillers
+  (um, uh, er, eh, mm) removed, as Whisper's own evaluation normaliser does;
+* WER split into the words of the reference's personal-data items (spelled names, card numbers,
+  e-mails — what redactdesk must find) and all other words (errors at a boundary count for the
+  region of the reference word they touch);
 * median and 90th-percentile absolute start and end boundary error (ms) over words matched by
   difflib on their normalised text;
 * share of words with usable times after timing repair (must be 100 %);
@@ -46,22 +51,89 @@ from redactdesk.asr.transcribe import transcribe_file  # noqa: E402
 TARGETS = {"wer": 0.10, "boundary_ms": 80.0, "rtf": 0.2}
 
 
+FILLERS = {"um", "umm", "uh", "uhm", "er", "erm", "ah", "eh", "mm", "mmm", "hmm", "mhm"}
+REPEAT = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
+ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a)$")
+
+
 def normalise(text: str, language: str) -> list[str]:
     """Tokens for WER: see the module docstring. Applied identically to reference and hypothesis."""
     tokens = []
     for raw in re.split(r"[\s\-–/]+", text):
         word = re.sub(r"[^\w'’]", "", raw).replace("’", "'")
-        if not word:
+        if not word or word.lower() in FILLERS:
             continue
-        if re.fullmatch(r"[A-Z]{2,4}", word) or (re.search(r"\d", word) and re.search(r"[A-Za-z]", word)):
+        ordinal = ORDINAL.fullmatch(word)
+        if ordinal:
+            tokens.append(ordinal.group(1))
+        elif re.fullmatch(r"[A-Z]{2,4}", word) or (re.search(r"\d", word) and re.search(r"[A-Za-z]", word)):
             tokens += re.findall(r"\d+|[A-Za-z]", word)  # "JY959638" -> J Y 959638
         else:
             tokens.append(word)
     joined = alpha2digit(" ".join(t.lower() for t in tokens), "es" if language == "es" else "en")
-    out = []
+    out: list[str] = []
     for token in joined.split():
+        ordinal = ORDINAL.fullmatch(token)
+        token = ordinal.group(1) if ordinal else token
         for part in re.findall(r"\d+|[^\d]+", token):
             out += list(part) if part.isdigit() else [part]
+    return _digit_words(out, language)
+
+
+def _digit_words(tokens: list[str], language: str) -> list[str]:
+    """"double 4" -> 4 4; "oh" next to a digit -> 0 (English readings of digit strings)."""
+    out: list[str] = []
+    repeat = REPEAT.get(language, {})
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if t in repeat and (nxt.isdigit() or (language == "en" and nxt in ("oh", "o"))):
+            out += ["0" if nxt in ("oh", "o") else nxt] * repeat[t]
+            i += 2
+            continue
+        if language == "en" and t in ("oh", "o") and ((out and out[-1].isdigit()) or nxt.isdigit()):
+            t = "0"
+        out.append(t)
+        i += 1
+    return out
+
+
+def region_tokens(ref: list[dict], spans: list[dict], language: str) -> tuple[list[str], list[bool]]:
+    """The normalised reference and, per token, whether it belongs to a personal-data item."""
+    inside = [False] * len(ref)
+    for sp in spans:
+        for k in range(sp["start_word"], min(sp["end_word"], len(ref))):
+            inside[k] = True
+    tokens: list[str] = []
+    flags: list[bool] = []
+    k = 0
+    while k < len(ref):
+        j = k
+        while j < len(ref) and inside[j] == inside[k]:
+            j += 1
+        part = normalise(" ".join(w["text"] for w in ref[k:j]), language)
+        tokens += part
+        flags += [inside[k]] * len(part)
+        k = j
+    return tokens, flags
+
+
+def split_errors(ref_tokens: list[str], flags: list[bool], hyp_tokens: list[str]) -> dict[bool, list[int]]:
+    """Errors and reference tokens, per region (True = inside items): {region: [errors, tokens]}."""
+    out = {True: [0, sum(flags)], False: [0, len(flags) - sum(flags)]}
+    if not ref_tokens:
+        return out
+    result = jiwer.process_words(" ".join(ref_tokens), " ".join(hyp_tokens) or "<empty>")
+    for chunk in result.alignments[0]:
+        if chunk.type == "equal":
+            continue
+        if chunk.type == "insert":
+            region = flags[min(chunk.ref_start_idx, len(flags) - 1)]
+            out[region][0] += chunk.hyp_end_idx - chunk.hyp_start_idx
+            continue
+        for k in range(chunk.ref_start_idx, chunk.ref_end_idx):
+            out[flags[k]][0] += 1
     return out
 
 
@@ -101,16 +173,22 @@ def load_corpus(folder: Path, limit: int | None) -> list[dict]:
 
 def _row() -> dict:
     return {"calls": 0, "audio": 0.0, "seconds": 0.0, "cpu": 0.0, "refs": [], "hyps": [], "starts": [],
-            "ends": [], "timed": 0, "words": 0}
+            "ends": [], "timed": 0, "words": 0, "regions": {True: [0, 0], False: [0, 0]}}
 
 
-def _add(row: dict, ref: list[dict], words: list, lang: str, duration: float, seconds: float, cpu: float) -> None:
+def _add(row: dict, ref: list[dict], spans: list[dict], words: list, lang: str, duration: float,
+         seconds: float, cpu: float) -> None:
     row["calls"] += 1
     row["audio"] += duration
     row["seconds"] += seconds
     row["cpu"] += cpu
-    row["refs"].append(" ".join(normalise(" ".join(w["text"] for w in ref), lang)))
-    row["hyps"].append(" ".join(normalise(" ".join(w.text for w in words), lang)))
+    ref_tokens, flags = region_tokens(ref, spans, lang)
+    hyp_tokens = normalise(" ".join(w.text for w in words), lang)
+    row["refs"].append(" ".join(ref_tokens))
+    row["hyps"].append(" ".join(hyp_tokens))
+    for region, (errors, n) in split_errors(ref_tokens, flags, hyp_tokens).items():
+        row["regions"][region][0] += errors
+        row["regions"][region][1] += n
     s, e = boundary_errors(ref, words)
     row["starts"] += s
     row["ends"] += e
@@ -128,12 +206,13 @@ def run(calls: list[dict], model: str, refine: bool, threads: int | None,
         lang = call["language"]
         if lang != "en" and not info.multilingual:
             continue
-        ref = json.loads(Path(call["json"]).read_text())["words"]
+        data = json.loads(Path(call["json"]).read_text())
+        ref, spans = data["words"], data.get("spans", [])
         t0, c0 = time.perf_counter(), time.process_time()
         res = transcribe_file(call["audio"], model=model, language=lang, refine=False,
                               backend_options={"threads": threads, "prompt": prompt})
         seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-        _add(rows.setdefault((False, lang), _row()), ref, res.words, lang, res.duration, seconds, cpu)
+        _add(rows.setdefault((False, lang), _row()), ref, spans, res.words, lang, res.duration, seconds, cpu)
         note = ""
         if refine:
             audio, rate = sf.read(call["audio"], dtype="float32", always_2d=True)
@@ -142,7 +221,7 @@ def run(calls: list[dict], model: str, refine: bool, threads: int | None,
             words, report = refine_alignment(audio, WORK_RATE, res.words, res.turns, language=lang,
                                              speech=res.speech)
             s2, c2 = time.perf_counter() - t1, time.process_time() - c1
-            _add(rows.setdefault((True, lang), _row()), ref, words, lang, res.duration, seconds + s2, cpu + c2)
+            _add(rows.setdefault((True, lang), _row()), ref, spans, words, lang, res.duration, seconds + s2, cpu + c2)
             note = f", align {s2:.1f} s ({report.failed_turns} turns failed)"
         print(f"  {model:8s} {call['id']}: {len(res.words)} words, asr {seconds:.1f} s "
               f"(rtf {seconds / max(res.duration, 1e-9):.3f}){note}", file=sys.stderr, flush=True)
@@ -160,8 +239,9 @@ def fmt_row(model: str, refine: bool, lang: str, row: dict, threads: int) -> str
     rtf = row["seconds"] / max(row["audio"], 1e-9)
     cpu_rtf = row["cpu"] / threads / max(row["audio"], 1e-9)
     timed = row["timed"] / max(row["words"], 1)
+    items, other = (e / max(n, 1) for e, n in (row["regions"][True], row["regions"][False]))
     return (f"| {model:8s} | {'on' if refine else 'off':6s} | {lang:4s} | {row['calls']:5d} | {row['audio']:7.0f} | "
-            f"{wer:6.1%} | {pct(row['starts'], 50):5.0f} / {pct(row['starts'], 90):5.0f} | "
+            f"{wer:6.1%} | {other:6.1%} | {items:6.1%} | {pct(row['starts'], 50):5.0f} / {pct(row['starts'], 90):5.0f} | "
             f"{pct(row['ends'], 50):5.0f} / {pct(row['ends'], 90):5.0f} | {med:7.0f} | {timed:6.1%} | "
             f"{rtf:5.3f} | {cpu_rtf:7.3f} | {row['seconds']:7.1f} |")
 
@@ -196,11 +276,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nASR on {len(calls)} calls from {args.corpus} ({os.cpu_count()} CPUs, {threads} threads, "
           f"prompt {'off' if args.no_prompt else 'on'}; "
           f"load average {os.getloadavg()[0]:.1f} at the end: the machine is shared)\n")
-    print("| model    | refine | lang | calls | audio s |   WER  | start ms med/p90 | end ms med/p90 |"
-          " bnd med | timed  |  RTF  | cpu RTF |  proc s |")
-    print("|" + "|".join("-" * n for n in (10, 8, 6, 7, 9, 8, 18, 16, 9, 8, 7, 9, 9)) + "|")
+    print("| model    | refine | lang | calls | audio s |   WER  | other  | items  | start ms med/p90 |"
+          " end ms med/p90 | bnd med | timed  |  RTF  | cpu RTF |  proc s |")
+    print("|" + "|".join("-" * n for n in (10, 8, 6, 7, 9, 8, 8, 8, 18, 16, 9, 8, 7, 9, 9)) + "|")
     for line in lines:
         print(line)
+    print("WER other / items = WER over the reference words outside / inside personal-data items")
     print("RTF = wall seconds / audio seconds; cpu RTF = process CPU seconds / threads / audio seconds "
           "(what an unshared machine would approach)")
     print(f"\ntargets for base: WER <= {TARGETS['wer']:.0%}, median boundary <= {TARGETS['boundary_ms']:.0f} ms, "

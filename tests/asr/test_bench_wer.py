@@ -1,0 +1,33 @@
+"""The ASR benchmark's WER normaliser: spoken and written forms of the same words must agree."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+spec = importlib.util.spec_from_file_location("bench_asr", Path(__file__).parents[2] / "benchmarks" / "bench_asr.py")
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+
+@pytest.mark.parametrize(("spoken", "written", "lang"), [
+    ("six five oh seven double four", "6507 44", "en"),
+    ("the twenty third of May", "the 23rd of may", "en"),
+    ("um it's triple nine", "it's 999", "en"),
+    ("J Y nine five nine", "JY959", "en"),
+    ("doble cuatro", "44", "es"),
+])
+def test_spoken_and_written_forms_agree(spoken, written, lang):
+    assert bench.normalise(spoken, lang) == bench.normalise(written, lang)
+
+
+def test_oh_is_a_word_away_from_digits():
+    assert bench.normalise("oh I see", "en") == ["oh", "i", "see"]
+
+
+def test_errors_are_split_between_items_and_other_words():
+    ref = [{"text": t} for t in "my card is four one one one thanks".split()]
+    tokens, flags = bench.region_tokens(ref, [{"start_word": 3, "end_word": 7}], "en")
+    assert flags == [False] * 3 + [True] * 4 + [False]
+    errors = bench.split_errors(tokens, flags, "my card is 4 1 2 1 thanks a lot".split())
+    assert errors == {True: [1, 4], False: [2, 4]}  # one wrong digit; "a lot" inserted after "thanks"
