@@ -503,15 +503,15 @@ class _Finder:
             self.add(run.t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
                      "letters and digits" + (f" after '{c}'" if c else " (alphanumeric code)"))
             return
-        # otherwise treat the pieces separately
+        # otherwise treat the pieces separately (a short letter+digit word such as "34k" is neither)
         i = run.t0
         while i < run.t1:
             j = i + 1
-            while j < run.t1 and (toks[j].kind == LETTER) == (toks[i].kind == LETTER):
+            while j < run.t1 and toks[j].kind == toks[i].kind:
                 j += 1
             if toks[i].kind == LETTER:
                 self.letter_run(i, j)
-            else:
+            elif toks[i].kind == NUM:
                 self.digit_run(i, j)
             i = j
 
