@@ -58,6 +58,7 @@ class AppContext(QObject):
     corpus_changed = Signal()
     role_changed = Signal(str)
     closing = Signal()  # the window is closing: stop timers, do not touch the project any more
+    missed_marks = Signal(str, object)  # conversation id, [(start_word, end_word, tag)] of reviewers' MISSED_ marks
 
     def __init__(self, project: Project, taxonomy: Taxonomy, role: Role | str, settings: QSettings,
                  parent: QObject | None = None) -> None:

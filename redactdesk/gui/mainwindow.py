@@ -357,6 +357,7 @@ class MainWindow(QMainWindow):
         self.transcript.word_clicked.connect(self.click_word)
         self.transcript.span_clicked.connect(lambda sid: self.ctx.select(sid))
         self.transcript.span_requested.connect(self.request_span)
+        self.ctx.missed_marks.connect(self.transcript.set_missed)
         self.waveform.time_clicked.connect(self.click_time)
         self.waveform.range_changed.connect(lambda *_: self._position_timer.start())
         self.player.position_changed.connect(self._playing_at)

@@ -18,6 +18,7 @@ BORDER = "#d0d7de"
 ACCENT = "#2f6feb"
 PLAYHEAD = "#d1242f"
 SPOKEN = "#fff3b0"
+MISSED = "#cf222e"  # reviewers' MISSED_ marks on the transcript
 WAVE = "#4a5563"
 UNALIGNED = "#bc4c00"
 LOW_CONFIDENCE = "#6e7781"  # words the recogniser was unsure of

@@ -69,6 +69,8 @@ class TranscriptView(QAbstractScrollArea):
         self.cursor_word: int | None = None
         self.playing_word: int | None = None
         self._drag: tuple[int, int] | None = None  # anchor, current word while dragging
+        self.missed: list[tuple[int, int, str]] = []  # reviewers' MISSED_ marks: start, end (exclusive), tag
+        self._missed_of: str | None = None
         self._press_word: int | None = None
         self._rects: list[QRectF] = []
         self._lines: list[_Line] = []
@@ -140,6 +142,15 @@ class TranscriptView(QAbstractScrollArea):
         """Highlight words ``[start, end)`` as being marked (while the category is chosen); None clears."""
         self._drag = None if start is None else (start, (end if end is not None else start + 1) - 1)
         self.viewport().update()
+
+    def set_missed(self, conversation_id: str, marks: list[tuple[int, int, str]]) -> None:
+        """Reviewers' MISSED_ marks of ``conversation_id`` (drawn only while it is the one shown)."""
+        self._missed_of = conversation_id
+        self.missed = list(marks)
+        self.viewport().update()
+
+    def _visible_missed(self) -> list[tuple[int, int, str]]:
+        return self.missed if self.conv is not None and self._missed_of == self.conv.id else []
 
     def set_playing_word(self, index: int | None) -> None:
         if index == self.playing_word:
@@ -445,6 +456,18 @@ class TranscriptView(QAbstractScrollArea):
             colour = style.darker(style.category_colour(self.taxonomy, span.category), 135)
             style.draw_pattern_line(p, rects[a].left() - 1, rects[b].right() + 1, ln.baseline + 5, colour,
                                     style.category_pattern(self.taxonomy, span.category), 2.0)
+        # reviewers' MISSED_ marks: a red wave under the words and a red frame around them
+        for a, b, _tag in self._visible_missed():
+            a, b = max(a, ln.first), min(b - 1, ln.last)
+            if a > b:
+                continue
+            r = QRectF(rects[a].left() - 4, rects[a].top() - 3, rects[b].right() - rects[a].left() + 8,
+                       rects[a].height() + 6)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(QColor(style.MISSED), 1.5, Qt.PenStyle.DashDotLine))
+            p.drawRoundedRect(r, 4, 4)
+            style.draw_pattern_line(p, rects[a].left() - 1, rects[b].right() + 1, ln.baseline + 9,
+                                    QColor(style.MISSED), "wave", 1.6)
         # cursor
         if self.cursor_word is not None and ln.first <= self.cursor_word <= ln.last:
             r = rects[self.cursor_word].adjusted(-3, -3, 3, 3)
@@ -491,6 +514,10 @@ class TranscriptView(QAbstractScrollArea):
                 f" — {span.status.value}<br>score {span.score:.2f}"
                 + (f" · from {html.escape(', '.join(span.sources))}" if span.sources else "")
                 + (f"<br><i>{html.escape(span.reason)}</i>" if span.reason else ""))
+        for a, b, tag in self._visible_missed():
+            if a <= index < b:
+                parts.append(f"<hr><span style='color:{style.MISSED}'>■</span> <b>{html.escape(tag)}</b>"
+                             " — marked missed by a reviewer")
         return "<br>".join(parts)
 
     def viewportEvent(self, event) -> bool:

@@ -80,6 +80,8 @@ def test_reviewer_marks_a_missed_item_signs_off_and_exports_a_draft(qtbot, revie
     assert len(project.setting("review.sample")) == 2 and panel.sample_list.count() == 2
 
     # mark the word "calling" as a missed partial name of a participant
+    marks = []
+    ctx.missed_marks.connect(lambda cid, m: marks.append((cid, m)))
     ctx.open_conversation("call_1")
     ctx.select(None, 3)
     dialog = panel.mark_missed()
@@ -92,12 +94,14 @@ def test_reviewer_marks_a_missed_item_signs_off_and_exports_a_draft(qtbot, revie
         [(3, 4, "PERSON", True, True)]
     assert panel.missed_list.count() == 1
     assert panel.missed_list.item(0).text().startswith("MISSED_PERSON_PARTIAL_SPEAKER")
+    assert marks[-1] == ("call_1", [(3, 4, "MISSED_PERSON_PARTIAL_SPEAKER")])  # drawn on the transcript
     expected = ctx.taxonomy.miss_score("PERSON", partial=True, speaker=True)
     sample = project.setting("review.sample")
     if "call_1" in sample:
         assert panel.summary.scores["call_1"] == expected
     ctx.undo_stack.undo()
     assert project.missed_items("call_1") == [] and panel.missed_list.count() == 0
+    assert marks[-1] == ("call_1", [])
     ctx.undo_stack.redo()
     assert len(project.missed_items("call_1")) == 1 and panel.missed_list.count() == 1
     assert [d.action for d in project.audit_log(limit=3)] == ["mark_missed", "unmark_missed", "mark_missed"]
@@ -169,3 +173,19 @@ def test_cancelled_export_leaves_no_folder(qtbot, review_ctx, tmp_path):
     assert "nothing was written" in export.step.text()
     assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
     assert export.export_button.isEnabled() and not export.open_button.isEnabled()
+
+
+def test_transcript_draws_missed_marks_of_its_own_conversation_only(qtbot, review_ctx):
+    from redactdesk.gui.transcript import TranscriptView
+
+    view = TranscriptView(review_ctx.taxonomy)
+    qtbot.addWidget(view)
+    view.resize(700, 300)
+    view.set_conversation(review_ctx.project.load_conversation("call_1"))
+    view.set_missed("call_2", [(3, 4, "MISSED_PERSON")])
+    assert "MISSED_PERSON" not in view.tooltip_html(3)
+    view.set_missed("call_1", [(3, 4, "MISSED_PERSON")])
+    assert "MISSED_PERSON" in view.tooltip_html(3) and "MISSED_PERSON" not in view.tooltip_html(5)
+    before = view.viewport().grab().toImage()
+    view.set_missed("call_1", [])
+    assert view.viewport().grab().toImage() != before  # the red mark was painted, and is gone now

@@ -440,6 +440,7 @@ class ReviewPanel(QWidget):
         self.mark_action.setEnabled(conv is not None)
         if conv is None:
             return
+        marks = []
         for hit in prescan(conv):
             item = QListWidgetItem(f"{hit.kind.replace('_', ' ')}: “{conv.text(hit.start_word, hit.end_word)[:50]}” "
                                    f"({hit.detail})")
@@ -451,6 +452,8 @@ class ReviewPanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, row["start_word"])
             item.setData(Qt.ItemDataRole.UserRole + 1, row)
             self.missed_list.addItem(item)
+            marks.append((row["start_word"], row["end_word"], tag))
+        self.ctx.missed_marks.emit(conv.id, marks)
 
     def _summary(self, ids: list[str]):
         threshold = float(self.ctx.project.setting(THRESHOLD_SETTING, DEFAULT_THRESHOLD))
