@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ from num2words import num2words
 from redactdesk.core.types import Span
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, register
-from redactdesk.substitute.numbers import DIGIT_WORDS, number_table
+from redactdesk.substitute.numbers import DIGIT_WORDS, is_number_word, number_table
 from redactdesk.substitute.text import apply_case, case_of, norm, split_punct
 
 MONTHS = {
@@ -422,24 +423,61 @@ def plan_offset(ctx: Context, values: list[DateValue]) -> None:
     ctx.year_shift = (nd.year - ref.year) or (1 if ctx.offset_days > 0 else -1)
 
 
+FRESH_EXPIRY_YEARS = (2028, 2032)  # fixed, so a project's surrogates do not change with the calendar
+
+
+def fresh_date_words(rng: random.Random, language: str, *, expiry: bool) -> str:
+    """A made-up date said in words, for an accepted date the parser cannot read (ASR garble):
+    month and year for a card expiry ("march twenty twenty nine"), day, month and year otherwise."""
+    month = rng.randint(1, 12)
+    if expiry:
+        year = FRESH_EXPIRY_YEARS[0] + rng.randint(0, FRESH_EXPIRY_YEARS[1] - FRESH_EXPIRY_YEARS[0])
+        return " ".join([MONTHS[language][month - 1], *(["de"] if language == "es" else []),
+                         *_year_words(year, language, like_pairs=True)])
+    day, year = rng.randint(1, 28), rng.randint(1950, 2005)
+    if language == "en":
+        words = [MONTHS["en"][month - 1], *num2words(day, to="ordinal", lang="en").replace("-", " ").split()]
+    else:
+        words = [*num2words(day, lang="es").split(), "de", MONTHS["es"][month - 1], "de"]
+    return " ".join(words + _year_words(year, language, like_pairs=True))
+
+
+def _readable_words(tokens: list[str]) -> bool:
+    """Relative dates ("tomorrow", "last week") are no date of a person: they may stay."""
+    return not any(ch.isdigit() for t in tokens for ch in t) and not any(
+        is_number_word(split_punct(t)[1].lower(), lang) for t in tokens for lang in ("en", "es"))
+
+
 class DateGenerator(Generator):
     name = "date"
     priority = 3
+    expiry = False
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
         style = parse_date(tokens, ctx.language)
         if style is None or style.value is None:
-            return [Piece(0, len(tokens), "words", f"date:text:{norm(' '.join(tokens))}", self.name, span.category,
-                          " ".join(tokens), None, {"kept": "no absolute date"})]
+            return self._unreadable(tokens, span)
         return [Piece(0, len(tokens), "date", f"date:{style.value.iso()}", self.name, span.category,
                       style.value.iso(), style.value, style=style)]
 
+    def _unreadable(self, tokens: list[str], span: Span) -> list[Piece]:
+        """No absolute date: relative words stay; anything holding numbers is said afresh."""
+        key = f"{self.name}:text:{norm(' '.join(tokens))}"
+        if _readable_words(tokens) and not self.expiry:
+            return [Piece(0, len(tokens), "words", key, self.name, span.category, " ".join(tokens), None,
+                          {"kept": "no absolute date"})]
+        return [Piece(0, len(tokens), "fresh", key, self.name, span.category, " ".join(tokens), None)]
+
     def generate(self, ctx: Context, item: Item) -> str:
         if not isinstance(item.value, DateValue):
-            return item.original  # relative or unreadable dates ("tomorrow") stay
+            if item.occurrences and item.occurrences[0].form == "fresh":
+                return fresh_date_words(ctx.rng(item), ctx.language, expiry=self.expiry)
+            return item.original  # relative dates ("tomorrow") stay
         return shift(item.value, ctx.offset_days, ctx.month_shift, ctx.year_shift, ctx.ref_month).iso()
 
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        if occ.form == "fresh":
+            return (item.surrogate or "").split()
         new = DateValue.from_iso(item.surrogate or "")
         if occ.form != "date" or new is None or not isinstance(occ.style, DateStyle):
             return list(tokens) if occ.form != "date" else (item.surrogate or "").split()
@@ -451,18 +489,18 @@ class DateGenerator(Generator):
 class ExpiryGenerator(DateGenerator):
     name = "expiry"
     priority = 3
+    expiry = True
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
         style = parse_date(tokens, ctx.language, expiry=True)
         if style is None or style.value is None or style.value.month is None:
-            return [Piece(0, len(tokens), "words", f"expiry:text:{norm(' '.join(tokens))}", self.name, span.category,
-                          " ".join(tokens), None)]
+            return self._unreadable(tokens, span)
         return [Piece(0, len(tokens), "date", f"expiry:{style.value.iso()}", self.name, span.category,
                       style.value.iso(), style.value, style=style)]
 
     def generate(self, ctx: Context, item: Item) -> str:
         if not isinstance(item.value, DateValue):
-            return item.original
+            return fresh_date_words(ctx.rng(item), ctx.language, expiry=True)
         rng = ctx.rng(item)
         months = rng.randint(2, 36)  # forward: a surrogate card should not have expired
         return shift(item.value, 0, months, 0).iso()

@@ -284,8 +284,9 @@ def substitute_conversation(
 
     A surrogate that happens to contain its own original (a card expiry "zero five thirty" drawn as
     "zero five thirty two") would leak it, so such items are re-drawn with a fresh salt, a few times
-    at most; what still contains its original is left for the revision checks and the export's
-    leak scan to stop.
+    at most. An item whose surrogate still says its original after that (a generator that could not
+    read a garbled item keeps its words) is replaced by its category tag (``[CARD_EXPIRY]``) and a
+    ``kept_as_tag`` warning tells the linguist: an accepted item never survives substitution.
     """
     salts = dict(salts or {})
     kwargs = dict(mode=mode, secret=secret, existing_map=existing_map, language=language,
@@ -298,7 +299,23 @@ def substitute_conversation(
         for k in bad:
             salts[k] = salts.get(k, "") + f"~{attempt}"
         result = _substitute_once(conv, salts=salts, **kwargs)
+    kept = {it.key for it in result.items if it.kept}  # intended ("yesterday" is no date of a person)
+    stuck = {rep.start_word for rep in result.replacements
+             if (_contains_original(rep) or _same_words(rep)) and not (rep.keys and set(rep.keys) <= kept)}
+    if stuck and mode in ("pseudonym", "generalise"):
+        from redactdesk.substitute.revision import RevisionWarning
+
+        result = _substitute_once(conv, salts=salts, as_tag=stuck, **kwargs)
+        result.warnings += [RevisionWarning("kept_as_tag", f"no {rep.category} surrogate could be drawn that does "
+                                            "not repeat the original; the item is replaced by its tag",
+                                            rep.category, (rep.span_id,)) for rep in result.replacements
+                            if rep.start_word in stuck]
     return result
+
+
+def _same_words(rep: Replacement) -> bool:
+    """True when the surrogate says exactly the original (any length: even "ten" must not stay)."""
+    return bool(_folded_tokens(rep.original)) and _folded_tokens(rep.original) == _folded_tokens(rep.surrogate)
 
 
 def _substitute_once(
@@ -313,8 +330,10 @@ def _substitute_once(
     generalisation: dict[str, int] | None = None,
     salts: dict[str, str] | None = None,
     check: bool = True,
+    as_tag: set[int] | None = None,
 ) -> SubstitutionResult:
-    """Replace the conversation's ACCEPTED spans (see the module docstring).
+    """Replace the conversation's ACCEPTED spans (see the module docstring); spans starting at a word
+    in ``as_tag`` get their category tag.
 
     ``mode``: pseudonym (natural surrogates, default), placeholder (``[PERSON_NAME_1]`` reused
     within the call), tag (``[PERSON]``), redact (``[REDACTED]``) or generalise (quasi-identifier
@@ -347,6 +366,9 @@ def _substitute_once(
         ctx.salts = dict(salts or {})
         span_tokens, occ_of_span = _pseudonymise(ctx, spans, tax, mode, generalisation or {})
 
+    for si, s in enumerate(spans):
+        if as_tag and s.start_word in as_tag:
+            span_tokens[si] = [f"[{s.category}]"]
     revised: list[Word] = []
     new_start = [0] * (len(conv.words) + 1)
     replacements: list[Replacement] = []

@@ -88,3 +88,30 @@ def test_date_value_iso_round_trip():
     v = DateValue(None, 2, 29)
     assert DateValue.from_iso(v.iso()) == v and v.as_date() == dt.date(2000, 2, 29)
     assert DateValue.from_iso("1984-13-01") is None
+
+
+def test_garbled_expiry_and_date_are_said_afresh(make_conv, secret):
+    """ASR turned "December 2028" into "the number twenty twenty eight": no month to shift, numbers inside."""
+    conv = make_conv([("c", "expiry the number twenty twenty eight okay"), ("c", "born on the number nine")],
+                     [(0, "the number twenty twenty eight", "CARD_EXPIRY"), (1, "the number nine", "DATE_OF_BIRTH")])
+    res = substitute_conversation(conv, secret=secret)
+    expiry, dob = (r.surrogate for r in res.replacements)
+    assert "twenty twenty eight" not in expiry and "number" not in expiry
+    assert expiry.split()[0] in ("january", "february", "march", "april", "may", "june", "july", "august",
+                                 "september", "october", "november", "december")
+    assert dob != "the number nine" and _date(dob) is not None
+    assert not [w for w in res.warnings if w.kind in ("same_as_original", "kept_as_tag")]
+
+
+def test_an_item_that_cannot_be_replaced_becomes_its_tag(make_conv, secret, monkeypatch):
+    """Fail closed: a generator that keeps the original (a bug, a new garble) never lets it through."""
+    from redactdesk.substitute.dates import ExpiryGenerator
+
+    monkeypatch.setattr(ExpiryGenerator, "generate", lambda self, ctx, item: item.original)
+    monkeypatch.setattr(ExpiryGenerator, "render", lambda self, ctx, item, occ, tokens: list(tokens))
+    conv = make_conv([("c", "it expires the number twenty twenty eight")],
+                     [(0, "the number twenty twenty eight", "CARD_EXPIRY")])
+    res = substitute_conversation(conv, secret=secret)
+    assert res.replacements[0].surrogate == "[CARD_EXPIRY]"
+    assert " ".join(w.text for w in res.revised_words) == "it expires [CARD_EXPIRY]"
+    assert [w.kind for w in res.warnings if w.kind == "kept_as_tag"] == ["kept_as_tag"]
