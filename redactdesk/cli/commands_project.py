@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="no window: run the whole pipeline on the demo and print a summary")
     p.add_argument("--fresh", action="store_true", help="rebuild the demo project from scratch")
     p.add_argument("--project", help="where the demo project goes (default: your user data folder)")
-    p.add_argument("--model", default=None, help="ASR model for the demo (default: tiny.en)")
+    p.add_argument("--model", default=None, help="ASR model for the demo (default: base, for English and Spanish)")
     p.add_argument("--limit", type=int, default=None, help="use only the first N sample calls")
     p.set_defaults(func=cmd_demo)
 

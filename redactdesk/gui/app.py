@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -116,6 +116,8 @@ def run(project_path: str, *, role: str | None = None) -> int:
         QMessageBox.critical(None, "Cannot open project", str(exc))
         return 2
     window.show()
+    if window.project.setting("demo"):
+        QTimer.singleShot(0, window.prepare_pending)  # the demo's calls are transcribed in the background
     code = app.exec()
     window.close()
     window.project.close()

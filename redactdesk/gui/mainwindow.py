@@ -1041,6 +1041,53 @@ class MainWindow(QMainWindow):
         self.ctx.run_job("Transcribing", work,
                          lambda out: self._after_job(f"Transcribed {len(out)} conversation(s)"))
 
+    def prepare_pending(self) -> None:
+        """Transcribe and detect the project's untranscribed calls in the background, one after another.
+
+        Used for the demo project: the window opens at once and each call appears (status
+        "detected") as soon as it is ready; the first one is opened. Cancelling stops the chain;
+        finished calls are kept and the rest are prepared the next time the demo opens.
+        """
+        if not self.ctx.can("transcribe"):
+            return
+        from redactdesk.pipeline.demo import pending_conversations, prepare_conversation
+
+        queue = pending_conversations(self.project)[1]
+        total = len(queue)
+        if not total:
+            return
+
+        def next_one() -> None:
+            if not queue:
+                self.ctx.status(f"Demo ready: {total} call(s) transcribed and checked for personal data", 10000)
+                return
+            cid = queue.pop(0)
+            n = total - len(queue)
+
+            def work(job):
+                p = self._worker_project()
+                try:
+                    return prepare_conversation(p, cid, cancel=lambda: job.is_cancelled,
+                                                progress=lambda f, m: job.report(f, None, m))
+                finally:
+                    p.close()
+
+            def done(stats) -> None:
+                self.refresh_corpus()
+                current = self.ctx.conversation.id if self.ctx.conversation else None
+                if current is None:
+                    self.choose_conversation(cid)
+                elif current == cid:
+                    self.ctx.conversation = None
+                    self.ctx.open_conversation(cid)
+                self.ctx.status(f"{cid} ready ({n} of {total}): {stats['suggestions']} suggestion(s)", 8000)
+                next_one()
+
+            self.ctx.run_job(f"Preparing call {n} of {total}", work, done)
+
+        self.ctx.status(f"Preparing {total} call(s) in the background: transcribing and detecting…", 8000)
+        next_one()
+
     def detect_selected(self) -> None:
         if not self._may("detect"):
             return

@@ -1,9 +1,11 @@
 """The demo: a project built from the bundled sample calls, opened in the app or run end to end.
 
-``redactdesk demo`` builds the project once in the user data folder (transcribing the sample
-audio with the embedded ASR and running detection), then opens the app. ``--headless`` runs the
-whole path instead — transcribe, detect, review (an oracle annotator replays the reference
-transcripts), substitute, mask, sign off, export — and prints what happened.
+``redactdesk demo`` creates the project once in the user data folder with the sample audio imported
+(seconds) and opens the app at once; the app transcribes (embedded Whisper) and detects the calls in
+the background, one after another, so the first is ready to review within seconds and the rest follow.
+``--headless`` prepares them all first, then runs the whole path — review (an oracle annotator
+replays the reference transcripts), substitute, mask, sign off, export — and prints what happened.
+Preparation is resumable: a conversation finished before a crash or a closed window is kept.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from redactdesk.core.types import Role
+from redactdesk.core.types import ConversationStatus, Role
 from redactdesk.pipeline.progress import CancelFn, ProgressFn, tqdm_progress
 from redactdesk.resources import samples_dir
 from redactdesk.store import Project
@@ -49,55 +51,25 @@ def sample_calls(limit: int | None = None) -> list[dict[str, Any]]:
     return calls[:limit] if limit else calls
 
 
-def build_demo_project(path: Path, *, model: str | None = None, limit: int | None = None,
-                       progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> dict[str, Any]:
-    """Build the demo project at ``path`` (atomically: a cancelled or failed build leaves nothing).
+def build_demo_project(path: Path, *, limit: int | None = None) -> dict[str, Any]:
+    """Create the demo project at ``path`` with the sample calls' audio imported (seconds; atomic).
 
-    Audio is imported and transcribed with the embedded ASR (the multilingual
-    base model (measured faster in wall time and more accurate than tiny.en on these calls) unless ``model`` is given); the reference transcript's path is kept in
-    each conversation's meta for evaluation; detection adds suggestions.
+    Nothing is transcribed yet: :func:`prepare_demo_project` (headless) or the app (in the
+    background, one call after another) does that. Each conversation keeps its reference
+    transcript's path in its meta for evaluation and the oracle annotator.
     """
-    from redactdesk.pipeline.detection import detect_project
     from redactdesk.pipeline.importing import import_recording
-    from redactdesk.pipeline.transcription import transcribe_project
 
     calls = sample_calls(limit)
     building = path.with_name(path.name + ".building")
     for suffix in ("", "-wal", "-shm"):
         Path(str(building) + suffix).unlink(missing_ok=True)
-    stats: dict[str, Any] = {"calls": len(calls)}
-    t0 = time.perf_counter()
     project = Project.create(building, actor="demo", role=Role.ANNOTATOR)
     try:
         project.set_setting("demo", True)
         for call in calls:
             import_recording(project, call["audio"], None, conversation_id=call["id"], language=call["language"])
             project.update_conversation_meta(call["id"], meta={"reference": str(call["reference"])})
-        n = len(calls)
-        done_audio = 0.0
-        total_audio = sum(project.load_conversation(c["id"]).duration or 0 for c in calls) or 1.0
-        asr_seconds = 0.0
-        for call in calls:
-            conv_model = model or MODEL_FOR_LANGUAGE.get(call["language"], "base")
-            duration = project.load_conversation(call["id"]).duration or 0.0
-
-            def scaled(fraction: float, message: str, _base: float = done_audio, _d: float = duration) -> None:
-                if progress is not None:
-                    progress(0.85 * (_base + fraction * _d) / total_audio, message)
-
-            outcome = transcribe_project(project, [call["id"]], model=conv_model, progress=scaled, cancel=cancel)
-            asr_seconds += outcome[0].seconds
-            done_audio += duration
-        stats["audio_seconds"] = total_audio
-        stats["asr_seconds"] = asr_seconds
-
-        def det_progress(fraction: float, message: str) -> None:
-            if progress is not None:
-                progress(0.85 + 0.15 * fraction, message)
-
-        stats["suggestions"] = sum(detect_project(project, progress=det_progress, cancel=cancel).values())
-        stats["build_seconds"] = time.perf_counter() - t0
-        stats["conversations"] = n
     except BaseException:
         project.close()
         for suffix in ("", "-wal", "-shm"):
@@ -107,27 +79,92 @@ def build_demo_project(path: Path, *, model: str | None = None, limit: int | Non
     for suffix in ("-wal", "-shm"):
         Path(str(building) + suffix).unlink(missing_ok=True)
     os.replace(building, path)
+    return {"conversations": len(calls)}
+
+
+def pending_conversations(project: Project) -> tuple[list[str], list[str]]:
+    """(to transcribe, to detect): conversations with audio but no words, and those without suggestions yet."""
+    rows = project.list_conversations()
+    to_transcribe = [r.id for r in rows if r.status == ConversationStatus.NEW.value and r.audio_path]
+    to_detect = [r.id for r in rows if r.status in (ConversationStatus.NEW.value, ConversationStatus.TRANSCRIBED.value)
+                 and (r.audio_path or r.n_words)]
+    return to_transcribe, to_detect
+
+
+def demo_model(language: str, model: str | None = None) -> str:
+    return model or MODEL_FOR_LANGUAGE.get(language, "base")
+
+
+def prepare_conversation(project: Project, conversation_id: str, *, model: str | None = None,
+                         progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> dict[str, Any]:
+    """Transcribe (if it has no words yet) and detect one conversation; each step is its own transaction."""
+    from redactdesk.pipeline.detection import detect_project
+    from redactdesk.pipeline.transcription import transcribe_project
+
+    conv = project.load_conversation(conversation_id)
+    out: dict[str, Any] = {"asr_seconds": 0.0, "audio_seconds": conv.duration or 0.0}
+    if conv.status == ConversationStatus.NEW and conv.audio_path:
+        def asr_progress(fraction: float, message: str) -> None:
+            if progress is not None:
+                progress(0.9 * fraction, message)
+
+        outcome = transcribe_project(project, [conversation_id], model=demo_model(conv.language, model),
+                                     progress=asr_progress, cancel=cancel)
+        out["asr_seconds"] = outcome[0].seconds
+    out["suggestions"] = detect_project(project, [conversation_id], cancel=cancel).get(conversation_id, 0)
+    if progress is not None:
+        progress(1.0, f"{conversation_id} ready")
+    return out
+
+
+def prepare_demo_project(project: Project, *, model: str | None = None, progress: ProgressFn | None = None,
+                         cancel: CancelFn | None = None) -> dict[str, Any]:
+    """Transcribe and detect every conversation not done yet (resumable: finished ones are kept)."""
+    _, ids = pending_conversations(project)
+    durations = {cid: project.load_conversation(cid).duration or 1.0 for cid in ids}
+    total = sum(durations.values()) or 1.0
+    stats: dict[str, Any] = {"conversations": len(ids), "audio_seconds": 0.0, "asr_seconds": 0.0, "suggestions": 0}
+    t0 = time.perf_counter()
+    done = 0.0
+    for cid in ids:
+        def step(fraction: float, message: str, _base: float = done, _d: float = durations[cid]) -> None:
+            if progress is not None:
+                progress((_base + fraction * _d) / total, message)
+
+        one = prepare_conversation(project, cid, model=model, progress=step, cancel=cancel)
+        for key in ("audio_seconds", "asr_seconds", "suggestions"):
+            stats[key] += one[key]
+        done += durations[cid]
+    stats["seconds"] = time.perf_counter() - t0
     return stats
 
 
-def ensure_demo_project(path: Path | None = None, *, fresh: bool = False, model: str | None = None,
-                        limit: int | None = None, quiet: bool = False) -> Path:
-    """The demo project's path, building it (with a progress bar) when missing or ``fresh``."""
+def ensure_demo_project(path: Path | None = None, *, fresh: bool = False, prepare: bool = True,
+                        model: str | None = None, limit: int | None = None, quiet: bool = False) -> Path:
+    """The demo project's path, created when missing or ``fresh``.
+
+    ``prepare``: also transcribe and detect what is not done yet, with a progress bar (headless);
+    the app instead opens at once and prepares the calls in the background.
+    """
     path = Path(path) if path else default_demo_dir() / "demo.rdproj"
     path.parent.mkdir(parents=True, exist_ok=True)
     if fresh and path.exists():
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
     if not path.exists():
-        update, close = tqdm_progress("building the demo project", disable=quiet)
-        try:
-            stats = build_demo_project(path, model=model, limit=limit, progress=update)
-        finally:
-            close()
-        if not quiet:
-            print(f"demo project: {stats['conversations']} calls, {stats['audio_seconds'] / 60:.1f} min of audio "
-                  f"transcribed in {stats['asr_seconds']:.0f} s, {stats['suggestions']} suggestions "
-                  f"({stats['build_seconds']:.0f} s in all)")
+        build_demo_project(path, limit=limit)
+    if prepare:
+        with Project.open(path, actor="demo", role=Role.ANNOTATOR) as project:
+            if pending_conversations(project)[1]:
+                update, close = tqdm_progress("preparing the demo project", disable=quiet)
+                try:
+                    stats = prepare_demo_project(project, model=model, progress=update)
+                finally:
+                    close()
+                if not quiet:
+                    print(f"demo project: {stats['conversations']} calls, {stats['audio_seconds'] / 60:.1f} min of "
+                          f"audio transcribed in {stats['asr_seconds']:.0f} s, {stats['suggestions']} suggestions "
+                          f"({stats['seconds']:.0f} s in all)")
     return path
 
 
@@ -167,7 +204,7 @@ def run_headless(path: Path, *, mask_method: str = "beep", out_root: Path | None
 def demo_main(args: argparse.Namespace) -> tuple[int, Path | None]:
     """Build (if needed) and, with --headless, run the demo. Returns (exit code, project to open or None)."""
     path = ensure_demo_project(Path(args.project) if args.project else None, fresh=args.fresh,
-                               model=args.model, limit=args.limit)
+                               prepare=bool(args.headless), model=args.model, limit=args.limit)
     if args.headless:
         summary = run_headless(path)
         return (0 if summary.ok else 1), None
