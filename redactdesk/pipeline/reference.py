@@ -93,11 +93,17 @@ class OracleDecisions:
 def oracle_decisions(hypothesis: Conversation, reference_spans: list[Span]) -> OracleDecisions:
     """What a careful annotator would do with the suggestions, given the true items.
 
-    A suggestion overlapping a true item is accepted with the item's category and stretched to
-    cover the whole item (and itself); a second suggestion on an item already claimed, or one on
-    no item, is rejected; true items no suggestion touched are added.
+    A suggestion overlapping a true item is accepted with the item's category and its boundaries
+    set to the item's; a second suggestion on an item already claimed, or one on no item, is
+    rejected; true items no suggestion touched are added. Items that share a recognised word
+    ("2028095" heard for an expiry and a security code) cannot be split at a word boundary: they
+    become one span over both, with the category that scores the higher risk, as an annotator
+    would mark them — accepted spans never overlap.
     """
-    accept: list[tuple[int, str, int, int]] = []
+    from redactdesk.resources import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    chosen: list[tuple[int, int, str, int | None]] = []  # start, end, category, suggestion id (None: add)
     reject: list[int] = []
     claimed: set[int] = set()
     for span in hypothesis.spans:
@@ -109,6 +115,30 @@ def oracle_decisions(hypothesis: Conversation, reference_spans: list[Span]) -> O
             continue
         k, best = max(truth, key=lambda kr: min(kr[1].end_word, span.end_word) - max(kr[1].start_word, span.start_word))
         claimed.add(k)
-        accept.append((span.id, best.category, min(span.start_word, best.start_word), max(span.end_word, best.end_word)))
-    add = [r for k, r in enumerate(reference_spans) if k not in claimed]
+        chosen.append((best.start_word, best.end_word, best.category, span.id))
+    chosen += [(r.start_word, r.end_word, r.category, None) for k, r in enumerate(reference_spans) if k not in claimed]
+
+    def risk(category: str) -> float:
+        return taxonomy.miss_score(category) if category in taxonomy else 0.0
+
+    accept: list[tuple[int, str, int, int]] = []
+    add: list[Span] = []
+    chosen.sort(key=lambda c: (c[0], -c[1]))
+    i = 0
+    while i < len(chosen):
+        group = [chosen[i]]
+        end = chosen[i][1]
+        while i + len(group) < len(chosen) and chosen[i + len(group)][0] < end:
+            end = max(end, chosen[i + len(group)][1])
+            group.append(chosen[i + len(group)])
+        start = group[0][0]
+        category = max(group, key=lambda c: (risk(c[2]), c[1] - c[0]))[2]
+        keep = next((c for c in group if c[3] is not None), None)
+        if keep is not None:
+            accept.append((keep[3], category, start, end))
+            reject += [c[3] for c in group if c[3] is not None and c is not keep]
+        else:
+            add.append(Span(start, end, category, status=SpanStatus.ACCEPTED, score=1.0,
+                            sources=("reference",), reason="from the reference transcript"))
+        i += len(group)
     return OracleDecisions(accept, reject, add)

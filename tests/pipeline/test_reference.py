@@ -33,3 +33,17 @@ def test_oracle_accepts_overlaps_rejects_others_adds_misses():
     # the partial name suggestion is stretched over the whole name; the missed phone is added
     assert d.accept == [(1, "PERSON", 1, 3)] and d.reject == [2]
     assert [(s.start_word, s.end_word, s.category) for s in d.add] == [(4, 11, "PHONE")]
+
+
+def test_items_sharing_a_recognised_word_become_one_span():
+    """'2028095' holds an expiry and a security code: one accepted span, the riskier category."""
+    hyp = conv("expires 2028095 thanks and zip 90210 fifty dollars", [
+        Span(1, 2, "CARD_EXPIRY", id=1), Span(5, 7, "POSTCODE", id=2), Span(6, 8, "MONEY", id=3)])
+    truth = [Span(1, 2, "CARD_EXPIRY", status=SpanStatus.ACCEPTED), Span(1, 2, "CVV", status=SpanStatus.ACCEPTED),
+             Span(5, 6, "POSTCODE", status=SpanStatus.ACCEPTED), Span(6, 8, "MONEY", status=SpanStatus.ACCEPTED)]
+    d = oracle_decisions(hyp, truth)
+    assert d.add == []
+    assert (1, "CVV", 1, 2) in d.accept  # CVV scores higher than an expiry (taxonomy)
+    assert (2, "POSTCODE", 5, 6) in d.accept and (3, "MONEY", 6, 8) in d.accept  # trimmed to the items
+    ranges = sorted((a, b) for _, _, a, b in d.accept)
+    assert all(x[1] <= y[0] for x, y in zip(ranges, ranges[1:], strict=False))  # no overlaps
