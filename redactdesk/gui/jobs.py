@@ -4,16 +4,78 @@ Inside ``fn`` (worker thread) call ``job.report(done, total, text)`` now and the
 :class:`JobCancelled` once the user pressed Cancel — or ``job.check()``. Do not touch the project
 file or widgets from ``fn``: compute there and return the result; ``on_done(result)`` runs on the
 GUI thread and is where results are written.
+
+While any job runs, Python's cyclic garbage collector runs only on the GUI thread (see
+:class:`GuiThreadCollector`).
 """
 
 from __future__ import annotations
 
+import gc
 import threading
 import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+
+
+class GuiThreadCollector(QObject):
+    """Keeps Python's cyclic garbage collection on the GUI thread while background jobs run.
+
+    CPython collects in whichever thread crosses the allocation threshold, and jobs allocate a lot,
+    so collections would otherwise run in a worker and destroy the Qt objects that sit in reference
+    cycles there (widgets, pixmaps, fonts, pyqtgraph items of closed views): Qt objects must be
+    destroyed on their own thread, and a window was seen to hang while it painted and an
+    active-learning job collected. While jobs run, automatic collection is off and a GUI-thread timer
+    collects the young generations instead (as pyqtgraph's GarbageCollector does); the usual
+    automatic collection comes back when the last job ends.
+    """
+
+    def __init__(self, parent: QObject | None = None, interval_ms: int = 100) -> None:
+        super().__init__(parent)
+        self.users = 0
+        self._was_enabled = False
+        self.timer = QTimer(self)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.collect)
+
+    def acquire(self) -> None:
+        self.users += 1
+        if self.users == 1:
+            self._was_enabled = gc.isenabled()
+            gc.disable()
+            self.timer.start()
+
+    def release(self) -> None:
+        if self.users == 0:
+            return
+        self.users -= 1
+        if self.users == 0:
+            self.timer.stop()
+            self.collect()
+            if self._was_enabled:
+                gc.enable()
+
+    @Slot()
+    def collect(self) -> None:
+        """Collect the generations the automatic collector would have collected by now (not the oldest:
+        CPython's own heuristics take it over when the jobs end)."""
+        t0, t1, _ = gc.get_threshold()
+        c0, c1, _ = gc.get_count()
+        if c0 > t0:
+            gc.collect(1 if c1 > t1 else 0)
+
+
+_collector: list[GuiThreadCollector] = []
+
+
+def gui_thread_collector() -> GuiThreadCollector:
+    """The process's collector (created on first use, on the GUI thread, owned by the application)."""
+    if not _collector or not shiboken6.isValid(_collector[0]):
+        _collector[:] = [GuiThreadCollector(QCoreApplication.instance())]
+    return _collector[0]
 
 
 class JobCancelled(Exception):
@@ -106,12 +168,16 @@ class _Runnable(QRunnable):
         except Exception as exc:  # shown to the user, never swallowed
             if job.is_cancelled:  # e.g. the pipeline's own Cancelled exception
                 job.was_cancelled = True
-                job._w_end.emit("cancelled")
-                return
-            job.error = _readable(exc)
-            traceback.print_exc()
-            how = "failed"
-        job._w_end.emit(how)
+                how = "cancelled"
+            else:
+                job.error = _readable(exc)
+                traceback.print_exc()
+                how = "failed"
+        self.fn = None  # the closure is the job's (released with it on the GUI thread)
+        try:
+            job._w_end.emit(how)
+        except RuntimeError:  # the window (and the job object) went away while the job ran
+            pass
 
 
 class JobRunner(QObject):
@@ -128,18 +194,33 @@ class JobRunner(QObject):
     def run(self, title: str, fn: Callable[[Job], Any], on_done: Callable[[Any], None] | None = None,
             on_error: Callable[[str], None] | None = None) -> Job:
         job = Job(title, self)
+        job._fn = fn  # released on the GUI thread when the job ends, not in the worker
         if on_done is not None:
             job.done.connect(on_done)
         if on_error is not None:
             job.failed.connect(on_error)
         self.jobs.append(job)
         job.ended.connect(self._forget_ended)
+        collector = gui_thread_collector()
+        collector.acquire()
+        held = [True]
+
+        def release() -> None:  # once: when the job ends, or when it is destroyed before it could end
+            if held[0]:
+                held[0] = False
+                collector.release()
+
+        job.ended.connect(release)
+        job.destroyed.connect(release)
         self.started.emit(job)
         self.pool.start(_Runnable(job, fn))
         return job
 
     @Slot()
     def _forget_ended(self) -> None:
+        for job in self.jobs:
+            if not job.running:
+                job._fn = None
         self.jobs = [j for j in self.jobs if j.running]
 
     def cancel_all(self) -> None:
