@@ -25,6 +25,22 @@ _STOPWORDS = {
     "es": set("el la los las de del y en a al es mi su calle avenida plaza punto arroba com numero "
               "señor señora don doña nombre euros centimos cien mil".split()),
 }
+
+
+def _function_words(language: str) -> set[str]:
+    """spaCy's stop-word list of the language (a plain word list; no model is loaded)."""
+    try:
+        if language == "es":
+            from spacy.lang.es.stop_words import STOP_WORDS
+        else:
+            from spacy.lang.en.stop_words import STOP_WORDS
+    except ImportError:  # pragma: no cover - spaCy ships with redactdesk
+        return set()
+    return {w.lower() for w in STOP_WORDS}
+
+
+for _lang, _words in _STOPWORDS.items():  # "con", "que", "with": no evidence that an item was heard
+    _words |= _function_words(_lang)
 _MULTIPLIERS = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
 _DIGIT_WORDS = {
     "en": {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}

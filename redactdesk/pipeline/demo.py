@@ -182,7 +182,8 @@ class DemoSummary:
         print(line, flush=True)
 
 
-def run_headless(path: Path, *, mask_method: str = "beep", out_root: Path | None = None) -> DemoSummary:
+def run_headless(path: Path, *, mask_method: str = "beep", out_root: Path | None = None,
+                 quiet: bool = False) -> DemoSummary:
     """Review (oracle), substitute, mask, sign off and export a copy of the demo project.
 
     The built demo project stays as it was (transcribed and detected, nothing decided), so every run
@@ -197,7 +198,8 @@ def run_headless(path: Path, *, mask_method: str = "beep", out_root: Path | None
     summary = DemoSummary(run_path)
     with Project.open(run_path, actor="demo-annotator", role=Role.ANNOTATOR) as project:
         summary.release = whole_path.run(project, summary, mask_method=mask_method,
-                                         out_root=out_root or path.parent / "releases", reviewer=DEMO_REVIEWER)
+                                         out_root=out_root or path.parent / "releases", reviewer=DEMO_REVIEWER,
+                                         quiet=quiet)
     return summary
 
 

@@ -7,7 +7,6 @@ conversation's reference transcript (kept in the conversation's meta by the demo
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -90,7 +89,7 @@ def review_with_oracle(project: Project, out: Printer) -> dict[str, Any]:
 
 
 def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, reviewer: str,
-        steps: dict[str, Callable[..., Any]] | None = None) -> Path | None:
+        quiet: bool = False) -> Path | None:
     """Run review → substitute → mask → sign-off → export; returns the release folder."""
     from redactdesk.risk.signoff import sign_off
 
@@ -113,9 +112,15 @@ def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, rev
     out.add(f"sign-off: {state.describe()}")
 
     from redactdesk.pipeline.export import export_release, release_summary
+    from redactdesk.pipeline.progress import tqdm_progress
 
     out_root.mkdir(parents=True, exist_ok=True)
-    result = export_release(project, out_root / time.strftime("release-%Y%m%d-%H%M%S"), mask_method=mask_method)
+    update, close = tqdm_progress("exporting the release", disable=quiet)
+    try:
+        result = export_release(project, out_root / time.strftime("release-%Y%m%d-%H%M%S"), mask_method=mask_method,
+                                progress=update)
+    finally:
+        close()
     for line in release_summary(result).splitlines():
         out.add(line)
     out.add(f"whole path finished in {time.perf_counter() - t0:.0f} s")

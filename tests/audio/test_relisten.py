@@ -134,3 +134,12 @@ def test_each_stereo_channel_is_heard_on_its_own(make_audio, tmp_path):
     both = [MaskRange(0.95, 1.85, None, (1,), "PERSON")]
     mask_file(src, tmp_path / "both.wav", both, "silence")
     assert not relisten(tmp_path / "both.wav", conv, both, recogniser=rec).leaked
+
+
+def test_function_words_inside_an_item_are_no_evidence_of_a_leak():
+    """ASR glued "euros con" into a money item; Whisper then 'heard' "con la que" in the beep."""
+    from redactdesk.audio.matching import PARTIAL, match_item
+
+    assert match_item("300, 17, e los con 30 y 7, sentimos", "con la que está", "es") is None
+    assert match_item("and the number is with", "with the", "en") is None
+    assert match_item("Rosalinda Figuerola", "soy rosalinda", "es") == PARTIAL  # a name still counts

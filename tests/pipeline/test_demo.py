@@ -57,7 +57,7 @@ def test_preparation_is_resumable_and_skips_finished_calls(tmp_path, monkeypatch
 def test_headless_demo_runs_the_whole_path_on_a_copy(tmp_path, capsys):
     """Real embedded ASR (tiny.en) on one call, then review, substitute, mask, sign off, export."""
     path = demo.ensure_demo_project(tmp_path / "demo.rdproj", model="tiny.en", limit=1, quiet=True)
-    summary = demo.run_headless(path, out_root=tmp_path / "releases")
+    summary = demo.run_headless(path, out_root=tmp_path / "releases", quiet=True)
     out = capsys.readouterr().out
     assert summary.release is not None and (summary.release / "manifest.json").is_file()
     assert "leak scan: 0 original value(s) in the text; re-listen: 0 item(s) still recognised" in out
