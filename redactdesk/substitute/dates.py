@@ -173,7 +173,7 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
                 assert mo is not None
                 value.day = int(mo.group(1))
         month_pos = next((f.start for f in fields if f.form == "month_name"), None)
-        for g in groups:
+        for g in _split_day_year(groups):
             text = "".join(u.text for u in g)
             form = "numeral" if g[0].kind == "numeral" else "number"
             fld = Field("?", g[0].start, g[-1].end, form, len(text), units=g)
@@ -239,6 +239,19 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
         if expiry:
             break
     return None
+
+
+def _split_day_year(groups: list[list[D.Unit]]) -> list[list[D.Unit]]:
+    """"March 14 1977" / "fourteen nineteen seventy seven": digits that run on past four are a day
+    followed by a year, not one number."""
+    out: list[list[D.Unit]] = []
+    for g in groups:
+        first, rest = g[0].text, "".join(u.text for u in g[1:])
+        if len(g) > 1 and len(first + rest) > 4 and len(first) <= 2 and 1 <= int(first) <= 31 and len(rest) <= 4:
+            out += [g[:1], g[1:]]
+        else:
+            out.append(g)
+    return out
 
 
 def _year_words(year: int, language: str, like_pairs: bool) -> list[str]:
@@ -423,6 +436,26 @@ def plan_offset(ctx: Context, values: list[DateValue]) -> None:
     ctx.year_shift = (nd.year - ref.year) or (1 if ctx.offset_days > 0 else -1)
 
 
+BIRTH_CATEGORIES = frozenset({"DATE_OF_BIRTH"})
+
+
+def _move_birth_year(value: DateValue, year: int, rng: random.Random) -> DateValue:
+    """The birth year is the most telling part (the age): move it 1-4 years. A full date moves by
+    whole 52-week blocks, so its weekday (and the call's date relations) still hold."""
+    steps = [-4, -3, -2, -1, 1, 2, 3, 4]
+    rng.shuffle(steps)
+    full = value.as_date() if value.month is not None and value.day is not None else None
+    for k in steps:
+        if full is not None:
+            try:
+                nd = full + dt.timedelta(days=364 * k)
+            except OverflowError:
+                continue
+            if nd.year != year:
+                return DateValue(nd.year, nd.month, nd.day, value.yy)
+        elif 1 <= year + k <= 9999:
+            return DateValue(year + k, value.month, value.day, value.yy)
+    return value
 FRESH_EXPIRY_YEARS = (2028, 2032)  # fixed, so a project's surrogates do not change with the calendar
 
 
@@ -473,7 +506,10 @@ class DateGenerator(Generator):
             if item.occurrences and item.occurrences[0].form == "fresh":
                 return fresh_date_words(ctx.rng(item), ctx.language, expiry=self.expiry)
             return item.original  # relative dates ("tomorrow") stay
-        return shift(item.value, ctx.offset_days, ctx.month_shift, ctx.year_shift, ctx.ref_month).iso()
+        new = shift(item.value, ctx.offset_days, ctx.month_shift, ctx.year_shift, ctx.ref_month)
+        if item.category in BIRTH_CATEGORIES and new.year is not None and new.year == item.value.year:
+            new = _move_birth_year(new, item.value.year, ctx.rng(item, "birth-year"))
+        return new.iso()
 
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
         if occ.form == "fresh":

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from redactdesk.core.types import Conversation
 from redactdesk.substitute import digits as D
 from redactdesk.substitute import spelling
-from redactdesk.substitute.dates import MONTHS, WEEKDAYS, DateValue
+from redactdesk.substitute.dates import BIRTH_CATEGORIES, MONTHS, WEEKDAYS, DateValue
 from redactdesk.substitute.numbers import CONNECTORS, is_number_word
 from redactdesk.substitute.text import norm, plain_letters
 
@@ -138,6 +138,8 @@ def _date_relations(items: list[ItemReport], result: SubstitutionResult, languag
         pairs.append((rep, a, b))
     full = [(r, a.as_date(), b.as_date()) for r, a, b in pairs]
     full = [(r, x, y) for r, x, y in full if x is not None and y is not None]
+    # a birth date moves its year on its own (see dates.BIRTH_CATEGORIES); only its weekday is checked
+    full = [(r, x, y) for r, x, y in full if r.category not in BIRTH_CATEGORIES or (y - x).days % 7]
     if full:
         r0, x0, y0 = full[0]
         for r, x, y in full[1:]:

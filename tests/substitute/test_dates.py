@@ -26,7 +26,8 @@ def test_relations_between_dates_survive(make_conv, secret):
         a, b, dob = (_date(r.surrogate) for r in res.replacements)
         assert (b - a).days == 4
         assert a.weekday() == dt.date(2024, 3, 3).weekday()  # a whole number of weeks
-        assert (a - dt.date(2024, 3, 3)).days == (dob - dt.date(1984, 2, 29)).days
+        # a birth date moves in whole weeks too (weekday kept) but always to another year (the age)
+        assert (dob - dt.date(1984, 2, 29)).days % 7 == 0 and dob.year != 1984
         assert a != dt.date(2024, 3, 3)
         assert not res.warnings, [str(w) for w in res.warnings]
 
@@ -64,8 +65,9 @@ def test_numeric_dates_keep_their_form(make_conv, secret):
                      [(0, "oh three oh three eighty four", "DATE_OF_BIRTH")])
     res = substitute_conversation(conv, secret=secret)
     said = res.replacements[0].surrogate.split()
-    assert len(said) == 6 and said[0] in ("oh", "one") and said[2] in ("oh", "one", "two", "three")
-    assert _date(res.replacements[0].surrogate) != dt.date(1984, 3, 3)
+    assert 4 <= len(said) <= 6 and not any(ch.isdigit() for w in said for ch in w)  # digits said as words
+    new = _date(res.replacements[0].surrogate)
+    assert new.year != 1984 and str(new.year)[2:] in {"80", "81", "82", "83", "85", "86", "87", "88"}  # "eighty x"
 
 
 def test_card_expiry_moves_forward_and_keeps_form(make_conv, secret):
@@ -115,3 +117,12 @@ def test_an_item_that_cannot_be_replaced_becomes_its_tag(make_conv, secret, monk
     assert res.replacements[0].surrogate == "[CARD_EXPIRY]"
     assert " ".join(w.text for w in res.revised_words) == "it expires [CARD_EXPIRY]"
     assert [w.kind for w in res.warnings if w.kind == "kept_as_tag"] == ["kept_as_tag"]
+
+
+def test_a_birth_date_always_changes_its_year(make_conv, secret):
+    """The year of birth is the age: a surrogate keeping it leaks the most telling part."""
+    for i in range(20):
+        conv = make_conv([("c", "I was born March 14, 1977.")], [(0, "March 14, 1977.", "DATE_OF_BIRTH")],
+                         cid=f"b{i}")
+        new = _date(substitute_conversation(conv, secret=secret).replacements[0].surrogate)
+        assert new.year != 1977 and 1 <= abs(new.year - 1977) <= 5
