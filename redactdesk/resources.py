@@ -36,3 +36,20 @@ def load_taxonomy(path: str | None = None) -> Taxonomy:
     if not isinstance(data, dict) or "categories" not in data:
         raise ValueError(f"{p}: not a taxonomy file (no 'categories' list)")
     return Taxonomy.from_dicts(data["categories"])
+
+
+@functools.lru_cache(maxsize=4)
+def function_words(language: str) -> frozenset[str]:
+    """Function words of ``language`` (spaCy's stop-word list; English for unknown languages).
+
+    A personal item made only of such words ("con" where a recogniser garbled a name) says nothing
+    when it is found again: the leak scan and the re-listen check do not count it.
+    """
+    try:
+        if language == "es":
+            from spacy.lang.es.stop_words import STOP_WORDS
+        else:
+            from spacy.lang.en.stop_words import STOP_WORDS
+    except ImportError:  # pragma: no cover - spaCy ships with redactdesk
+        return frozenset()
+    return frozenset(w.lower() for w in STOP_WORDS)

@@ -15,6 +15,8 @@ import unicodedata
 
 from text_to_num import alpha2digit
 
+from redactdesk.resources import function_words
+
 FULL = "full"
 PARTIAL = "partial"
 
@@ -27,20 +29,8 @@ _STOPWORDS = {
 }
 
 
-def _function_words(language: str) -> set[str]:
-    """spaCy's stop-word list of the language (a plain word list; no model is loaded)."""
-    try:
-        if language == "es":
-            from spacy.lang.es.stop_words import STOP_WORDS
-        else:
-            from spacy.lang.en.stop_words import STOP_WORDS
-    except ImportError:  # pragma: no cover - spaCy ships with redactdesk
-        return set()
-    return {w.lower() for w in STOP_WORDS}
-
-
 for _lang, _words in _STOPWORDS.items():  # "con", "que", "with": no evidence that an item was heard
-    _words |= _function_words(_lang)
+    _words |= function_words(_lang)
 _MULTIPLIERS = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
 _DIGIT_WORDS = {
     "en": {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}

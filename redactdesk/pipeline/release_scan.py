@@ -113,12 +113,15 @@ def _outside_strings(token: re.Pattern[str], text: str) -> str:
                      for line in text.split("\n"))
 
 
-def blank_structure(name: str, text: str) -> str:
+def blank_structure(name: str, text: str, ids: Iterable[str] = ()) -> str:
     """``text`` with the numbers and identifiers our writers add (not the transcript) replaced by '#'.
 
+    ``ids``: conversation ids, blanked wherever they occur ("call_en_1000" holds no one's "1000").
     Line structure is kept so findings keep their line numbers.
     """
     lower = name.lower()
+    for cid in sorted(ids, key=len, reverse=True):
+        text = text.replace(cid, "#")
     text = _TIMESTAMP.sub("#", _HEX_DIGEST.sub("#", text))
     if lower.endswith((".json", ".jsonl")):
         return _outside_strings(_JSON_TOKEN, text)
@@ -212,7 +215,7 @@ def scan_release(folder: str | Path, conversations: Iterable[Conversation],
             continue
         rel = path.relative_to(folder).as_posix()
         raw = path.read_text(encoding="utf-8", errors="replace")
-        lines = blank_structure(rel, raw).split("\n")
+        lines = blank_structure(rel, raw, ids).split("\n")
         for owner, keep in sections(rel, raw.split("\n"), ids).items():
             ns = every if owner is None else by_conv.get(owner, [])
             findings += scan_lines(_only(lines, keep), rel, ns)
@@ -225,7 +228,7 @@ def scan_release(folder: str | Path, conversations: Iterable[Conversation],
                         seen.add((hit.line, hit.conversation_id, hit.category))
                         findings.append(hit)
     for name, text in (extra or {}).items():
-        findings += scan_lines(blank_structure(name, text), name, every)
+        findings += scan_lines(blank_structure(name, text, ids), name, every)
     return findings
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from redactdesk.core.types import Conversation, SpanStatus
+from redactdesk.resources import function_words
 
 TEXT_SUFFIXES = {".json", ".jsonl", ".txt", ".TextGrid", ".textgrid", ".eaf", ".conll", ".csv", ".html", ".vtt",
                  ".srt", ".ctm", ".md"}
@@ -63,6 +64,12 @@ def variants(original: str, language: str = "en") -> set[str]:
     return {v for v in out if len(v.replace(" ", "")) >= MIN_VARIANT_CHARS}
 
 
+def _only_function_words(original: str, language: str) -> bool:
+    words = re.findall(r"[^\W\d_]+|\d+", _words_to_digits(original.lower(), language))  # "four" is no function word
+    stop = function_words(language)
+    return bool(words) and all(w in stop for w in words)
+
+
 def hint(original: str) -> str:
     """A masked hint of a value for reports: first character of each word, the rest starred."""
     return " ".join(w[0] + "*" * (len(w) - 1) for w in original.split()) or "*"
@@ -95,6 +102,8 @@ def needles(conversations: Iterable[Conversation]) -> list[Needle]:
             if span.status != SpanStatus.ACCEPTED:
                 continue
             original = conv.span_text(span)
+            if _only_function_words(original, conv.language):
+                continue  # a garbled item heard as "con": searching for it finds only the word "con"
             for v in sorted(variants(original, conv.language)):
                 if v.isdigit() and len(v) < 4:
                     continue  # short numbers (ages, days) occur everywhere; longer runs are caught

@@ -302,3 +302,19 @@ def test_surrogates_missing_from_the_signed_map_refuse_a_release_and_warn_a_draf
 
     sign_off(project, "Rita Reviewer")
     assert export_release(project, out_root / "rel2", **kit.kwargs(substitute=sub)).warnings == []
+
+
+def test_conversation_ids_and_function_word_items_are_not_leaks(tmp_path):
+    """'call_en_1000' holds no one's 1000; an item the recogniser heard as 'con' cannot be searched for."""
+    from redactdesk.core.types import Conversation, Span, SpanStatus, Word
+    from redactdesk.pipeline.release_scan import scan_release
+
+    words = [Word(t, i, i + 1) for i, t in enumerate("pagó 1000 euros con tarjeta".split())]
+    conv = Conversation(id="call_es_1000", language="es", words=words,
+                        spans=[Span(1, 2, "MONEY", status=SpanStatus.ACCEPTED),
+                               Span(3, 4, "PERSON", status=SpanStatus.ACCEPTED)])
+    (tmp_path / "corpus.jsonl").write_text('{"id": "call_es_1000", "text": "pagó 2500 euros con tarjeta"}\n')
+    (tmp_path / "corpus.conll").write_text("# conversation call_es_1000\npagó\tO\ncon\tO\n\n")
+    assert scan_release(tmp_path, [conv]) == []
+    (tmp_path / "corpus.jsonl").write_text('{"id": "call_es_1000", "text": "pagó 1000 euros con tarjeta"}\n')
+    assert [(f.file, f.category) for f in scan_release(tmp_path, [conv])] == [("corpus.jsonl", "MONEY")]
