@@ -142,3 +142,44 @@ def oracle_decisions(hypothesis: Conversation, reference_spans: list[Span]) -> O
                             sources=("reference",), reason="from the reference transcript"))
         i += len(group)
     return OracleDecisions(accept, reject, add)
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^\w@]+", "", text.lower())
+
+
+def repeated_occurrences(conv: Conversation) -> list[Span]:
+    """Spans for every other place an accepted item's exact words are said again, unmarked.
+
+    "The amount is 141.8 … 141.8, yes": an annotator accepting the first must mark the second too,
+    or its original goes out (the export's leak scan refuses it). Items of under three characters
+    or of function words only are not searched.
+    """
+    from redactdesk.resources import function_words
+
+    keys = [_key(w.text) for w in conv.words]
+    covered = [False] * len(conv.words)
+    accepted = [s for s in conv.spans if s.status == SpanStatus.ACCEPTED]
+    for s in accepted:
+        for i in s.word_range():
+            covered[i] = True
+    stop = function_words(conv.language)
+    out: list[Span] = []
+    seen: set[tuple[str, ...]] = set()
+    for s in accepted:
+        needle = tuple(k for k in keys[s.start_word:s.end_word])
+        if needle in seen or len("".join(needle)) < 3 or all(k in stop or not k for k in needle):
+            continue
+        seen.add(needle)
+        n = len(needle)
+        i = 0
+        while i + n <= len(keys):
+            if tuple(keys[i:i + n]) == needle and not any(covered[i:i + n]):
+                out.append(Span(i, i + n, s.category, status=SpanStatus.ACCEPTED, score=1.0, sources=("annotator",),
+                                reason="another occurrence of an accepted item"))
+                for j in range(i, i + n):
+                    covered[j] = True
+                i += n
+            else:
+                i += 1
+    return out

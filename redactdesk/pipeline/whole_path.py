@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from redactdesk.core.types import Conversation, Role, Span, SpanStatus
-from redactdesk.pipeline.reference import oracle_decisions, project_spans
+from redactdesk.pipeline.reference import oracle_decisions, project_spans, repeated_occurrences
 from redactdesk.resources import load_taxonomy
 from redactdesk.risk.residual import MissedItem, corpus_summary
 from redactdesk.store import Project
@@ -70,10 +70,14 @@ def review_with_oracle(project: Project, out: Printer) -> dict[str, Any]:
                 span.sources = ("annotator",)
                 span.reason = "added by the annotator"
                 project.add_span(cid, span)
+        repeats = repeated_occurrences(project.load_conversation(cid))
+        with project.transaction():
+            for span in repeats:
+                project.add_span(cid, span)
         tp += len(decisions.accept)
         fp += len(decisions.reject)
         fn += len(decisions.add)
-        added += len(decisions.add)
+        added += len(decisions.add) + len(repeats)
         after[cid] = misses_of(project.load_conversation(cid), truth, (SpanStatus.ACCEPTED,))
     risk_before = corpus_summary(before, taxonomy)
     risk_after = corpus_summary(after, taxonomy)

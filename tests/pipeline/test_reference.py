@@ -47,3 +47,13 @@ def test_items_sharing_a_recognised_word_become_one_span():
     assert (2, "POSTCODE", 5, 6) in d.accept and (3, "MONEY", 6, 8) in d.accept  # trimmed to the items
     ranges = sorted((a, b) for _, _, a, b in d.accept)
     assert all(x[1] <= y[0] for x, y in zip(ranges, ranges[1:], strict=False))  # no overlaps
+
+
+def test_repeats_of_an_accepted_item_are_found_once_each():
+    from redactdesk.pipeline.reference import repeated_occurrences
+
+    c = conv("the amount is 141 .8 in full yes 141 .8 and con con", [
+        Span(3, 5, "MONEY", status=SpanStatus.ACCEPTED), Span(10, 11, "PERSON", status=SpanStatus.ACCEPTED)])
+    c.language = "es"
+    found = repeated_occurrences(c)
+    assert [(s.start_word, s.end_word, s.category) for s in found] == [(8, 10, "MONEY")]  # "con" is not searched
