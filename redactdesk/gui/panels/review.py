@@ -564,4 +564,4 @@ def make_review_panel(ctx) -> ReviewPanel:
     return ReviewPanel(ctx)
 
 
-register_panel("review", "Review & release", make_review_panel, roles=("reviewer",), area="right", order=50)
+register_panel("review", "Review and release", make_review_panel, roles=("reviewer",), area="right", order=50)
