@@ -11,14 +11,21 @@ Which utterances count as labelled is defined in :mod:`redactdesk.learn.utteranc
 first label exists, :meth:`queue` uses the *seed* strategy (by default K-means + the source model's
 entropy, Eq. 1 of seed 004), so a new project can start from a good seed.
 
-Retraining in the background: ``job = learner.prepare_retrain()`` (reads the project; GUI thread),
-``result = job()`` (pure computation; any thread), ``learner.commit(result)`` (writes the project;
-GUI thread). :meth:`retrain` does the three in a row.
+Threads. A learner is not thread-safe: use it from one thread at a time, and give it a project
+connection opened on that thread. ``learner.project`` may be swapped between calls, so a GUI can keep
+one learner whose every call runs in a background job on the job's own connection (see
+``redactdesk.gui.panels.active_learning``). Long calls take ``check``, a function called now and then
+that raises to cancel (e.g. a job's ``check``). :func:`model_summary` and :func:`mark_turn_labelled`
+need no learner, for the thread that owns the window's connection.
+
+Retraining in steps: ``job = learner.prepare_retrain()`` (reads the project), ``result = job()`` (pure
+computation; any thread), ``learner.commit(result)`` (writes the project). :meth:`retrain` does the
+three in a row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +43,7 @@ from redactdesk.learn.tags import tags_to_spans
 from redactdesk.learn.training import TrainingSettings
 from redactdesk.learn.transfer import MODEL_KIND, load_source
 from redactdesk.learn.utterances import Utterance, utterances_from_conversation
+from redactdesk.store.errors import NotFound
 
 MODEL_NAME = "active_learning"
 SOURCE_NAME = "crf"  # the span source name the model's suggestions carry
@@ -43,6 +51,13 @@ LABELLED_SETTING = "learn.labelled_turns"
 STRATEGY_SETTING = "learn.strategy"
 DEFAULT_STRATEGY = "diverse+t-sum"
 STOP_SAMPLE = 2000  # unlabelled utterances the stability check compares predictions on
+PREVIEW_WORDS = 12  # words of a queued turn shown in the queue
+
+Check = Callable[[], None]  # raises to cancel long work
+
+
+def _no_check() -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -59,6 +74,12 @@ class QueueItem:
     margin: float | None
     start_word: int = 0
     end_word: int = 0
+    preview: str = ""  # the turn's first words, ready to show
+
+
+def _preview(tokens: list[str]) -> str:
+    text = " ".join(tokens[:PREVIEW_WORDS])
+    return text + " ..." if len(tokens) > PREVIEW_WORDS else text
 
 
 @dataclass
@@ -80,6 +101,55 @@ class ModelVersion:
         return {c: float(v["f1"]) for c, v in per.items()}
 
 
+@dataclass(frozen=True)
+class ModelSummary:
+    """Stored model versions (oldest first) with the learning curve and the stopping hint."""
+
+    versions: tuple[ModelVersion, ...] = ()
+
+    @property
+    def latest(self) -> ModelVersion | None:
+        return self.versions[-1] if self.versions else None
+
+    @property
+    def curve(self) -> list[tuple[int, float]]:
+        """(labelled utterances, cross-validated F1) of every version that has a score."""
+        return [(v.n_labelled, float(v.f1)) for v in self.versions if v.f1 is not None]
+
+    def hint(self, **kw: Any) -> StoppingHint:
+        if not self.versions:
+            return stopping_hint([], None, **kw)
+        return stopping_hint([v.metrics.get("kappa") for v in self.versions],
+                             self.versions[-1].metrics.get("pool_max_entropy"), **kw)
+
+
+def model_versions(project: Any) -> list[ModelVersion]:
+    """The active-learning model versions stored in a project (metrics only, no model blobs)."""
+    return [ModelVersion(int(r["id"]), int(r["n_labelled"]), r["metrics"], r["created"])
+            for r in project.models(MODEL_NAME) if r["kind"] == MODEL_KIND]
+
+
+def model_summary(project: Any) -> ModelSummary:
+    return ModelSummary(tuple(model_versions(project)))
+
+
+def marked_turns(project: Any) -> dict[str, list[int]]:
+    """Turns a person marked labelled, per conversation id."""
+    return dict(project.setting(LABELLED_SETTING, {}) or {})
+
+
+def mark_turn_labelled(project: Any, conversation_id: str, turn_index: int, labelled: bool = True) -> None:
+    """Record that a person settled a turn (e.g. "nothing personal here"), so it trains the model."""
+    marked = marked_turns(project)
+    turns = set(marked.get(conversation_id, []))
+    if labelled:
+        turns.add(int(turn_index))
+    else:
+        turns.discard(int(turn_index))
+    marked[conversation_id] = sorted(turns)
+    project.set_setting(LABELLED_SETTING, marked)
+
+
 @dataclass
 class TrainResult:
     """What a background retrain hands back to :meth:`ActiveLearner.commit`."""
@@ -88,6 +158,18 @@ class TrainResult:
     n_labelled: int
     metrics: dict[str, Any]
     stop_tags: list[list[str]] = field(default_factory=list)
+    blob: bytes = b""  # the model as stored in the project
+
+
+def save_version(project: Any, result: TrainResult) -> ModelVersion:
+    """Store a finished retrain in the project as a new model version (a quick write)."""
+    model_id = project.save_model(MODEL_NAME, MODEL_KIND, result.blob or _model_blob(result), result.metrics,
+                                  result.n_labelled)
+    return ModelVersion(model_id, result.n_labelled, result.metrics)
+
+
+def _model_blob(result: TrainResult) -> bytes:
+    return result.model.to_bytes({"name": MODEL_NAME, "metrics": {"f1": result.metrics.get("f1")}})
 
 
 class ActiveLearner:
@@ -115,14 +197,16 @@ class ActiveLearner:
         self.model: CrfModel | None = None
         self.model_id: int | None = None
         self._utts: list[Utterance] = []
+        self._conv_ids: list[str] = []
         self._pool: Pool | None = None
         self._load_latest()
 
     # ------------------------------------------------------------------ settings
-    def set_strategy(self, spec: str | Strategy) -> None:
-        """Change the query strategy (kept in the project's settings)."""
+    def set_strategy(self, spec: str | Strategy, *, save: bool = True) -> None:
+        """Change the query strategy (kept in the project's settings unless ``save`` is False)."""
         self.strategy = get_strategy(spec)
-        self.project.set_setting(STRATEGY_SETTING, self.strategy.spec)
+        if save:
+            self.project.set_setting(STRATEGY_SETTING, self.strategy.spec)
 
     @property
     def source(self) -> CrfModel | None:
@@ -158,33 +242,52 @@ class ActiveLearner:
 
     # ------------------------------------------------------------------ data
     def marked_turns(self) -> dict[str, list[int]]:
-        return dict(self.project.setting(LABELLED_SETTING, {}) or {})
+        return marked_turns(self.project)
 
     def mark_labelled(self, conversation_id: str, turn_index: int, labelled: bool = True) -> None:
         """Record that a person settled a turn (e.g. "nothing personal here"), so it trains the model."""
-        marked = self.marked_turns()
-        turns = set(marked.get(conversation_id, []))
-        if labelled:
-            turns.add(int(turn_index))
-        else:
-            turns.discard(int(turn_index))
-        marked[conversation_id] = sorted(turns)
-        self.project.set_setting(LABELLED_SETTING, marked)
+        mark_turn_labelled(self.project, conversation_id, turn_index, labelled)
 
-    def refresh(self) -> list[Utterance]:
+    def refresh(self, check: Check | None = None) -> list[Utterance]:
         """Reload every turn of the project (call after labels change)."""
+        check = check or _no_check
         marked = self.marked_turns()
         utts: list[Utterance] = []
-        for conv in self.project.iter_conversations():
+        ids = self.project.conversation_ids()
+        for cid in ids:
+            check()
+            try:
+                conv = self.project.load_conversation(cid)
+            except NotFound:  # deleted meanwhile (through another connection)
+                continue
             utts += utterances_from_conversation(conv, marked.get(conv.id, ()))
         old = {(u.key, tuple(u.tokens)) for u in self._utts}
         new = {(u.key, tuple(u.tokens)) for u in utts}
         self._utts = utts
+        self._conv_ids = list(ids)
         if self._pool is None or old != new:
             self._pool = Pool(utts, self.extractor, source=self.source, mode=self.mode, seed=self.random_seed)
         else:
             self._pool.utterances = utts  # same words: keep cached encodings and vectors
         return utts
+
+    def sync(self, conversation_ids: Iterable[str] | None = None, check: Check | None = None) -> list[Utterance]:
+        """Bring the utterances up to date after edits: re-read only ``conversation_ids`` when the
+        project still holds the conversations last read, else (or when None) everything."""
+        if conversation_ids is None or not self._utts or self.project.conversation_ids() != self._conv_ids:
+            return self.refresh(check)
+        for cid in sorted(set(conversation_ids)):
+            (check or _no_check)()
+            try:
+                conv = self.project.load_conversation(cid)
+            except NotFound:  # deleted meanwhile
+                return self.refresh(check)
+            self.update_conversation(conv)
+        return self._utts
+
+    def labelled_keys(self) -> frozenset[tuple[str, int]]:
+        """(conversation id, turn index) of every labelled utterance."""
+        return frozenset((str(u.conversation_id), int(u.turn_index or 0)) for u in self.utterances() if u.labelled)
 
     def update_conversation(self, conv: Conversation) -> None:
         """Re-read one conversation's turns (cheaper than :meth:`refresh` after edits in one call)."""
@@ -217,9 +320,11 @@ class ActiveLearner:
         return {"utterances": len(utts), "labelled": n_lab, "unlabelled": len(utts) - n_lab}
 
     # ------------------------------------------------------------------ queue
-    def queue(self, n: int | None = None, *, refresh: bool = True) -> list[QueueItem]:
+    def queue(self, n: int | None = None, *, refresh: bool = True, check: Check | None = None) -> list[QueueItem]:
         """The next ``n`` (default: the batch size) unlabelled turns to label, best first."""
-        utts = self.refresh() if refresh or not self._utts else self._utts
+        check = check or _no_check
+        utts = self.refresh(check) if refresh or not self._utts else self._utts
+        check()
         pool = self._pool
         assert pool is not None
         candidates = np.array([i for i, u in enumerate(utts) if not u.labelled], dtype=np.int64)
@@ -231,6 +336,7 @@ class ActiveLearner:
         if "s" in strategy.needs() and pool.source is None:
             strategy = get_strategy(strategy.spec.replace("s-", "t-")) if has_target else get_strategy("kmeans")
         sel = strategy.select(pool, candidates, n or self.batch, np.random.default_rng(self.random_seed))
+        check()
         margins = None
         if pool.target is not None or pool.source is not None:
             margins = pool.margins("t" if pool.target is not None else "s")
@@ -239,13 +345,16 @@ class ActiveLearner:
             u = utts[idx]
             out.append(QueueItem(conversation_id=str(u.conversation_id), turn_index=int(u.turn_index or 0),
                                  score=float(score), margin=None if margins is None else float(margins[idx]),
-                                 start_word=u.start_word, end_word=u.start_word + len(u)))
+                                 start_word=u.start_word, end_word=u.start_word + len(u),
+                                 preview=_preview(u.tokens)))
         return out
 
     # ------------------------------------------------------------------ training
-    def prepare_retrain(self) -> Callable[[], TrainResult]:
-        """Read what training needs from the project (call on the thread that owns the project)."""
-        utts = self.refresh()
+    def prepare_retrain(self, check: Check | None = None, *, refresh: bool = True) -> Callable[[], TrainResult]:
+        """Read what training needs from the project; the returned job trains (calling ``check``
+        between its steps) and touches neither the project nor the learner."""
+        check = check or _no_check
+        utts = self.refresh(check) if refresh or not self._utts else self._utts
         labelled = [u for u in utts if u.labelled]
         if not labelled:
             raise LearnError("nothing is labelled yet: settle the spans of some turns (or mark them labelled) first")
@@ -264,12 +373,15 @@ class ActiveLearner:
         enc_stop = CrfModel(extractor=extractor).encode(stop_set)
 
         def job() -> TrainResult:
+            check()
             model = settings.new_model(extractor).fit(labelled, enc=enc_lab)
 
             def fit_predict(train: list[Utterance], test: list[Utterance]) -> list[list[str]]:
+                check()
                 return settings.new_model(extractor).fit(train).predict(test)
 
             cv = cross_validate(cv_data, fit_predict, folds=folds, seed=seed)
+            check()
             stop_tags = model.predict(enc_stop) if len(stop_set) else []
             kappa = None
             if previous is not None and len(stop_set):
@@ -282,19 +394,24 @@ class ActiveLearner:
                 max_h = float(h.max())
                 mean_h = float(sequence_scores(h, marg.starts, marg.lengths, "mean").mean())
             metrics = _metrics(cv, len(labelled), kappa, max_h, mean_h, spec, model)
-            return TrainResult(model, len(labelled), metrics, stop_tags)
+            result = TrainResult(model, len(labelled), metrics, stop_tags)
+            result.blob = _model_blob(result)
+            return result
 
         return job
 
     def commit(self, result: TrainResult) -> ModelVersion:
         """Store a finished retrain as a new model version and make it the current model."""
-        blob = result.model.to_bytes({"name": MODEL_NAME, "metrics": {"f1": result.metrics.get("f1")}})
-        model_id = self.project.save_model(MODEL_NAME, MODEL_KIND, blob, result.metrics, result.n_labelled)
-        self.model = result.model
+        version = save_version(self.project, result)
+        self.adopt(result.model, version.id)
+        return version
+
+    def adopt(self, model: CrfModel, model_id: int | None = None) -> None:
+        """Make ``model`` the current model (``model_id``: its stored version, when already saved)."""
+        self.model = model
         self.model_id = model_id
         if self._pool is not None:
             self._pool.set_target(None)
-        return ModelVersion(model_id, result.n_labelled, result.metrics)
 
     def retrain(self) -> ModelVersion:
         """Train on every labelled utterance, cross-validate, store the version; returns it."""
@@ -302,19 +419,17 @@ class ActiveLearner:
 
     # ------------------------------------------------------------------ history
     def versions(self) -> list[ModelVersion]:
-        return [ModelVersion(int(r["id"]), int(r["n_labelled"]), r["metrics"], r["created"])
-                for r in self.project.models(MODEL_NAME) if r["kind"] == MODEL_KIND]
+        return model_versions(self.project)
+
+    def summary(self) -> ModelSummary:
+        return model_summary(self.project)
 
     def learning_curve(self) -> list[tuple[int, float]]:
         """(labelled utterances, cross-validated F1) of every stored version that has a score."""
-        return [(v.n_labelled, float(v.f1)) for v in self.versions() if v.f1 is not None]
+        return self.summary().curve
 
     def stopping_hint(self, **kw: Any) -> StoppingHint:
-        versions = self.versions()
-        if not versions:
-            return stopping_hint([], None, **kw)
-        return stopping_hint([v.metrics.get("kappa") for v in versions], versions[-1].metrics.get("pool_max_entropy"),
-                             **kw)
+        return self.summary().hint(**kw)
 
     # ------------------------------------------------------------------ suggestions
     def suggest(self, conv: Conversation, min_score: float = 0.5) -> list[Span]:

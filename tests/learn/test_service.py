@@ -91,3 +91,82 @@ def test_seed_without_source_falls_back_to_kmeans(project):
     learner = ActiveLearner(project, batch=5, source=None)
     items = learner.queue()
     assert len(items) == 5 and all(i.margin is None for i in items)
+
+
+def test_sync_rereads_only_the_edited_conversations(project):
+    from redactdesk.synth import generate_corpus
+
+    learner = ActiveLearner(project, source=None)
+    learner.refresh()
+    ids = project.conversation_ids()
+    loads = []
+    original = project.load_conversation
+    project.load_conversation = lambda cid: (loads.append(cid), original(cid))[1]
+    _review(project, ids[:1])
+    learner.sync([ids[0]])
+    assert loads == [ids[0]]
+    assert {cid for cid, _ in learner.labelled_keys()} == {ids[0]}
+    assert learner.counts()["labelled"] == len(learner.labelled_keys()) > 0
+
+    project.add_conversation(generate_corpus([100_200])[0])  # a conversation came in: read everything
+    loads.clear()
+    learner.sync([ids[0]])
+    assert sorted(loads) == sorted(project.conversation_ids())
+
+
+def test_check_cancels_long_calls(project):
+    class Stop(Exception):
+        pass
+
+    def stop():
+        raise Stop
+
+    learner = ActiveLearner(project, source=None, training=FAST)
+    with pytest.raises(Stop):
+        learner.refresh(check=stop)
+    with pytest.raises(Stop):
+        learner.queue(check=stop)
+    _review(project, project.conversation_ids()[:3])
+    train = learner.prepare_retrain()
+    calls = []
+
+    def stop_later():
+        calls.append(1)
+        if len(calls) > 1:  # after the model was fitted: inside cross-validation
+            raise Stop
+
+    with pytest.raises(Stop):
+        learner.prepare_retrain(stop_later)()
+    assert project.models("active_learning") == [] and learner.model is None
+    assert train().n_labelled > 0  # the same work, not cancelled, finishes
+
+
+def test_background_steps_and_summary_without_a_learner(project):
+    """What the app does: train on its own connection, adopt the model there, store it on the GUI's."""
+    from redactdesk.learn.service import mark_turn_labelled, marked_turns, model_summary, save_version
+
+    summary = model_summary(project)
+    assert summary.latest is None and summary.curve == [] and "Keep labelling" in summary.hint().message
+    ids = project.conversation_ids()
+    mark_turn_labelled(project, ids[11], 2)
+    assert marked_turns(project) == {ids[11]: [2]}
+    _review(project, ids[:4])
+
+    learner = ActiveLearner(project, batch=6, source=None, training=FAST)
+    learner.set_strategy("t-kmax", save=False)
+    assert learner.strategy.spec == "t-kmax" and project.setting("learn.strategy") is None
+    result = learner.prepare_retrain()()
+    assert result.blob and project.models("active_learning") == []
+    learner.adopt(result.model)
+    items = learner.queue(refresh=False)
+    assert len(items) == 6 and all(i.margin is not None for i in items)  # asked of the adopted model
+    assert (ids[11], 2) in learner.labelled_keys()
+    conv = project.load_conversation(items[0].conversation_id)
+    words = [w.text for w in conv.words[items[0].start_word:items[0].end_word]]
+    assert items[0].preview.split()[:12] == words[:12]
+    assert items[0].preview.endswith(" ...") == (len(words) > 12)
+
+    version = save_version(project, result)
+    summary = model_summary(project)
+    assert summary.latest.id == version.id and summary.curve == [(version.n_labelled, version.f1)]
+    assert ActiveLearner(project, source=None).model_id == version.id
