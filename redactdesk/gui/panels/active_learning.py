@@ -8,15 +8,22 @@ Two panels share one :class:`ALController` per window (kept on the context):
 - **Model** (``al_model``): the learning curve (cross-validated F1 per stored version, pyqtgraph),
   per-category F1 of the current version, the stopping hint, and a Retrain button.
 
-Training never blocks the window: the project is read on the GUI thread
-(``ActiveLearner.prepare_retrain``), the model is fitted in ``ctx.run_job``, and the new version
-is stored back on the GUI thread. After every ``batch`` newly labelled utterances the model
-retrains by itself (when "Retrain after each batch" is on).
+Threads. The window's :class:`~redactdesk.learn.service.ActiveLearner` lives in background jobs
+only: they share one connection of their own to the project file (opened by the first job, used
+only for reading, closed with the window: a connection that closes checkpoints the log, and that
+makes the window's own write transactions fail as "database is locked"), read what changed, trains when a batch of new labels exists (or when asked), scores the pool, and hands back
+plain data -- counts, ready-to-show queue rows, the trained model's stored form and metrics. The
+GUI thread shows them and stores the new model version (one quick insert), so the window's
+connection stays the only writer. One job runs at a time; requests made meanwhile are merged into
+the next one. Jobs never touch widgets or the window's connection. Closing the window cancels the
+running job (the window waits for it a bounded time).
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 import pyqtgraph as pg
@@ -35,10 +42,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from redactdesk.gui.jobs import JobCancelled
 from redactdesk.gui.panels import register_panel
 from redactdesk.learn.errors import LearnError
-from redactdesk.learn.selection import QUERY_STRATEGIES
-from redactdesk.learn.service import ActiveLearner, QueueItem
+from redactdesk.learn.selection import QUERY_STRATEGIES, get_strategy
+from redactdesk.learn.service import (
+    DEFAULT_STRATEGY,
+    STRATEGY_SETTING,
+    ActiveLearner,
+    ModelSummary,
+    QueueItem,
+    TrainResult,
+    mark_turn_labelled,
+    model_summary,
+    save_version,
+)
+from redactdesk.learn.training import TrainingSettings
 
 STRATEGY_LABELS = {
     "random": "Random (passive)",
@@ -50,159 +69,312 @@ STRATEGY_LABELS = {
     "diverse+t-sum": "Uncertainty (H Sum), no near-duplicates",
     "diverse+t-kmax": "Uncertainty (H K-Max), no near-duplicates",
 }
-PREVIEW_WORDS = 12
+AUTOSTART_ENV = "REDACTDESK_AL_AUTOSTART"  # "0": the learner waits until asked (tests of other panels)
+TITLE_UPDATE = "Active learning"
+TITLE_TRAIN = "Training the active-learning model"
+
+
+@dataclass
+class Request:
+    """What the next background job should do; requests made while a job runs are merged."""
+
+    dirty: set[str] = field(default_factory=set)  # conversations whose labels may have changed
+    full: bool = False  # re-read every conversation
+    rescore: bool = False  # choose a new queue
+    retrain: bool = False  # train now (otherwise only once a batch of new labels exists)
+
+    def merge(self, other: Request) -> None:
+        self.dirty |= other.dirty
+        self.full = self.full or other.full
+        self.rescore = self.rescore or other.rescore
+        self.retrain = self.retrain or other.retrain
+
+
+@dataclass(frozen=True)
+class JobConfig:
+    """Everything a job needs, copied on the GUI thread when it starts (plain data, no Qt)."""
+
+    path: str
+    actor: str
+    role: Any
+    strategy: str
+    batch: int
+    training: TrainingSettings
+    auto_retrain: bool
+    trained_at: int
+    model_id: int | None
+    request: Request
+
+
+@dataclass
+class Outcome:
+    """What a job hands back to the GUI thread."""
+
+    counts: dict[str, int]
+    labelled: frozenset[tuple[str, int]]
+    items: list[QueueItem] | None  # a new queue, or None: keep the shown one (minus labelled turns)
+    trained: TrainResult | None = None  # a newly trained model, for the GUI thread to store
+    tried_at: int | None = None  # labelled utterances when training was attempted
+    message: str = ""
+
+
+class LearnerHolder:
+    """The window's learner and the jobs' own project connection. Only the running job touches them
+    (one job at a time); :meth:`close` (GUI thread) closes the connection now, or when that job ends."""
+
+    def __init__(self) -> None:
+        self.learner: ActiveLearner | None = None
+        self.project: Any = None
+        self._lock = threading.Lock()
+        self._in_use = False
+        self._closed = False
+
+    def acquire(self, cfg: JobConfig) -> ActiveLearner:
+        """The learner, bound to the jobs' connection (opened on first use)."""
+        from redactdesk.store import Project
+
+        with self._lock:
+            if self._closed:
+                raise JobCancelled("the window closed")
+            self._in_use = True
+        try:
+            if self.project is None:
+                self.project = Project.open(cfg.path, actor=cfg.actor, role=cfg.role)
+            if self.learner is None:
+                self.learner = ActiveLearner(self.project, strategy=cfg.strategy, batch=cfg.batch,
+                                             training=cfg.training)
+        except BaseException:
+            self.release()
+            raise
+        learner = self.learner
+        learner.project = self.project
+        if learner.strategy.spec != cfg.strategy:
+            learner.set_strategy(cfg.strategy, save=False)
+        learner.batch = cfg.batch
+        learner.training = cfg.training
+        if cfg.model_id is not None and learner.model is not None:
+            learner.model_id = cfg.model_id
+        return learner
+
+    def release(self) -> None:
+        with self._lock:
+            self._in_use = False
+            if self._closed:
+                self._close_project()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            if not self._in_use:
+                self._close_project()
+
+    def _close_project(self) -> None:
+        if self.learner is not None:
+            self.learner.project = None
+        if self.project is not None:
+            self.project.close()
+            self.project = None
+
+
+def run_request(job: Any, holder: LearnerHolder, cfg: JobConfig) -> Outcome:
+    """One background job (worker thread): sync labels, train when due, score the pool."""
+    req = cfg.request
+    learner = holder.acquire(cfg)
+    try:
+        job.report(0.05, None, "reading labels")
+        learner.sync(None if req.full else req.dirty, check=job.check)
+        counts = learner.counts()
+        out = Outcome(counts, learner.labelled_keys(), None)
+        if req.retrain or (cfg.auto_retrain and counts["labelled"] - cfg.trained_at >= cfg.batch):
+            out.tried_at = counts["labelled"]
+            job.report(0.2, None, "training")
+            try:
+                train = learner.prepare_retrain(job.check, refresh=False)
+            except LearnError as exc:
+                out.message = str(exc)
+            else:
+                out.trained = train()
+                learner.adopt(out.trained.model)  # the queue below already asks the new model
+        if req.rescore or out.trained is not None:
+            job.report(0.8, None, "choosing what to label next")
+            out.items = learner.queue(refresh=False, check=job.check)
+        return out
+    finally:
+        holder.release()
 
 
 class ALController(QObject):
-    """One ActiveLearner per window, with background retraining and queue refreshes."""
+    """Runs the window's active learning in background jobs and keeps what the panels show."""
 
     queue_changed = Signal()
     model_changed = Signal()
     busy_changed = Signal(bool)
     counts_changed = Signal()
 
-    def __init__(self, ctx: Any, batch: int = 10) -> None:
+    def __init__(self, ctx: Any, batch: int = 10, autostart: bool | None = None) -> None:
         super().__init__(ctx)
         self.ctx = ctx
-        self.learner = ActiveLearner(ctx.project, batch=batch)
-        self.items: list[QueueItem] = []
+        spec = ctx.project.setting(STRATEGY_SETTING) or DEFAULT_STRATEGY
+        try:
+            self.strategy = get_strategy(spec).spec
+        except LearnError:
+            self.strategy = DEFAULT_STRATEGY
+        self.batch = batch
+        self.training = TrainingSettings()
         self.auto_retrain = True
+        self.items: list[QueueItem] = []
+        self.counts: dict[str, int] | None = None  # None until a job has read the project
+        self.summary: ModelSummary = model_summary(ctx.project)  # metrics rows only: small
+        latest = self.summary.latest
+        self.trained_at = latest.n_labelled if latest else 0
+        self.started = os.environ.get(AUTOSTART_ENV, "1") != "0" if autostart is None else autostart
         self.busy = False
+        self.job: Any = None
+        self.jobs_run = 0
+        self._pending: Request | None = None
+        self._resync = False  # a job ended early: the next one re-reads everything
         self._closed = False
-        self._pending_queue = False
-        self._pending_retrain = False
-        self._pending_labels = False
-        self.trained_at = self.learner.versions()[-1].n_labelled if self.learner.versions() else 0
-        self.counts = self.learner.counts()
+        self._holder = LearnerHolder()
         self._dirty: set[str] = set()
         self._timer = QTimer(self, singleShot=True, interval=400)
         self._timer.timeout.connect(self.on_labels_changed)
         ctx.spans_changed.connect(self._spans_changed)
-        ctx.closing.connect(self._close)
+        ctx.closing.connect(self.close)
+
+    # ------------------------------------------------------------------ requests (GUI thread)
+    def refresh_queue(self) -> None:
+        """Re-read the project and choose the next batch, in the background."""
+        self.started = True
+        self._request(Request(full=True, rescore=True))
+
+    def retrain(self) -> None:
+        """Retrain on every labelled utterance in the background; then choose the next batch."""
+        self.started = True
+        self._request(Request(full=True, retrain=True, rescore=True))
+
+    def on_labels_changed(self) -> None:
+        """Labels changed in the edited conversations: re-read them; retrain once a batch is new."""
+        dirty, self._dirty = self._dirty, set()
+        if self.started:
+            self._request(Request(dirty=dirty))
+
+    def mark_labelled(self, item: QueueItem) -> None:
+        """Mark a queued turn labelled as it is ("No personal data here")."""
+        mark_turn_labelled(self.ctx.project, item.conversation_id, item.turn_index)
+        self.items = [i for i in self.items if (i.conversation_id, i.turn_index) != (item.conversation_id,
+                                                                                     item.turn_index)]
+        self.queue_changed.emit()
+        self._dirty.add(item.conversation_id)
+        self.on_labels_changed()
+
+    def set_strategy(self, spec: str) -> None:
+        self.strategy = get_strategy(spec).spec
+        self.ctx.project.set_setting(STRATEGY_SETTING, self.strategy)
+        if self.started:
+            self._request(Request(rescore=True))
+
+    def set_batch(self, batch: int) -> None:
+        self.batch = max(1, int(batch))
+        if self.started:
+            self._request(Request(rescore=True))
+
+    def close(self) -> None:
+        """The window closes: forget what is pending and cancel the running job."""
+        self._closed = True
+        self._timer.stop()
+        self._pending = None
+        if self.job is not None:
+            self.job.cancel()
+        self._holder.close()
 
     def _spans_changed(self) -> None:
         if self.ctx.conversation is not None:
             self._dirty.add(self.ctx.conversation.id)
-        self._timer.start()
+        if not self._closed:
+            self._timer.start()
 
-    def _close(self) -> None:
-        self._closed = True
-        self._timer.stop()
-
-    # ------------------------------------------------------------------ labels
-    def on_labels_changed(self) -> None:
-        """Re-read the current conversation's turns; retrain once a batch of new labels exists."""
+    def _request(self, request: Request) -> None:
         if self._closed:
             return
-        if self.busy:  # the learner's caches belong to the running job until it ends
-            self._pending_labels = True
-            return
-        dirty, self._dirty = self._dirty, set()
-        for cid in sorted(dirty):
-            try:
-                self.learner.update_conversation(self.ctx.project.load_conversation(cid))
-            except Exception:  # deleted meanwhile: a full re-read sorts it out
-                self.learner.refresh()
-        self.counts = self.learner.counts()
-        self.counts_changed.emit()
-        labelled_ids = {(u.conversation_id, u.turn_index) for u in self.learner.utterances() if u.labelled}
-        if any((i.conversation_id, i.turn_index) in labelled_ids for i in self.items):
-            self.items = [i for i in self.items if (i.conversation_id, i.turn_index) not in labelled_ids]
-            self.queue_changed.emit()
-        if self.auto_retrain and self.counts["labelled"] - self.trained_at >= self.learner.batch:
-            self.retrain()
+        if self._pending is None:
+            self._pending = request
+        else:
+            self._pending.merge(request)
+        self._start_next()
 
-    def mark_labelled(self, item: QueueItem) -> None:
-        self.learner.mark_labelled(item.conversation_id, item.turn_index)
-        if self.busy:
-            self._pending_labels = True
-            return
-        self.learner.refresh()
-        self.on_labels_changed()
-
-    # ------------------------------------------------------------------ background work
+    # ------------------------------------------------------------------ background jobs
     def _set_busy(self, busy: bool) -> None:
         self.busy = busy
         self.busy_changed.emit(busy)
 
-    def refresh_queue(self) -> None:
-        """Rescore the pool in the background and show the next batch."""
-        if self._closed:
+    def _start_next(self) -> None:
+        if self.busy or self._closed or self._pending is None:
             return
-        if self.busy:
-            self._pending_queue = True
-            return
-        self.learner.refresh()
+        request, self._pending = self._pending, None
+        request.full = request.full or self._resync
+        self._resync = False
+        project = self.ctx.project
+        latest = self.summary.latest
+        cfg = JobConfig(path=str(project.path), actor=project.actor, role=self.ctx.role, strategy=self.strategy,
+                        batch=self.batch, training=self.training, auto_retrain=self.auto_retrain,
+                        trained_at=self.trained_at, model_id=latest.id if latest else None, request=request)
+        holder = self._holder
+
+        def work(job: Any) -> Outcome:  # worker thread: plain data only
+            return run_request(job, holder, cfg)
+
+        title = TITLE_TRAIN if request.retrain else TITLE_UPDATE
         self._set_busy(True)
-        learner = self.learner
+        self.jobs_run += 1
+        self.job = self.ctx.run_job(title, work, self._done, self._failed)
+        self.job.cancelled.connect(self._cancelled)
 
-        def work(job: Any) -> list[QueueItem]:
-            return learner.queue(refresh=False)
-
-        self.ctx.run_job("Choosing what to label next", work, self._queue_done, self._failed)
-
-    def _queue_done(self, items: list[QueueItem]) -> None:
+    def _done(self, out: Outcome) -> None:
+        self.job = None
         self._set_busy(False)
         if self._closed:
             return
-        self.items = list(items)
+        self.counts = out.counts
+        self.counts_changed.emit()
+        if out.tried_at is not None:
+            self.trained_at = out.tried_at
+        if out.message:
+            self.ctx.status(f"Active learning: {out.message}")
+        if out.trained is not None:
+            self._store(out.trained)
+        items = self.items if out.items is None else out.items
+        self.items = [i for i in items if (i.conversation_id, i.turn_index) not in out.labelled]
         self.queue_changed.emit()
-        self._run_pending()
+        if not self.items and out.items is None and out.counts["unlabelled"]:
+            self._request(Request(rescore=True))  # the queue ran dry without a retrain
+        self._start_next()
 
-    def retrain(self) -> None:
-        """Retrain on every labelled utterance in the background; then refresh the queue."""
-        if self._closed:
-            return
-        if self.busy:
-            self._pending_retrain = True
-            return
+    def _store(self, result: TrainResult) -> None:
+        """Keep a new model version in the project (the window's connection) and show it."""
         try:
-            train = self.learner.prepare_retrain()
-        except LearnError as exc:
-            self.ctx.status(str(exc))
+            v = save_version(self.ctx.project, result)
+            self.summary = model_summary(self.ctx.project)
+        except Exception as exc:  # e.g. a locked file: the model still works, the next retrain stores one
+            self.ctx.error("Active learning", f"could not store the new model: {exc}")
             return
-        self._set_busy(True)
-        self.trained_at = self.learner.counts()["labelled"]
-
-        def work(job: Any) -> Any:
-            job.report(0.1, None, "training")
-            return train()
-
-        self.ctx.run_job("Training the active-learning model", work, self._trained, self._failed)
-
-    def _trained(self, result: Any) -> None:
-        self._set_busy(False)
-        if self._closed:
-            return
-        version = self.learner.commit(result)
-        f1 = "n/a" if version.f1 is None else f"{version.f1:.3f}"
-        self.ctx.status(f"Model v{version.id}: {version.n_labelled} labelled utterances, F1 {f1}")
+        f1 = "n/a" if v.f1 is None else f"{v.f1:.3f}"
+        self.ctx.status(f"Model v{v.id}: {v.n_labelled} labelled utterances, F1 {f1}")
         self.model_changed.emit()
-        if self._pending_labels or self._pending_retrain:
-            self._pending_queue = True
-            self._run_pending()
-        else:
-            self.refresh_queue()
 
     def _failed(self, message: str) -> None:
+        self.job = None
+        self._resync = True
         self._set_busy(False)
         if not self._closed:
             self.ctx.error("Active learning", message)
-            self._run_pending()
+            self._start_next()
 
-    def _run_pending(self) -> None:
-        if self._pending_labels:
-            self._pending_labels = False
-            self.learner.refresh()
-            self.on_labels_changed()
-            if self.busy:
-                return
-        if self._pending_retrain:
-            self._pending_retrain = False
-            self.retrain()
-        elif self._pending_queue:
-            self._pending_queue = False
-            self.refresh_queue()
+    def _cancelled(self) -> None:
+        self.job = None
+        self._resync = True
+        self._set_busy(False)
+        if not self._closed:
+            self._start_next()
 
 
 def controller_for(ctx: Any) -> ALController:
@@ -220,18 +392,17 @@ class QueuePanel(QWidget):
         super().__init__()
         self.ctx = ctx
         self.ctl = controller_for(ctx)
-        learner = self.ctl.learner
         self.strategy = QComboBox()
         self.strategy.setObjectName("alStrategy")
-        specs = list(dict.fromkeys([learner.strategy.spec, *STRATEGY_LABELS, *QUERY_STRATEGIES]))
+        specs = list(dict.fromkeys([self.ctl.strategy, *STRATEGY_LABELS, *QUERY_STRATEGIES]))
         for spec in specs:
             self.strategy.addItem(STRATEGY_LABELS.get(spec, spec), spec)
-        self.strategy.setCurrentIndex(specs.index(learner.strategy.spec))
+        self.strategy.setCurrentIndex(specs.index(self.ctl.strategy))
         self.strategy.setToolTip("How the next utterances are chosen (seed 004: uncertainty, transfer, diversity)")
         self.strategy.currentIndexChanged.connect(self._strategy_changed)
         self.batch = QSpinBox()
         self.batch.setRange(1, 500)
-        self.batch.setValue(learner.batch)
+        self.batch.setValue(self.ctl.batch)
         self.batch.setPrefix("batch ")
         self.batch.valueChanged.connect(self._batch_changed)
         top = QHBoxLayout()
@@ -274,16 +445,16 @@ class QueuePanel(QWidget):
         self.ctl.counts_changed.connect(self._show_counts)
         self.ctl.busy_changed.connect(self._busy)
         self._show_counts()
-        if os.environ.get("REDACTDESK_AL_AUTOSTART", "1") != "0":  # tests of other panels switch it off
+        self._busy(self.ctl.busy)
+        self.show_items()
+        if self.ctl.started and self.ctl.jobs_run == 0:
             QTimer.singleShot(0, self.ctl.refresh_queue)
 
     def _strategy_changed(self) -> None:
-        self.ctl.learner.set_strategy(self.strategy.currentData())
-        self.ctl.refresh_queue()
+        self.ctl.set_strategy(self.strategy.currentData())
 
     def _batch_changed(self, value: int) -> None:
-        self.ctl.learner.batch = int(value)
-        self.ctl.refresh_queue()
+        self.ctl.set_batch(value)
 
     def _busy(self, busy: bool) -> None:
         self.refresh_btn.setEnabled(not busy)
@@ -291,25 +462,20 @@ class QueuePanel(QWidget):
 
     def _show_counts(self) -> None:
         c = self.ctl.counts
-        self.counts.setText(f"{c['labelled']:,} of {c['utterances']:,} utterances labelled")
+        if c is None:
+            self.counts.setText("Reading the project ..." if self.ctl.started
+                                else "Press Refresh queue to choose what to label next.")
+        else:
+            self.counts.setText(f"{c['labelled']:,} of {c['utterances']:,} utterances labelled")
 
     def show_items(self) -> None:
+        """Show the controller's queue (its rows come ready from the background job)."""
         self.tree.clear()
-        words: dict[str, list[str]] = {}
         for item in self.ctl.items:
-            texts = words.get(item.conversation_id)
-            if texts is None:
-                try:
-                    conv = self.ctx.project.load_conversation(item.conversation_id)
-                except Exception:
-                    continue
-                texts = words[item.conversation_id] = [w.text for w in conv.words]
-            preview = " ".join(texts[item.start_word:min(item.end_word, item.start_word + PREVIEW_WORDS)])
-            if item.end_word - item.start_word > PREVIEW_WORDS:
-                preview += " ..."
             margin = "" if item.margin is None else f"{item.margin:.2f}"
             row = QTreeWidgetItem([item.conversation_id, str(item.turn_index + 1), f"{item.score:.3f}", margin,
-                                   preview])
+                                   item.preview])
+            row.setToolTip(4, item.preview)
             row.setData(0, Qt.ItemDataRole.UserRole, item)
             row.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
             row.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
@@ -356,6 +522,7 @@ class ModelPanel(QWidget):
         self.table.setHeaderLabels(["Category", "F1", "Support"])
         self.table.setRootIsDecorated(False)
         self.table.setUniformRowHeights(True)
+        self.table.header().setStretchLastSection(False)  # Support stays beside F1
         self.hint = QLabel()
         self.hint.setObjectName("alHint")
         self.hint.setWordWrap(True)
@@ -369,8 +536,12 @@ class ModelPanel(QWidget):
         lay.addWidget(self.hint)
         lay.addWidget(self.retrain_btn)
         self.ctl.model_changed.connect(self.refresh)
-        self.ctl.busy_changed.connect(lambda busy: self.retrain_btn.setEnabled(not busy))
+        self.ctl.busy_changed.connect(self._busy)
+        self._busy(self.ctl.busy)
         self.refresh()
+
+    def _busy(self, busy: bool) -> None:
+        self.retrain_btn.setEnabled(not busy)
 
     def curve_points(self) -> list[tuple[int, float]]:
         xs, ys = self.curve.getData()
@@ -379,16 +550,16 @@ class ModelPanel(QWidget):
         return [(int(x), float(y)) for x, y in zip(xs, ys, strict=True)]
 
     def refresh(self) -> None:
-        learner = self.ctl.learner
-        points = learner.learning_curve()
+        """Show the controller's model summary (no project reads here)."""
+        summary = self.ctl.summary
+        points = summary.curve
         self.curve.setData([p[0] for p in points], [p[1] for p in points])
-        versions = learner.versions()
         self.table.clear()
-        if not versions:
+        v = summary.latest
+        if v is None:
             self.version.setText("No model yet: label a batch of utterances (Label next) to train the first one.")
             self.hint.setText("")
             return
-        v = versions[-1]
         f1 = "not enough labels to cross-validate" if v.f1 is None else f"F1 {v.f1:.3f} (3-fold cross-validation)"
         self.version.setText(f"Model v{v.id}: trained on {v.n_labelled:,} labelled utterances; {f1}.")
         per = (v.metrics.get("cv") or {}).get("per_category", {})
@@ -399,7 +570,7 @@ class ModelPanel(QWidget):
             self.table.addTopLevelItem(row)
         for col in range(3):
             self.table.resizeColumnToContents(col)
-        self.hint.setText(learner.stopping_hint().message)
+        self.hint.setText(summary.hint().message)
 
 
 register_panel("al_queue", "Label next", QueuePanel, roles=("annotator", "linguist"), area="right", order=20)
