@@ -89,6 +89,10 @@ def test_label_a_batch_then_queue_and_curve_update(qtbot, al_window):
 def test_strategy_selector_changes_the_queue_strategy(qtbot, al_window):
     win, queue, model, ctl = al_window
     qtbot.waitUntil(lambda: not ctl.busy and queue.tree.topLevelItemCount() == 6, timeout=60_000)
+    chosen = queue.tree.topLevelItem(2).data(0, USER_ROLE)
+    queue.tree.setCurrentItem(queue.tree.topLevelItem(2))
+    ctl.queue_changed.emit()  # a job delivered: the rows are rebuilt, the selection stays
+    assert queue.tree.currentItem().data(0, USER_ROLE) == chosen
     index = queue.strategy.findData("t-kmax")
     queue.strategy.setCurrentIndex(index)
     assert ctl.strategy == "t-kmax"

@@ -469,7 +469,10 @@ class QueuePanel(QWidget):
             self.counts.setText(f"{c['labelled']:,} of {c['utterances']:,} utterances labelled")
 
     def show_items(self) -> None:
-        """Show the controller's queue (its rows come ready from the background job)."""
+        """Show the controller's queue (its rows come ready from the background job); the selected
+        turn stays selected."""
+        current = self._item()
+        keep = None if current is None else (current.conversation_id, current.turn_index)
         self.tree.clear()
         for item in self.ctl.items:
             margin = "" if item.margin is None else f"{item.margin:.2f}"
@@ -480,6 +483,8 @@ class QueuePanel(QWidget):
             row.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
             row.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
             self.tree.addTopLevelItem(row)
+            if (item.conversation_id, item.turn_index) == keep:
+                self.tree.setCurrentItem(row)
         for col in range(4):
             self.tree.resizeColumnToContents(col)
 
