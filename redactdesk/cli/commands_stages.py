@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--audio", help="transcribe this one file, no project (writes --out)")
     p.add_argument("--out", help="with --audio: WORDS.json to write")
     p.add_argument("--backend", default="faster-whisper", choices=["faster-whisper", "whisperx"])
-    p.add_argument("--model", default="tiny.en", help="tiny.en, base, or a path to a CTranslate2 model folder")
+    p.add_argument("--model", default=None,
+                   help="tiny.en, base, or a path to a CTranslate2 model folder (default: base)")
     p.add_argument("--language", choices=["en", "es", "detect"], help="default: each conversation's language")
     p.add_argument("--only", nargs="+", metavar="CONV", help="only these conversations")
     p.set_defaults(func=cmd_transcribe)
@@ -98,7 +99,7 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
             raise CliError("--audio needs --out WORDS.json")
         from redactdesk.asr.transcribe import transcribe_to_json
 
-        transcribe_to_json(args.audio, args.out, backend=args.backend, model=args.model,
+        transcribe_to_json(args.audio, args.out, backend=args.backend, model=args.model or "base",
                            language=None if args.language == "detect" else (args.language or "en"))
         print(f"wrote {args.out}")
         return 0

@@ -24,7 +24,6 @@ from redactdesk.resources import samples_dir
 from redactdesk.store import Project
 
 DEMO_REVIEWER = "Demo Reviewer"
-MODEL_FOR_LANGUAGE = {"en": "base", "es": "base"}  # base: 19% WER vs 24% and faster wall time here
 
 
 def default_demo_dir() -> Path:
@@ -91,10 +90,6 @@ def pending_conversations(project: Project) -> tuple[list[str], list[str]]:
     return to_transcribe, to_detect
 
 
-def demo_model(language: str, model: str | None = None) -> str:
-    return model or MODEL_FOR_LANGUAGE.get(language, "base")
-
-
 def prepare_conversation(project: Project, conversation_id: str, *, model: str | None = None,
                          progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> dict[str, Any]:
     """Transcribe (if it has no words yet) and detect one conversation; each step is its own transaction."""
@@ -108,7 +103,7 @@ def prepare_conversation(project: Project, conversation_id: str, *, model: str |
             if progress is not None:
                 progress(0.9 * fraction, message)
 
-        outcome = transcribe_project(project, [conversation_id], model=demo_model(conv.language, model),
+        outcome = transcribe_project(project, [conversation_id], model=model,
                                      progress=asr_progress, cancel=cancel)
         out["asr_seconds"] = outcome[0].seconds
     out["suggestions"] = detect_project(project, [conversation_id], cancel=cancel).get(conversation_id, 0)

@@ -1,4 +1,4 @@
-"""Transcription in the background (real tiny.en, and cancel), renaming a speaker, and editing a
+"""Transcription in the background (the real embedded Whisper, and cancel), renaming a speaker, and editing a
 turn's words with forced re-alignment, all from the app's menus."""
 
 from __future__ import annotations
