@@ -11,9 +11,9 @@ Which utterances count as labelled is defined in :mod:`redactdesk.learn.utteranc
 first label exists, :meth:`queue` uses the *seed* strategy (by default K-means + the source model's
 entropy, Eq. 1 of seed 004), so a new project can start from a good seed.
 
-Threads. A learner is not thread-safe: use it from one thread at a time, and give it a project
-connection opened on that thread. ``learner.project`` may be swapped between calls, so a GUI can keep
-one learner whose every call runs in a background job on the job's own connection (see
+Threads. A learner is not thread-safe: use it from one thread at a time, through a project
+connection no other thread uses meanwhile. ``learner.project`` may be swapped between calls, so a GUI
+can keep one learner whose every call runs in a background job on the jobs' own connection (see
 ``redactdesk.gui.panels.active_learning``). Long calls take ``check``, a function called now and then
 that raises to cancel (e.g. a job's ``check``). :func:`model_summary` and :func:`mark_turn_labelled`
 need no learner, for the thread that owns the window's connection.
