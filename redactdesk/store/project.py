@@ -222,8 +222,11 @@ class Project:
         return d
 
     def close(self) -> None:
+        # PASSIVE: a background job closing its own connection must not lock out the window's writes
+        # (TRUNCATE made them fail with "database is locked"); the last connection to close folds
+        # the WAL back into the file anyway.
         with contextlib.suppress(sqlite3.Error):
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         self.db.conn.close()
 
     def __enter__(self) -> Project:

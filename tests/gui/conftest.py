@@ -13,8 +13,10 @@ import soundfile as sf
 from redactdesk.core.types import Conversation, ConversationStatus, Span, SpanStatus, Turn, Word
 
 os.environ.setdefault("REDACTDESK_NO_PEAK_CACHE", "1")
-# The active-learning panel scores the pool in a background thread as soon as a window opens; that
-# races with other panels' tests (a GIL/Qt deadlock was seen under load), so only its own tests run it.
+# The active-learning panel scores the pool in a background job as soon as a window opens; other
+# panels' tests do not need that CPU, so only its own tests (tests/gui/test_al_panel.py) run it.
+# (The hang once seen here was Qt objects freed by the garbage collector on the job's thread:
+# fixed in gui/jobs.py, tested in test_al_panel.py.)
 os.environ.setdefault("REDACTDESK_AL_AUTOSTART", "0")
 
 SCRIPT = [

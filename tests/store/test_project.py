@@ -205,3 +205,33 @@ def test_copy_is_private_complete_and_independent(project, tmp_path):
         assert copy.secret == project.secret  # same pseudonyms in the copy
         copy.delete_conversation("c1")
     assert project.has_conversation("c1")  # the original is untouched
+
+
+def test_a_second_connection_closing_does_not_lock_out_writes(project, tmp_path):
+    """Background jobs open, read and close their own connection while the window keeps writing."""
+    import threading
+
+    project.add_conversation(make_conv())
+    stop = threading.Event()
+
+    def job() -> None:
+        while not stop.is_set():
+            other = Project.open(tmp_path / "p.rdproj", actor="job")
+            other.load_conversation("c1")
+            other.close()
+
+    worker = threading.Thread(target=job)
+    worker.start()
+    failures = 0
+    try:
+        for n in range(300):
+            try:
+                with project.transaction():  # read, then write: as a user's action does
+                    project.load_conversation("c1")
+                    project.set_setting("m", n)
+            except sqlite3.OperationalError:
+                failures += 1
+    finally:
+        stop.set()
+        worker.join()
+    assert failures == 0 and project.setting("m") == 299
