@@ -63,6 +63,20 @@ class ConversationSummary:
     rejected: int
 
 
+def _new_private_database(p: Path, advice: str) -> sqlite3.Connection:
+    """A connection to a new database file at ``p`` readable by its owner only (0600); never overwrites."""
+    if p.exists():
+        raise ProjectError(f"{p} already exists; {advice}")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    old_umask = os.umask(0o177)
+    try:
+        conn = sqlite3.connect(p, check_same_thread=False)
+    finally:
+        os.umask(old_umask)
+    os.chmod(p, 0o600)
+    return conn
+
+
 def _span_row(conversation_id: str, span: Span, now: str) -> dict[str, Any]:
     return {
         "conversation_id": conversation_id,
@@ -108,15 +122,7 @@ class Project:
     def create(cls, path: str | os.PathLike[str], **kw: Any) -> Project:
         """Create a new, empty project file (mode 0600). Refuses to overwrite an existing file."""
         p = Path(path)
-        if p.exists():
-            raise ProjectError(f"{p} already exists; open it instead of creating it")
-        p.parent.mkdir(parents=True, exist_ok=True)
-        old_umask = os.umask(0o177)
-        try:
-            conn = sqlite3.connect(p, check_same_thread=False)
-        finally:
-            os.umask(old_umask)
-        os.chmod(p, 0o600)
+        conn = _new_private_database(p, "open it instead of creating it")
         project = cls(p, conn, **kw)
         try:
             project._configure()
@@ -203,14 +209,7 @@ class Project:
     def copy_to(self, dest: str | os.PathLike[str]) -> Path:
         """A consistent copy of this project at ``dest`` (SQLite online backup; mode 0600; not overwriting)."""
         d = Path(dest)
-        if d.exists():
-            raise ProjectError(f"{d} already exists; choose another place for the copy")
-        d.parent.mkdir(parents=True, exist_ok=True)
-        old_umask = os.umask(0o177)
-        try:
-            target = sqlite3.connect(d)
-        finally:
-            os.umask(old_umask)
+        target = _new_private_database(d, "choose another place for the copy")
         try:
             self.db.conn.backup(target)
         except BaseException:
@@ -218,7 +217,6 @@ class Project:
             d.unlink(missing_ok=True)
             raise
         target.close()
-        os.chmod(d, 0o600)
         return d
 
     def close(self) -> None:
