@@ -66,6 +66,7 @@ def build_demo_project(path: Path, *, limit: int | None = None) -> dict[str, Any
     project = Project.create(building, actor="demo", role=Role.ANNOTATOR)
     try:
         project.set_setting("demo", True)
+        project.set_setting("demo.samples", samples_fingerprint())
         for call in calls:
             import_recording(project, call["audio"], None, conversation_id=call["id"], language=call["language"])
             project.update_conversation_meta(call["id"], meta={"reference": str(call["reference"])})
@@ -79,6 +80,25 @@ def build_demo_project(path: Path, *, limit: int | None = None) -> dict[str, Any
         Path(str(building) + suffix).unlink(missing_ok=True)
     os.replace(building, path)
     return {"conversations": len(calls)}
+
+
+def samples_fingerprint() -> str:
+    """Changes whenever the bundled sample calls do (their index, and each file's name and size)."""
+    import hashlib
+
+    folder = samples_dir()
+    h = hashlib.sha256((folder / "index.json").read_bytes())
+    for f in sorted(folder.iterdir()):
+        h.update(f"{f.name}:{f.stat().st_size}".encode())
+    return h.hexdigest()[:16]
+
+
+def _built_from(path: Path) -> str | None:
+    try:
+        with Project.open(path) as project:
+            return project.setting("demo.samples")
+    except Exception:  # noqa: BLE001 - unreadable or foreign: rebuild it
+        return None
 
 
 def pending_conversations(project: Project) -> tuple[list[str], list[str]]:
@@ -143,6 +163,10 @@ def ensure_demo_project(path: Path | None = None, *, fresh: bool = False, prepar
     """
     path = Path(path) if path else default_demo_dir() / "demo.rdproj"
     path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() and not fresh and _built_from(path) != samples_fingerprint():
+        fresh = True  # the bundled calls changed since it was built (an update): their times would not fit
+        if not quiet:
+            print("the bundled sample calls changed since the demo project was built: building it again")
     if fresh and path.exists():
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)

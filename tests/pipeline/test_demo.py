@@ -67,3 +67,16 @@ def test_headless_demo_runs_the_whole_path_on_a_copy(tmp_path, capsys):
         assert all(r.accepted == 0 and r.status == "detected" for r in project.list_conversations())
         assert project.latest_signoff() is None
     assert not any(p.suffix == ".rdproj" for p in summary.release.rglob("*"))  # no project file in a release
+
+
+def test_a_demo_built_from_older_sample_calls_is_rebuilt(tmp_path, monkeypatch):
+    path = demo.ensure_demo_project(tmp_path / "demo.rdproj", prepare=False, limit=1, quiet=True)
+    with Project.open(path) as project:
+        project.set_setting("marker", 1)
+    demo.ensure_demo_project(path, prepare=False, limit=1, quiet=True)
+    with Project.open(path) as project:
+        assert project.setting("marker") == 1  # same samples: kept
+    monkeypatch.setattr(demo, "samples_fingerprint", lambda: "changed")
+    demo.ensure_demo_project(path, prepare=False, limit=1, quiet=True)
+    with Project.open(path) as project:
+        assert project.setting("marker") is None and project.setting("demo.samples") == "changed"
