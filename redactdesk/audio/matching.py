@@ -10,6 +10,7 @@ name token of 3+ letters).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -29,8 +30,12 @@ _STOPWORDS = {
 }
 
 
-for _lang, _words in _STOPWORDS.items():  # "con", "que", "with": no evidence that an item was heard
-    _words |= function_words(_lang)
+@functools.lru_cache(maxsize=4)
+def _stop_words(language: str) -> frozenset[str]:
+    """Words whose hearing is no evidence an item was heard ("con", "que", "with"), accents stripped."""
+    lang = language if language in _STOPWORDS else "en"
+    return frozenset(_strip_accents(w) for w in _STOPWORDS[lang] | function_words(lang))
+
 _MULTIPLIERS = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
 _DIGIT_WORDS = {
     "en": {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
@@ -132,7 +137,7 @@ def match_item(item: str, heard: str, language: str = "en", spoken: str = "") ->
             return FULL
     elif _glued_window(glued, heard_tokens) and not _glued_window(glued, said):
         return FULL
-    stop = {_strip_accents(w) for w in _STOPWORDS.get(language, _STOPWORDS["en"])} | set(said)
+    stop = _stop_words(language) | set(said)
     heard_set = set(heard_tokens)
     for tok in item_tokens:
         if tok.isdigit():
