@@ -32,6 +32,7 @@ from redactdesk.pipeline.progress import CancelFn, Cancelled, ProgressFn, check_
 from redactdesk.pipeline.release_scan import (
     blank_structure,
     cross_hits,
+    id_pattern,
     inside_other_surrogates,
     scan_lines,
     scan_release,
@@ -438,7 +439,7 @@ def export_release(
         from redactdesk.pipeline.report import render_report
 
         report_text = render_report(manifest, risk, prosody_rows)
-        findings = scan_lines(blank_structure(REPORT, report_text, convs), REPORT, all_needles)
+        findings = scan_lines(blank_structure(REPORT, report_text, id_pattern(convs)), REPORT, all_needles)
         if findings:
             raise LeaksFound(_findings_message(findings), findings)
         _write(tmp / REPORT, report_text)
@@ -449,7 +450,7 @@ def export_release(
         sums = {rel: sha256_of(p) for rel, p in files.items()}
         manifest["files"] = {rel: {"sha256": sums[rel], "bytes": files[rel].stat().st_size} for rel in sums}
         manifest_text = json.dumps(manifest, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-        findings = scan_lines(blank_structure(MANIFEST, manifest_text, convs), MANIFEST, all_needles)
+        findings = scan_lines(blank_structure(MANIFEST, manifest_text, id_pattern(convs)), MANIFEST, all_needles)
         if findings:
             raise LeaksFound(_findings_message(findings), findings)
         _write(tmp / MANIFEST, manifest_text)

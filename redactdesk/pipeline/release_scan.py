@@ -113,15 +113,21 @@ def _outside_strings(token: re.Pattern[str], text: str) -> str:
                      for line in text.split("\n"))
 
 
-def blank_structure(name: str, text: str, ids: Iterable[str] = ()) -> str:
+def id_pattern(ids: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern for all conversation ids (longest first), for :func:`blank_structure`."""
+    ordered = sorted(set(ids), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, ordered))) if ordered else None
+
+
+def blank_structure(name: str, text: str, ids: re.Pattern[str] | None = None) -> str:
     """``text`` with the numbers and identifiers our writers add (not the transcript) replaced by '#'.
 
-    ``ids``: conversation ids, blanked wherever they occur ("call_en_1000" holds no one's "1000").
-    Line structure is kept so findings keep their line numbers.
+    ``ids`` (:func:`id_pattern`): conversation ids, blanked wherever they occur ("call_en_1000"
+    holds no one's "1000"). Line structure is kept so findings keep their line numbers.
     """
     lower = name.lower()
-    for cid in sorted(ids, key=len, reverse=True):
-        text = text.replace(cid, "#")
+    if ids is not None:
+        text = ids.sub("#", text)
     text = _TIMESTAMP.sub("#", _HEX_DIGEST.sub("#", text))
     if lower.endswith((".json", ".jsonl")):
         return _outside_strings(_JSON_TOKEN, text)
@@ -209,13 +215,14 @@ def scan_release(folder: str | Path, conversations: Iterable[Conversation],
     for n in every:
         by_conv[n.conversation_id].append(n)
     ids = {c.id for c in convs}
+    blank_ids = id_pattern(ids)
     findings: list[LeakFinding] = []
     for path in sorted(folder.rglob("*")):
         if not (path.is_file() and path.suffix in TEXT_SUFFIXES):
             continue
         rel = path.relative_to(folder).as_posix()
         raw = path.read_text(encoding="utf-8", errors="replace")
-        lines = blank_structure(rel, raw, ids).split("\n")
+        lines = blank_structure(rel, raw, blank_ids).split("\n")
         for owner, keep in sections(rel, raw.split("\n"), ids).items():
             ns = every if owner is None else by_conv.get(owner, [])
             findings += scan_lines(_only(lines, keep), rel, ns)
@@ -228,7 +235,7 @@ def scan_release(folder: str | Path, conversations: Iterable[Conversation],
                         seen.add((hit.line, hit.conversation_id, hit.category))
                         findings.append(hit)
     for name, text in (extra or {}).items():
-        findings += scan_lines(blank_structure(name, text, ids), name, every)
+        findings += scan_lines(blank_structure(name, text, blank_ids), name, every)
     return findings
 
 
