@@ -475,10 +475,10 @@ def fresh_date_words(rng: random.Random, language: str, *, expiry: bool) -> str:
     return " ".join(words + _year_words(year, language, like_pairs=True))
 
 
-def _readable_words(tokens: list[str]) -> bool:
-    """Relative dates ("tomorrow", "last week") are no date of a person: they may stay."""
+def _without_numbers(tokens: list[str], language: str) -> bool:
+    """No digits and no number words: a relative date ("tomorrow", "last week"), no date of a person."""
     return not any(ch.isdigit() for t in tokens for ch in t) and not any(
-        is_number_word(split_punct(t)[1].lower(), lang) for t in tokens for lang in ("en", "es"))
+        is_number_word(split_punct(t)[1].lower(), language) for t in tokens)
 
 
 class DateGenerator(Generator):
@@ -489,14 +489,14 @@ class DateGenerator(Generator):
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
         style = parse_date(tokens, ctx.language)
         if style is None or style.value is None:
-            return self._unreadable(tokens, span)
+            return self._unreadable(tokens, span, ctx.language)
         return [Piece(0, len(tokens), "date", f"date:{style.value.iso()}", self.name, span.category,
                       style.value.iso(), style.value, style=style)]
 
-    def _unreadable(self, tokens: list[str], span: Span) -> list[Piece]:
+    def _unreadable(self, tokens: list[str], span: Span, language: str) -> list[Piece]:
         """No absolute date: relative words stay; anything holding numbers is said afresh."""
         key = f"{self.name}:text:{norm(' '.join(tokens))}"
-        if _readable_words(tokens) and not self.expiry:
+        if _without_numbers(tokens, language) and not self.expiry:
             return [Piece(0, len(tokens), "words", key, self.name, span.category, " ".join(tokens), None,
                           {"kept": "no absolute date"})]
         return [Piece(0, len(tokens), "fresh", key, self.name, span.category, " ".join(tokens), None)]
@@ -530,7 +530,7 @@ class ExpiryGenerator(DateGenerator):
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
         style = parse_date(tokens, ctx.language, expiry=True)
         if style is None or style.value is None or style.value.month is None:
-            return self._unreadable(tokens, span)
+            return self._unreadable(tokens, span, ctx.language)
         return [Piece(0, len(tokens), "date", f"expiry:{style.value.iso()}", self.name, span.category,
                       style.value.iso(), style.value, style=style)]
 
