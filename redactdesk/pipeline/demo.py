@@ -136,7 +136,7 @@ def prepare_demo_project(project: Project, *, model: str | None = None, progress
                          cancel: CancelFn | None = None) -> dict[str, Any]:
     """Transcribe and detect every conversation not done yet (resumable: finished ones are kept)."""
     _, ids = pending_conversations(project)
-    durations = {cid: project.load_conversation(cid).duration or 1.0 for cid in ids}
+    durations = {r.id: r.duration or 1.0 for r in project.list_conversations() if r.id in ids}
     total = sum(durations.values()) or 1.0
     stats: dict[str, Any] = {"conversations": len(ids), "audio_seconds": 0.0, "asr_seconds": 0.0, "suggestions": 0}
     t0 = time.perf_counter()
