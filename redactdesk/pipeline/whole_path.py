@@ -70,15 +70,17 @@ def review_with_oracle(project: Project, out: Printer) -> dict[str, Any]:
                 span.sources = ("annotator",)
                 span.reason = "added by the annotator"
                 project.add_span(cid, span)
-        repeats = repeated_occurrences(project.load_conversation(cid))
+        reviewed = project.load_conversation(cid)
+        repeats = repeated_occurrences(reviewed)
         with project.transaction():
             for span in repeats:
                 project.add_span(cid, span)
+        reviewed.spans += repeats
         tp += len(decisions.accept)
         fp += len(decisions.reject)
         fn += len(decisions.add)
         added += len(decisions.add) + len(repeats)
-        after[cid] = misses_of(project.load_conversation(cid), truth, (SpanStatus.ACCEPTED,))
+        after[cid] = misses_of(reviewed, truth, (SpanStatus.ACCEPTED,))
     risk_before = corpus_summary(before, taxonomy)
     risk_after = corpus_summary(after, taxonomy)
     precision = tp / (tp + fp) if tp + fp else 0.0
