@@ -235,6 +235,7 @@ class WaveformView(QWidget):
         self.set_message("")
         self._draw_overview()
         self.show_all()
+        self.redraw()  # the same file again keeps the same range: no range signal would draw the new lanes
 
     def _set_lanes(self, channels: int) -> None:
         for c in self.curves + self.ov_curves:

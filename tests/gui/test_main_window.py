@@ -306,3 +306,13 @@ def test_dragging_the_overview_window_moves_the_waveform(qtbot, window):
     wf.window_region.setRegion((10.0, 15.0))
     x0, x1 = wf.x_range()
     assert abs(x0 - 10.0) < 1e-6 and abs(x1 - 15.0) < 1e-6
+
+
+def test_reopening_the_conversation_keeps_the_waveform_drawn(window):
+    """After a background job (transcribe, detect, demo preparation) the open call is reloaded:
+    the same audio at the same range must still be drawn, not just its overview."""
+    cid = window.ctx.conversation.id
+    assert len(window.waveform.curves[0].getData()[0]) > 0
+    window.ctx.conversation = None
+    window.ctx.open_conversation(cid)
+    assert len(window.waveform.curves[0].getData()[0]) > 0
