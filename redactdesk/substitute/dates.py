@@ -539,7 +539,10 @@ class ExpiryGenerator(DateGenerator):
             return fresh_date_words(ctx.rng(item), ctx.language, expiry=True)
         rng = ctx.rng(item)
         months = rng.randint(2, 36)  # forward: a surrogate card should not have expired
-        return shift(item.value, 0, months, 0).iso()
+        new = shift(item.value, 0, months, 0)
+        if item.value.year is not None and new.year == item.value.year:
+            new = shift(item.value, 0, months + 12, 0)  # the year is half the expiry: it always moves
+        return new.iso()
 
 
 class MonthGenerator(Generator):

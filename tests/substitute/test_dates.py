@@ -126,3 +126,10 @@ def test_a_birth_date_always_changes_its_year(make_conv, secret):
                          cid=f"b{i}")
         new = _date(substitute_conversation(conv, secret=secret).replacements[0].surrogate)
         assert new.year != 1977 and 1 <= abs(new.year - 1977) <= 5
+
+
+def test_a_card_expiry_always_changes_its_year(make_conv, secret):
+    for i in range(20):
+        conv = make_conv([("c", "it expires June 2029 okay")], [(0, "June 2029", "CARD_EXPIRY")], cid=f"e{i}")
+        surrogate = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+        assert "2029" not in surrogate and "twenty nine" not in surrogate
