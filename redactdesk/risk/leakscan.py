@@ -19,6 +19,10 @@ from redactdesk.resources import function_words
 TEXT_SUFFIXES = {".json", ".jsonl", ".txt", ".TextGrid", ".textgrid", ".eaf", ".conll", ".csv", ".html", ".vtt",
                  ".srt", ".ctm", ".md"}
 MIN_VARIANT_CHARS = 3
+# Categories whose surrogates keep the year on purpose (substitute/dates.py: an event date moves by
+# whole weeks); a birth date or a card expiry always moves its year, so its year stays a needle.
+YEAR_KEPT = frozenset({"DATE"})
+_YEAR = re.compile(r"(19|20)\d\d")
 
 
 def _fold(text: str) -> str:
@@ -107,6 +111,8 @@ def needles(conversations: Iterable[Conversation]) -> list[Needle]:
             for v in sorted(variants(original, conv.language)):
                 if v.isdigit() and len(v) < 4:
                     continue  # short numbers (ages, days) occur everywhere; longer runs are caught
+                if span.category in YEAR_KEPT and _YEAR.fullmatch(v):
+                    continue  # an event date moves by whole weeks and may keep its year, by design
                 if v.isdigit():  # searched in lines with separators removed: only digit boundaries count
                     pat = re.compile(r"(?<!\d)" + v + r"(?!\d)")
                 else:

@@ -318,3 +318,17 @@ def test_conversation_ids_and_function_word_items_are_not_leaks(tmp_path):
     assert scan_release(tmp_path, [conv]) == []
     (tmp_path / "corpus.jsonl").write_text('{"id": "call_es_1000", "text": "pagó 1000 euros con tarjeta"}\n')
     assert [(f.file, f.category) for f in scan_release(tmp_path, [conv])] == [("corpus.jsonl", "MONEY")]
+
+
+def test_an_event_dates_kept_year_is_no_leak_but_a_birth_years_is(tmp_path):
+    """Event dates move by whole weeks and may keep their year; birth dates always change it."""
+    from redactdesk.core.types import Conversation, Span, SpanStatus, Word
+    from redactdesk.pipeline.release_scan import scan_release
+
+    words = [Word(t, i, i + 1) for i, t in enumerate("sent the fifth of October 2024 born the 5th of May 1951".split())]
+    conv = Conversation(id="c", words=words, spans=[Span(1, 6, "DATE", status=SpanStatus.ACCEPTED),
+                                                    Span(7, 12, "DATE_OF_BIRTH", status=SpanStatus.ACCEPTED)])
+    (tmp_path / "a.txt").write_text("sent the 26th of November 2024\n")
+    assert scan_release(tmp_path, [conv]) == []
+    (tmp_path / "a.txt").write_text("born the 9th of June 1951\n")
+    assert [f.category for f in scan_release(tmp_path, [conv])] == ["DATE_OF_BIRTH"]
