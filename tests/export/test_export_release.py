@@ -325,7 +325,7 @@ def test_an_event_dates_kept_year_is_no_leak_but_a_birth_years_is(tmp_path):
     from redactdesk.core.types import Conversation, Span, SpanStatus, Word
     from redactdesk.pipeline.release_scan import scan_release
 
-    words = [Word(t, i, i + 1) for i, t in enumerate("sent the fifth of October 2024 born the 5th of May 1951".split())]
+    words = [Word(t, i, i + 1) for i, t in enumerate("sent the fifth of October 2024 born the fifth of May 1951".split())]
     conv = Conversation(id="c", words=words, spans=[Span(1, 6, "DATE", status=SpanStatus.ACCEPTED),
                                                     Span(7, 12, "DATE_OF_BIRTH", status=SpanStatus.ACCEPTED)])
     (tmp_path / "a.txt").write_text("sent the 26th of November 2024\n")
