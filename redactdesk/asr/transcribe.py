@@ -25,6 +25,7 @@ import soundfile as sf
 
 from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel, get_backend
 from redactdesk.asr.chunks import ChunkPlan, transcribe_chunked
+from redactdesk.asr.gapfill import fill_gaps
 from redactdesk.asr.resample import WORK_RATE, to_work_rate
 from redactdesk.asr.speakers import (
     DEFAULT_CHANNEL_SPEAKERS,
@@ -91,6 +92,7 @@ class TranscriptionResult:
     alignment: dict[str, Any] | None = None  # forced-alignment summary when refine=True
     speech: dict[int | None, list[tuple[float, float]]] = field(default_factory=dict)  # VAD regions per channel
     chunks: int = 0  # pieces the audio was recognised in (all channels)
+    refilled: int = 0  # skipped stretches of speech recognised again by the second pass
 
     def to_conversation(self, conversation_id: str, audio_path: str | None = None) -> Conversation:
         """A :class:`Conversation` holding these words and turns (status TRANSCRIBED)."""
@@ -120,6 +122,7 @@ class TranscriptionResult:
             "timed": self.timed,
             "split_tokens": self.split_tokens,
             "chunks": self.chunks,
+            "refilled": self.refilled,
             "warnings": list(self.warnings),
             "notes": list(self.notes),
             "alignment": self.alignment,
@@ -222,6 +225,7 @@ def transcribe_file(
     cancel: CancelFn | None = None,
     chunk_plan: ChunkPlan | None = None,
     backend_options: dict[str, Any] | None = None,
+    second_pass: bool = True,
 ) -> TranscriptionResult:
     """Transcribe one audio file (see the module docstring).
 
@@ -232,6 +236,8 @@ def transcribe_file(
     stops the work with :class:`~redactdesk.asr.base.AsrCancelled`. ``pause``: silences longer
     than this (s) split a speaker's turn. ``channel_speakers`` names stereo channels 0, 1, ...
     ``backend_options`` go to the backend (faster-whisper: threads, beam_size, prompt, ...).
+    ``second_pass`` (default on, backends that recognise pieces of audio) recognises again, on its
+    own, any stretch of speech the first pass left without words (:mod:`redactdesk.asr.gapfill`).
     """
     t0 = time.perf_counter()
     scan = scan_audio(audio_path)
@@ -262,10 +268,11 @@ def transcribe_file(
         channels = []
 
     report = _progress_scaler(progress, 0.9 if refine else 1.0)
+    run_chunk = getattr(engine, "run_chunk", None)  # backends that recognise pieces get a second pass
     per_channel: list[list[Word]] = []
     speech: dict[int | None, list[Region]] = {}
     detected = language
-    timed = split = chunks = 0
+    timed = split = chunks = refilled = 0
     with sf.SoundFile(scan.path) as f:
         for k, channel in enumerate(channels):
             check_cancel(cancel)
@@ -278,7 +285,13 @@ def transcribe_file(
             speech[channel] = speech_regions(reader, reader.total)
             chunks += int(out.info.get("chunks", 1))  # type: ignore[call-overload]
             detected = detected or out.language
-            words, rep = prepare_words(out.words, language=detected)
+            raw = out.words
+            if second_pass and run_chunk is not None:
+                raw, gaps = fill_gaps(lambda audio, lang: run_chunk(audio, lang, None, cancel), reader,
+                                      reader.total, WORK_RATE, raw, speech[channel], language=detected,
+                                      cancel=cancel)
+                refilled += len(gaps)
+            words, rep = prepare_words(raw, language=detected)
             timed += rep.timed
             split += rep.split_tokens
             per_channel.append(words)
@@ -322,6 +335,7 @@ def transcribe_file(
         alignment=alignment,
         speech=speech,
         chunks=chunks,
+        refilled=refilled,
     )
     log.info("transcribed %s: %s", scan.path.name, {k: v for k, v in result.summary().items() if k != "notes"})
     return result
