@@ -10,7 +10,9 @@ English-only, so Spanish calls are skipped for it) and prints per model and lang
   to digits (text2num), every digit its own token, acronyms and letter+digit codes split into
   characters — so "four one one one" and "4111" agree; "double 4" / "triple 4" written out, "oh"
   between digits read as 0, ordinal endings dropped ("23rd" = "twenty third" = 2 3) and fillers
-  (um, uh, er, eh, mm) removed, as Whisper's own evaluation normaliser does;
+  (um, uh, er, eh, mm) removed, as Whisper's own evaluation normaliser does; written e-mail and web
+  addresses and amounts said aloud ("example.com" = "example dot com", "a@b" = "a at b",
+  "$12.50" = "12 dollars and 50 cents", "8,50 €" = "8 euros con 50 céntimos");
 * WER split into the words of the reference's personal-data items (spelled names, card numbers,
   e-mails — what redactdesk must find) and all other words (errors at a boundary count for the
   region of the reference word they touch);
@@ -56,10 +58,41 @@ REPEAT = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
 ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a)$")
 
 
+CURRENCY = {"en": {"$": ("dollars", "and", "cents"), "€": ("euros", "and", "cents"), "£": ("pounds", "and", "pence")},
+            "es": {"€": ("euros", "con", "céntimos"), "$": ("dólares", "con", "centavos")}}
+SEPARATORS = {"en": (",", "."), "es": (".", ",")}  # (thousands, decimal)
+
+
+def _amount_pattern(language: str) -> re.Pattern[str]:
+    thousands, decimal = (re.escape(c) for c in SEPARATORS.get(language, SEPARATORS["en"]))
+    number = rf"(?P<units>\d{{1,3}}(?:{thousands}\d{{3}})+|\d+)(?:{decimal}(?P<cents>\d{{2}}))?(?!\d)"
+    return re.compile(rf"(?P<pre>[$€£])\s?{number}|{number.replace('?P<', '?P<x')}\s?(?P<post>[$€£])")
+
+
+def spoken_forms(text: str, language: str) -> str:
+    """Written e-mail/web addresses and currency amounts in the words people say for them."""
+    text = re.sub(r"(?<=\w)@(?=\w)", " at ", text)
+    text = re.sub(r"\.(?=[A-Za-z]{2})", " dot " if language == "en" else " punto ", text)
+    names = CURRENCY.get(language, CURRENCY["en"])
+
+    def said(m: re.Match[str]) -> str:
+        sign = m.group("pre") or m.group("post")
+        units = re.sub(r"\D", "", m.group("units") or m.group("xunits"))
+        cents = m.group("cents") or m.group("xcents")
+        unit, joiner, small = names.get(sign, next(iter(names.values())))
+        rest = text[m.end():].lstrip().lower()
+        out = units if rest.startswith(unit) else f"{units} {unit}"
+        if cents and int(cents):
+            out += f" {joiner} {int(cents)}" + ("" if rest.startswith(small) else f" {small}")
+        return out
+
+    return _amount_pattern(language).sub(said, text)
+
+
 def normalise(text: str, language: str) -> list[str]:
     """Tokens for WER: see the module docstring. Applied identically to reference and hypothesis."""
     tokens = []
-    for raw in re.split(r"[\s\-–/]+", text):
+    for raw in re.split(r"[\s\-–/]+", spoken_forms(text, language)):
         word = re.sub(r"[^\w'’]", "", raw).replace("’", "'")
         if not word or word.lower() in FILLERS:
             continue
