@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="band-limit to a phone line (120-3800 Hz): smaller files, harder for ASR")
     p.add_argument("--any-length", action="store_true", help="do not fit calls into 45-120 s")
     p.add_argument("--text-only", action="store_true", help="JSON only, estimated times, no audio")
+    p.add_argument("--tts", choices=["espeak", "piper"], default="espeak",
+                   help="espeak: espeak-ng word by word (all languages); piper: a neural voice a turn at a "
+                   "time for English, espeak-ng for Spanish (needs pip install 'redactdesk[synth]')")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     return p
 
@@ -36,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         paths = make_corpus(args.out, args.count_en, args.count_es, args.seed, progress=not args.quiet,
                             long_minutes=args.long_minutes, bits=args.bits, telephone=args.telephone,
-                            text_only=args.text_only, duration=None if args.any_length else (45.0, 120.0))
+                            text_only=args.text_only, tts=args.tts, duration=None if args.any_length else (45.0, 120.0))
     except SynthError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

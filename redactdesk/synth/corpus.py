@@ -123,6 +123,19 @@ def write_call(conv: Conversation, audio: np.ndarray | None, out_dir: str | Path
     return json_path
 
 
+def make_voicer(tts: str = "espeak", *, telephone: bool = False) -> Voicer:
+    """The voicer for ``tts``: espeak-ng word by word, or Piper for English with espeak-ng for the rest."""
+    if tts != "piper":
+        return Voicer(telephone=telephone)
+    if telephone:
+        raise SynthError("--telephone is an espeak-ng option; the neural voice keeps the full band")
+    from redactdesk.synth.neural import PiperVoicer
+
+    voicer = PiperVoicer()  # loads the voice first: a missing package is the error to report
+    voicer.fallback = Voicer()
+    return voicer  # type: ignore[return-value]
+
+
 def voice_call(seed: int, language: str, voicer: Voicer, *, duration: tuple[float, float] | None = DEMO_DURATION,
                variation: dict | None = None) -> tuple[Conversation, np.ndarray]:
     """Generate and voice one call; if ``duration`` is given, adjust the speaking speed to fit it."""
@@ -214,18 +227,21 @@ def make_long_call(out_dir: str | Path, seed: int, language: str = "en", minutes
 def make_corpus(out_dir: str | Path, count_en: int = 12, count_es: int = 4, seed: int = DEMO_SEED,
                 progress: bool = True, *, long_minutes: float | None = None, bits: int = DEFAULT_BITS,
                 telephone: bool = False, text_only: bool = False,
-                duration: tuple[float, float] | None = DEMO_DURATION) -> list[Path]:
+                duration: tuple[float, float] | None = DEMO_DURATION, tts: str = "espeak") -> list[Path]:
     """Voice ``count_en`` English and ``count_es`` Spanish calls (seeds ``seed, seed+1, ...`` per language).
 
     Writes ``<id>.flac`` + ``<id>.json`` per call and ``index.json``; with ``long_minutes`` also one long
     English call. ``text_only`` writes JSON with estimated times and no audio (fast). Returns the
-    JSON paths in index order.
+    JSON paths in index order. ``tts``: ``"espeak"`` (espeak-ng word by word, every language) or
+    ``"piper"`` (the neural voice for English, espeak-ng for the rest; needs ``redactdesk[synth]``).
     """
     if count_en < 0 or count_es < 0 or count_en + count_es == 0 and not long_minutes:
         raise SynthError("nothing to make: give a positive --count-en, --count-es or --long-minutes")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    voicer = None if text_only else Voicer(telephone=telephone)
+    if tts not in ("espeak", "piper"):
+        raise SynthError(f"unknown tts {tts!r}: use espeak or piper")
+    voicer = None if text_only else make_voicer(tts, telephone=telephone)
     jobs = [("en", seed + i) for i in range(count_en)] + [("es", seed + i) for i in range(count_es)]
     paths: list[Path] = []
     entries: list[dict[str, Any]] = []
@@ -246,7 +262,7 @@ def make_corpus(out_dir: str | Path, count_en: int = 12, count_es: int = 4, seed
     index = {
         "format": INDEX_FORMAT, "version": 1, "generator_version": GENERATOR_VERSION, "seed": seed,
         "count_en": count_en, "count_es": count_es, "long_minutes": long_minutes, "bits": bits,
-        "telephone_band": telephone, "sample_rate": RATE, "text_only": text_only,
+        "telephone_band": telephone, "sample_rate": RATE, "tts": None if text_only else tts, "text_only": text_only,
         "total_duration": round(sum(e["duration"] or 0 for e in entries), 3),
         "total_bytes": sum(e["bytes"] for e in entries),
         "calls": entries,

@@ -140,6 +140,8 @@ def synthesize(conv: Conversation, *, voicer: Voicer | None = None, seed: int | 
         raise SynthError(f"conversation {conv.id!r} has no words to voice")
     voicer = voicer or Voicer()
     seed = int(conv.meta.get("seed", 0) if seed is None else seed)
+    if hasattr(voicer, "voice_conversation"):  # a whole-turn voicer (redactdesk.synth.neural)
+        return voicer.voice_conversation(conv, seed, speed_scale)
     voices = voices or choose_voices(conv, seed)
     rng = random.Random(f"redactdesk-synth-pauses:{conv.language}:{seed}")
     rate = voicer.rate
