@@ -12,7 +12,7 @@ English-only, so Spanish calls are skipped for it) and prints per model and lang
   between digits read as 0, ordinal endings dropped ("23rd" = "twenty third" = 2 3) and fillers
   (um, uh, er, eh, mm) removed, as Whisper's own evaluation normaliser does; written e-mail and web
   addresses and amounts said aloud ("example.com" = "example dot com", "a@b" = "a at b",
-  "$12.50" = "12 dollars and 50 cents", "8,50 €" = "8 euros con 50 céntimos");
+  "$12.50" = "12 dollars and 50 cents", "8,50 €" = "8 euros con 50 céntimos"; Spanish "30 y 7" = 37);
 * WER split into the words of the reference's personal-data items (spelled names, card numbers,
   e-mails — what redactdesk must find) and all other words (errors at a boundary count for the
   region of the reference word they touch);
@@ -71,6 +71,8 @@ def _amount_pattern(language: str) -> re.Pattern[str]:
 
 def spoken_forms(text: str, language: str) -> str:
     """Written e-mail/web addresses and currency amounts in the words people say for them."""
+    if language == "es":  # Whisper writes "treinta y siete" as "30 y 7"
+        text = re.sub(r"\b([3-9]0) y ([1-9])\b", lambda m: str(int(m.group(1)) + int(m.group(2))), text)
     text = re.sub(r"(?<=\w)@(?=\w)", " at ", text)
     text = re.sub(r"\.(?=[A-Za-z]{2})", " dot " if language == "en" else " punto ", text)
     names = CURRENCY.get(language, CURRENCY["en"])

@@ -23,6 +23,7 @@ spec.loader.exec_module(bench)
     ("one hundred and forty one dollars", "$141 dollars", "en"),
     ("trescientos diecisiete euros con treinta y siete céntimos", "317,37 €", "es"),
     ("reyes punto cabezas arroba correo punto com", "reyes.cabezas arroba correo.com", "es"),
+    ("cuesta treinta y siete euros", "cuesta 30 y 7 euros", "es"),
 ])
 def test_spoken_and_written_forms_agree(spoken, written, lang):
     assert bench.normalise(spoken, lang) == bench.normalise(written, lang)
