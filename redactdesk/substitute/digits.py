@@ -29,6 +29,9 @@ from redactdesk.substitute.text import apply_case, case_of, split_punct
 
 LETTERS = string.ascii_uppercase
 _NUMERAL = re.compile(r"^\d(?:[\d\-./]*\d)?$")
+# A written code mixing capitals and digits ("JH704755", "H704725", "SP-733551"): a recogniser
+# writes a spelled reference this way when it hears it clearly.
+_CODE = re.compile(r"^(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z\d](?:[A-Za-z\d\-./]*[A-Za-z\d])?$")
 
 
 @dataclass
@@ -87,6 +90,11 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=layout))
             i += 1
             continue
+        if letters and c and _CODE.match(c.strip("-./")):  # "-H704725": the dash stays a literal
+            layout = re.sub(r"[A-Za-z]", "L", re.sub(r"\d", "d", c))
+            tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"[^A-Za-z\d]", "", c).upper(), layout=layout))
+            i += 1
+            continue
         if lc in REPEAT_WORDS[language] and i + 1 < n and _digit_of(low[i + 1], language) is not None:
             d = _digit_of(low[i + 1], language)
             assert d is not None
@@ -143,7 +151,7 @@ def _unit_slots(u: Unit, language: str) -> list[list[str]]:
         return [values]
     if u.kind == "letter":
         return [list(LETTERS)]
-    return [list("0123456789") for _ in u.text]  # numeral
+    return [list(LETTERS) if ch.isalpha() else list("0123456789") for ch in u.text]  # numeral or code
 
 
 def fill(
@@ -245,12 +253,12 @@ def _digit_words(text: str, language: str, zero: str) -> list[str]:
 
 def _say_unit(u: Unit, text: str, language: str, zero: str) -> list[str]:
     table = number_table(language)
-    if u.kind == "letter" or (len(text) == 1 and text.isalpha()):
+    if u.kind == "letter" or (len(text) == 1 and text.isalpha() and u.kind != "numeral"):
         return [text.upper()] if text.isalpha() else _digit_words(text, language, zero)
     if u.kind == "numeral":
-        if len(text) == u.layout.count("d"):
+        if len(text) == u.layout.count("d") + u.layout.count("L"):
             it = iter(text)
-            return ["".join(next(it) if ch == "d" else ch for ch in u.layout)]
+            return ["".join(next(it) if ch in "dL" else ch for ch in u.layout)]
         return [text]
     if not text.isdigit():
         return [ch if ch.isalpha() else DIGIT_WORDS[language][int(ch)] for ch in text]

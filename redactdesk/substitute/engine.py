@@ -264,6 +264,13 @@ def _contains_original(rep: Replacement) -> bool:
     return any(sur[i:i + len(orig)] == orig for i in range(len(sur) - len(orig) + 1))
 
 
+def _keeps_a_number(rep: Replacement) -> bool:
+    """True when a token of the original holding three or more digits ("h704725") is still in the
+    surrogate: a generator left a part of the item it could not read as it was."""
+    sur = set(_folded_tokens(rep.surrogate))
+    return any(sum(c.isdigit() for c in t) >= 3 and t in sur for t in _folded_tokens(rep.original))
+
+
 MAX_REDRAWS = 8
 
 
@@ -301,7 +308,8 @@ def substitute_conversation(
         result = _substitute_once(conv, salts=salts, **kwargs)
     kept = {it.key for it in result.items if it.kept}  # intended ("yesterday" is no date of a person)
     stuck = {rep.start_word for rep in result.replacements
-             if (_contains_original(rep) or _same_words(rep)) and not (rep.keys and set(rep.keys) <= kept)}
+             if (_contains_original(rep) or _same_words(rep) or _keeps_a_number(rep))
+             and not (rep.keys and set(rep.keys) <= kept)}
     if stuck and mode in ("pseudonym", "generalise"):
         from redactdesk.substitute.revision import RevisionWarning
 

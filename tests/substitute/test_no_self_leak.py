@@ -2,7 +2,7 @@
 
 from redactdesk.core import Conversation, Span, SpanStatus, Word
 from redactdesk.substitute import substitute_conversation
-from redactdesk.substitute.engine import Replacement, _contains_original
+from redactdesk.substitute.engine import Replacement, _contains_original, _keeps_a_number
 
 
 def test_containment_is_checked_on_whole_words():
@@ -16,3 +16,23 @@ def test_expiry_surrogates_never_contain_the_original_across_many_secrets():
     for k in range(60):
         res = substitute_conversation(conv, secret=f"secret-{k}")
         assert not any(_contains_original(r) for r in res.replacements), res.replacements[0].surrogate
+
+
+def test_a_number_token_left_in_the_surrogate_counts_as_kept():
+    assert _keeps_a_number(Replacement(1, "GENERIC_ID", "J -H704725", "K -H704725", 0, 2, 0, 2))
+    assert not _keeps_a_number(Replacement(1, "GENERIC_ID", "J -H704725", "K -B118290", 0, 2, 0, 2))
+    assert not _keeps_a_number(Replacement(1, "MONEY", "12 dollars", "12 euros", 0, 2, 0, 2))  # two digits
+
+
+def test_a_written_code_heard_by_the_recogniser_is_replaced_whole():
+    """Whisper writes a spelled reference "J H seven zero four ..." as "J -H704725" or "JH704755"."""
+    for said in (["J", "-H704725."], ["JH704755"], ["XB-033008"]):
+        words = [Word(t, i * 0.4, i * 0.4 + 0.3) for i, t in enumerate(["reference", *said, "thanks"])]
+        conv = Conversation(id="c", words=words,
+                            spans=[Span(1, 1 + len(said), "GENERIC_ID", status=SpanStatus.ACCEPTED, id=1)])
+        for k in range(20):
+            res = substitute_conversation(conv, secret=f"secret-{k}")
+            surrogate = res.replacements[0].surrogate
+            digits = "".join(c for c in " ".join(said) if c.isdigit())
+            assert digits[:4] not in surrogate and not res.warnings, surrogate
+            assert len([c for c in surrogate if c.isalnum()]) == len([c for c in "".join(said) if c.isalnum()])
