@@ -26,7 +26,7 @@ def test_a_number_token_left_in_the_surrogate_counts_as_kept():
 
 def test_a_written_code_heard_by_the_recogniser_is_replaced_whole():
     """Whisper writes a spelled reference "J H seven zero four ..." as "J -H704725" or "JH704755"."""
-    for said in (["J", "-H704725."], ["JH704755"], ["XB-033008"]):
+    for said in (["J", "-H704725."], ["JH704755"], ["XB-033008"], ["PT", "-182946."]):
         words = [Word(t, i * 0.4, i * 0.4 + 0.3) for i, t in enumerate(["reference", *said, "thanks"])]
         conv = Conversation(id="c", words=words,
                             spans=[Span(1, 1 + len(said), "GENERIC_ID", status=SpanStatus.ACCEPTED, id=1)])
