@@ -33,6 +33,8 @@ from redactdesk.synth.errors import SynthError
 from redactdesk.synth.voice import LEAD, PEAK, RATE, TAIL, TURN_GAP, Voicer, synthesize
 
 PUNCTUATION = set(".,;:!?¡¿")
+MAX_WORDS = 40  # longest stretch voiced in one pass (the demo's turns have at most 29 words)
+PHRASE_GAP = 0.15  # seconds between the breaths of a longer turn
 Spans = list[tuple[int, int]]
 INSTALL = "pip install 'redactdesk[synth]'"
 
@@ -259,6 +261,24 @@ class NeuralVoicer:
         return [self.phonemes(w, language) if len(w) == 1 and w.isalpha() else g
                 for w, g in zip(words, groups, strict=True)]
 
+    def voice_turn(self, engine: Engine, words: list[str], language: str, style: dict[str, Any],
+                   slowness: float) -> tuple[np.ndarray, Spans]:
+        """One turn at RATE; a turn longer than MAX_WORDS is said in breaths of at most that many
+        words, PHRASE_GAP apart (the voices garble or refuse very long inputs)."""
+        xs: list[np.ndarray] = []
+        spans: Spans = []
+        pos = 0
+        for k in range(0, len(words), MAX_WORDS):
+            if k:
+                xs.append(np.zeros(int(PHRASE_GAP * RATE), dtype=np.float32))
+                pos += len(xs[-1])
+            x, part = engine.voice(self.turn_phonemes(words[k : k + MAX_WORDS], language), style, slowness)
+            self.turns += 1
+            xs.append(x)
+            spans += [(a + pos, b + pos) for a, b in part]
+            pos += len(x)
+        return np.concatenate(xs), spans
+
     def voice_conversation(self, conv: Conversation, seed: int, speed_scale: float = 1.0) -> tuple[Conversation, np.ndarray]:
         """Like :func:`redactdesk.synth.voice.synthesize`, a turn at a time."""
         if not self.speaks(conv.language):
@@ -276,9 +296,8 @@ class NeuralVoicer:
                 pos += int(rng.uniform(*TURN_GAP) * self.rate)
             style = styles["agent" if t.speaker == "agent" else "customer"]
             originals = conv.words[t.start_word : t.end_word]
-            x, spans = engine.voice(self.turn_phonemes([w.text for w in originals], conv.language), style,
-                                    style["slowness"] / speed_scale)
-            self.turns += 1
+            x, spans = self.voice_turn(engine, [w.text for w in originals], conv.language, style,
+                                       style["slowness"] / speed_scale)
             if k == 0:  # the call opens on digital silence, as an espeak-ng call does
                 x[: spans[0][0]] = 0.0
             if k == len(turns) - 1:  # and ends TAIL after its last word

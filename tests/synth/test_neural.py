@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import sys
 
 import numpy as np
@@ -96,3 +97,15 @@ def test_unknown_or_missing_neural_voice_is_a_clear_error(monkeypatch, tmp_path)
     monkeypatch.setitem(sys.modules, "piper", None)  # import piper -> ImportError
     with pytest.raises(SynthError, match=r"redactdesk\[synth\]"):
         make_voicer("neural")
+
+
+@needs_neural
+def test_a_long_turn_is_said_in_breaths_with_every_word_timed(voicer):
+    from redactdesk.synth.neural import MAX_WORDS
+
+    words = ("uno dos tres cuatro cinco seis siete ocho nueve diez " * 9).split()
+    engine = voicer.engines["es"]
+    x, spans = voicer.voice_turn(engine, words, "es", engine.voices("agent", "female", random.Random(1)), 1.0)
+    assert len(words) > 2 * MAX_WORDS and len(spans) == len(words)
+    assert all(a < b <= c for (a, b), (c, _) in zip(spans, spans[1:], strict=False))
+    assert spans[-1][1] <= len(x)
