@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import json
 import math
 import os
@@ -63,6 +64,7 @@ CURRENCY = {"en": {"$": ("dollars", "and", "cents"), "€": ("euros", "and", "ce
 SEPARATORS = {"en": (",", "."), "es": (".", ",")}  # (thousands, decimal)
 
 
+@functools.cache
 def _amount_pattern(language: str) -> re.Pattern[str]:
     thousands, decimal = (re.escape(c) for c in SEPARATORS.get(language, SEPARATORS["en"]))
     number = rf"(?P<units>\d{{1,3}}(?:{thousands}\d{{3}})+|\d+)(?:{decimal}(?P<cents>\d{{2}}))?(?!\d)"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 from scipy.signal import resample_poly
@@ -107,7 +107,6 @@ class PiperEngine:
         self._map: dict[str, list[int]] = self._voice.config.phoneme_id_map
         self.symbols = set(self._map)
         self.rate = int(self._voice.config.sample_rate)
-        self.espeak_data = self._voice.espeak_data_dir
 
     def voices(self, role: str, gender: str | None, rng: random.Random) -> dict[str, Any]:
         slowness, pitch = rng.choice(self.STYLES[role])
@@ -207,7 +206,7 @@ class NeuralVoicer:
 
     engines: dict[str, Engine] = field(default_factory=load_engines)
     fallback: Voicer | None = None
-    rate: int = RATE
+    rate: ClassVar[int] = RATE  # every engine's output is resampled to it (see _pitched)
     cache: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (language, word) -> phonemes
     turns: int = 0  # turns voiced (model runs)
 
