@@ -12,7 +12,7 @@ English-only, so Spanish calls are skipped for it) and prints per model and lang
   between digits read as 0, ordinal endings dropped ("23rd" = "twenty third" = 2 3) and fillers
   (um, uh, er, eh, mm) removed, as Whisper's own evaluation normaliser does; written e-mail and web
   addresses and amounts said aloud ("example.com" = "example dot com", "a@b" = "a at b",
-  "$12.50" = "12 dollars and 50 cents", "8,50 €" = "8 euros con 50 céntimos"; Spanish "30 y 7" = 37);
+  "$12.50" = "12 dollars and 50 cents", "8,50 €" = "8 euros con 50 céntimos"; Spanish "30 y 7" = 37, "2000, 29" = 2029, "200 1" = 201, "un" = 1, "6to" = sexto);
 * WER split into the words of the reference's personal-data items (spelled names, card numbers,
   e-mails — what redactdesk must find) and all other words (errors at a boundary count for the
   region of the reference word they touch);
@@ -56,7 +56,7 @@ TARGETS = {"wer": 0.10, "boundary_ms": 80.0, "rtf": 0.2}
 
 FILLERS = {"um", "umm", "uh", "uhm", "er", "erm", "ah", "eh", "mm", "mmm", "hmm", "mhm"}
 REPEAT = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
-ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a)$")
+ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a|[rdtvmn][oa]|er|vo)$")  # 23rd; Spanish 1º, 3er, 6to, 2do
 
 
 CURRENCY = {"en": {"$": ("dollars", "and", "cents"), "€": ("euros", "and", "cents"), "£": ("pounds", "and", "pence")},
@@ -71,10 +71,19 @@ def _amount_pattern(language: str) -> re.Pattern[str]:
     return re.compile(rf"(?P<pre>[$€£])\s?{number}|{number.replace('?P<', '?P<x')}\s?(?P<post>[$€£])")
 
 
+def _spanish_compounds(text: str) -> str:
+    """Whisper writes one Spanish number as two: "setecientos sesenta y cuatro" as "760 y 4",
+    "dos mil veintinueve" as "2000, 29", "doscientos un" as "200 1"; joined back into the number."""
+    total = lambda m: str(int(m.group(1)) + int(m.group(2)))  # noqa: E731
+    text = re.sub(r"\b(\d*[3-9]0) y ([1-9])\b", total, text)
+    text = re.sub(r"\b([1-9]\d*000),? ([1-9]\d{0,2})\b(?![.,]\d)", total, text)
+    return re.sub(r"\b([1-9]00) ([1-9]\d?)\b(?![.,]\d)", total, text)
+
+
 def spoken_forms(text: str, language: str) -> str:
     """Written e-mail/web addresses and currency amounts in the words people say for them."""
-    if language == "es":  # Whisper writes "treinta y siete" as "30 y 7"
-        text = re.sub(r"\b([3-9]0) y ([1-9])\b", lambda m: str(int(m.group(1)) + int(m.group(2))), text)
+    if language == "es":
+        text = _spanish_compounds(text)
     text = re.sub(r"(?<=\w)@(?=\w)", " at ", text)
     text = re.sub(r"\.(?=[A-Za-z]{2})", " dot " if language == "en" else " punto ", text)
     names = CURRENCY.get(language, CURRENCY["en"])
@@ -114,6 +123,8 @@ def normalise(text: str, language: str) -> list[str]:
         token = ordinal.group(1) if ordinal else token
         for part in re.findall(r"\d+|[^\d]+", token):
             out += list(part) if part.isdigit() else [part]
+    if language == "es":  # the article "un" and the digit: alpha2digit turns "uno un" into "1 1"
+        out = ["1" if t == "un" else t for t in out]
     return _digit_words(out, language)
 
 

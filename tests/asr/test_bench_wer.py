@@ -24,6 +24,12 @@ spec.loader.exec_module(bench)
     ("trescientos diecisiete euros con treinta y siete céntimos", "317,37 €", "es"),
     ("reyes punto cabezas arroba correo punto com", "reyes.cabezas arroba correo.com", "es"),
     ("cuesta treinta y siete euros", "cuesta 30 y 7 euros", "es"),
+    ("setecientos sesenta y cuatro euros", "760 y 4 euros", "es"),
+    ("en mil novecientos cincuenta y nueve", "en 1950 y 9", "es"),
+    ("abril de dos mil veintinueve", "abril de 2000, 29", "es"),
+    ("doscientos un euros", "200 1 euros", "es"),
+    ("postal cuatro uno Un teléfono", "postal 4, 1. Un teléfono", "es"),
+    ("setenta y dos sexto A", "70 y 2, 6to A", "es"),
 ])
 def test_spoken_and_written_forms_agree(spoken, written, lang):
     assert bench.normalise(spoken, lang) == bench.normalise(written, lang)
@@ -44,3 +50,9 @@ def test_errors_are_split_between_items_and_other_words():
 def test_sentence_ends_and_plain_numbers_are_left_alone():
     assert bench.spoken_forms("Thanks. Then 4111 1111, and I. as in Ida", "en") == \
         "Thanks. Then 4111 1111, and I. as in Ida"
+
+
+def test_spanish_number_joining_leaves_separate_numbers_apart():
+    # digit runs read one by one and a price with cents are not one number
+    assert bench.normalise("3, 6, 0, 4, 1", "es") == ["3", "6", "0", "4", "1"]
+    assert bench.normalise("el 2000, 3,50 euros", "es")[:5] == ["el", "2", "0", "0", "0"]
