@@ -296,12 +296,54 @@ def _letter_of(p: _Piece, lex: Lexicon) -> str | None:
 _AMBIGUOUS_LETTERS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y".split())}
 
 
+# Letters Whisper writes for another that sounds the same: Spanish "i" is heard as the word "y".
+_SAME_SOUND = {"es": {"y": "i"}}
+
+
 def _fold1(word: str) -> str:
     """First letter without its accent ("úbeda" -> "u"); ñ stays ñ."""
     c = word[:1]
     if c == "ñ":
         return c
     return unicodedata.normalize("NFKD", c)[:1]
+
+
+def _fused_letter(text: str, lex: Lexicon) -> tuple[str, str, str] | None:
+    """("u", "de", "úbeda") for Whisper's one-word "udeúbeda" ("U de Úbeda"); ("p", "de", "") for "pede"."""
+    for joiner in sorted({phrase[0] for phrase in lex.letter_as if len(phrase) == 1}):
+        head, sep, rest = text.partition(joiner)
+        if not sep or not head or (rest and not rest.isalpha()):
+            continue
+        letter = head if len(head) == 1 and head.isalpha() else lex.letter_names.get(head)
+        if letter is not None and len(letter) == 1:
+            return letter, joiner, rest
+    return None
+
+
+def _unfuse_letters_as(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
+    """Split Whisper's fusions of a spelled letter, the joiner and its word back into three pieces:
+    "Udeúbeda" -> U de úbeda, "Pede París" -> P de París, "odeo Viedo" -> O de Oviedo (one piece
+    over both words). Only where the word starts with the letter, so "puede" or "verde" stay."""
+    out: list[_Piece] = []
+    i = 0
+    while i < len(pieces):
+        p = pieces[i]
+        fused = _fused_letter(p.text, lex) if p.kind == WORD and len(p.text) > 2 else None
+        nxt = pieces[i + 1] if i + 1 < len(pieces) and pieces[i + 1].kind == WORD else None
+        if fused is not None:
+            letter, joiner, rest = fused
+            head = [_Piece(letter, LETTER, p.w0, p.w1), _Piece(joiner, WORD, p.w0, p.w1)]
+            if len(rest) > 2 and _fold1(rest) == letter:
+                out += [*head, _Piece(rest, WORD, p.w0, p.w1)]
+                i += 1
+                continue
+            if nxt is not None and _fold1(rest + nxt.text) == letter and len(rest + nxt.text) > 2:
+                out += [*head, _Piece(rest + nxt.text, WORD, p.w0, nxt.w1)]
+                i += 2
+                continue
+        out.append(p)
+        i += 1
+    return out
 
 
 def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
@@ -316,8 +358,9 @@ def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
         if letter is not None:
             k = _phrase_at(pieces, i + 1, lex.letter_as)
             j = i + 1 + k
-            if k and j < n and pieces[j].kind == WORD and _fold1(pieces[j].text) == letter and len(pieces[j].text) > 1:
-                out.append(_Piece(letter, LETTER, p.w0, pieces[j].w1, formatted=True))
+            said = _fold1(pieces[j].text) if j < n and pieces[j].kind == WORD and len(pieces[j].text) > 1 else None
+            if k and said is not None and (said == letter or _SAME_SOUND.get(lex.language, {}).get(letter) == said):
+                out.append(_Piece(said, LETTER, p.w0, pieces[j].w1, formatted=True))
                 i = j + 1
                 continue
         if i + 1 < n and f"{p.text} {pieces[i + 1].text}" in lex.letter_names:
@@ -640,7 +683,7 @@ def normalize_words(words: Sequence[str], language: str = "en", breaks: Iterable
         pieces: list[_Piece] = []
         for w in range(a, b):
             pieces.extend(_pieces_of_word(words[w], w))
-        pieces = _letters_as_in(pieces, lex)
+        pieces = _letters_as_in(_unfuse_letters_as(pieces, lex), lex)
         pieces = _spoken_digits(pieces, lex)
         pieces = _numbers(pieces, lex)
         pieces = _spelled(pieces, lex)

@@ -61,6 +61,16 @@ def test_spelled_letters_in_spanish_and_lone_articles():
     assert norm("I have a card").text == "i have a card"  # "I" and "a" are words, not spelling
 
 
+def test_spanish_spelling_that_whisper_fused_or_heard_as_y_is_still_spelling():
+    # Whisper base on Spanish calls: "P de París" -> "Pede París", "U de Úbeda" -> "Udeúbeda",
+    # "O de Oviedo" -> "Odeo Viedo", "I de Italia" -> "y de Italia"
+    n = norm("se escribe Pede París, ade Antonio L. de Lorenzo. Odeo Viedo, y de Italia, Udeúbeda gracias", "es")
+    assert n.text == "se escribe paloiu gracias"
+    assert span_words(n, "paloiu") == (2, 15)  # every word of the spelling, "Viedo" included
+    # ordinary words that merely contain "de" stay words
+    assert norm("puede ser verde y de nuevo", "es").text == "puede ser verde y de nuevo"
+
+
 def test_spoken_email_url_and_ip_are_glued():
     n = norm("it's john dot smith at gmail dot com thanks")
     assert n.text == "it's john.smith@gmail.com thanks"
