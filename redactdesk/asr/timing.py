@@ -109,7 +109,7 @@ def repair_timings(words: Sequence[Word], *, chars_per_second: float = DEFAULT_C
         elif right is None:
             right = left + estimate
         right = max(right, left)
-        _spread(run, left, right, weights)
+        spread_times(run, left, right, weights)
         i = j
     return out
 
@@ -119,7 +119,7 @@ def split_numeric_tokens(words: Sequence[Word], *, language: str | None = "en") 
     lang = language if language in _CURRENCY else "en"
     out: list[Word] = []
     for w in words:
-        lead, core, trail = _strip_punct(w.text.strip())
+        lead, core, trail = strip_punct(w.text.strip())
         if (
             _DANGLING_MINUS.match(core)
             and out
@@ -136,16 +136,19 @@ def split_numeric_tokens(words: Sequence[Word], *, language: str | None = "en") 
         weights = [_spoken_length(p, lang) for p in pieces]
         parts = [dataclasses.replace(w, text=p, aligned=False) for p in pieces]
         if not is_untimed(w):
-            _spread(parts, float(w.start), float(w.end), weights)
+            spread_times(parts, float(w.start), float(w.end), weights)
         out.extend(parts)
     return out
 
 
 def prepare_words(words: Sequence[Word], *, language: str | None = "en") -> tuple[list[Word], TimingReport]:
-    """Repair timings, then split numeric tokens; the one call importers and transcription use."""
+    """Repair timings, then split numeric tokens and fused spelled letters
+    (:mod:`redactdesk.asr.spelling`); the one call importers and transcription use."""
+    from redactdesk.asr.spelling import split_fused_spelling  # it builds on this module's helpers
+
     report = TimingReport(timed=count_untimed(words))
     repaired = repair_timings(words)
-    split = split_numeric_tokens(repaired, language=language)
+    split = split_fused_spelling(split_numeric_tokens(repaired, language=language), language=language)
     report.pieces = len(split) - len(repaired)
     report.split_tokens = _count_split(repaired, language)
     return split, report
@@ -155,12 +158,12 @@ def _count_split(words: Sequence[Word], language: str | None) -> int:
     lang = language if language in _CURRENCY else "en"
     n = 0
     for w in words:
-        pieces = _pieces(_strip_punct(w.text.strip())[1], lang)
+        pieces = _pieces(strip_punct(w.text.strip())[1], lang)
         n += pieces is not None and len(pieces) > 1
     return n
 
 
-def _spread(words: Sequence[Word], start: float, end: float, weights: Sequence[float]) -> None:
+def spread_times(words: Sequence[Word], start: float, end: float, weights: Sequence[float]) -> None:
     total = float(sum(weights)) or 1.0
     t = start
     span = end - start
@@ -172,7 +175,7 @@ def _spread(words: Sequence[Word], start: float, end: float, weights: Sequence[f
     words[-1].end = round(end, 3)
 
 
-def _strip_punct(text: str) -> tuple[str, str, str]:
+def strip_punct(text: str) -> tuple[str, str, str]:
     i, j = 0, len(text)
     while i < j and text[i] in _LEAD_PUNCT:
         i += 1
@@ -182,7 +185,7 @@ def _strip_punct(text: str) -> tuple[str, str, str]:
 
 
 def _ends_numeric(text: str) -> bool:
-    core = _strip_punct(text.strip())[1]
+    core = strip_punct(text.strip())[1]
     return bool(core) and core[-1].isdigit()
 
 

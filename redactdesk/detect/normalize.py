@@ -300,7 +300,7 @@ _AMBIGUOUS_LETTERS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y
 _SAME_SOUND = {"es": {"y": "i"}}
 
 
-def _fold1(word: str) -> str:
+def fold1(word: str) -> str:
     """First letter without its accent ("úbeda" -> "u"); ñ stays ñ."""
     c = word[:1]
     if c == "ñ":
@@ -308,7 +308,7 @@ def _fold1(word: str) -> str:
     return unicodedata.normalize("NFKD", c)[:1]
 
 
-def _fused_letter(text: str, lex: Lexicon) -> tuple[str, str, str] | None:
+def fused_letter(text: str, lex: Lexicon) -> tuple[str, str, str] | None:
     """("u", "de", "úbeda") for Whisper's one-word "udeúbeda" ("U de Úbeda"); ("p", "de", "") for "pede"."""
     for joiner in sorted({phrase[0] for phrase in lex.letter_as if len(phrase) == 1}):
         head, sep, rest = text.partition(joiner)
@@ -328,16 +328,16 @@ def _unfuse_letters_as(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     i = 0
     while i < len(pieces):
         p = pieces[i]
-        fused = _fused_letter(p.text, lex) if p.kind == WORD and len(p.text) > 2 else None
+        fused = fused_letter(p.text, lex) if p.kind == WORD and len(p.text) > 2 else None
         nxt = pieces[i + 1] if i + 1 < len(pieces) and pieces[i + 1].kind == WORD else None
         if fused is not None:
             letter, joiner, rest = fused
             head = [_Piece(letter, LETTER, p.w0, p.w1), _Piece(joiner, WORD, p.w0, p.w1)]
-            if len(rest) > 2 and _fold1(rest) == letter:
+            if len(rest) > 2 and fold1(rest) == letter:
                 out += [*head, _Piece(rest, WORD, p.w0, p.w1)]
                 i += 1
                 continue
-            if nxt is not None and _fold1(rest + nxt.text) == letter and len(rest + nxt.text) > 2:
+            if nxt is not None and fold1(rest + nxt.text) == letter and len(rest + nxt.text) > 2:
                 out += [*head, _Piece(rest + nxt.text, WORD, p.w0, nxt.w1)]
                 i += 2
                 continue
@@ -358,7 +358,7 @@ def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
         if letter is not None:
             k = _phrase_at(pieces, i + 1, lex.letter_as)
             j = i + 1 + k
-            said = _fold1(pieces[j].text) if j < n and pieces[j].kind == WORD and len(pieces[j].text) > 1 else None
+            said = fold1(pieces[j].text) if j < n and pieces[j].kind == WORD and len(pieces[j].text) > 1 else None
             if k and said is not None and (said == letter or _SAME_SOUND.get(lex.language, {}).get(letter) == said):
                 out.append(_Piece(said, LETTER, p.w0, pieces[j].w1, formatted=True))
                 i = j + 1
