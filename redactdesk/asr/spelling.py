@@ -25,11 +25,9 @@ def _capitalised_like(text: str, model: str) -> str:
 
 def split_fused_spelling(words: Sequence[Word], *, language: str | None) -> list[Word]:
     """Copies of ``words`` with fused spelled letters split (see the module docstring)."""
-    if language not in ("en", "es"):
+    if language != "es":  # Whisper does not fuse English "as in" (see fused_letter)
         return list(words)
     lex = load_lexicon(language)
-    if not any(len(phrase) == 1 for phrase in lex.letter_as):  # English "as in" is never fused
-        return list(words)
     out: list[Word] = []
     i = 0
     while i < len(words):

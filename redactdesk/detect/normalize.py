@@ -309,7 +309,10 @@ def fold1(word: str) -> str:
 
 
 def fused_letter(text: str, lex: Lexicon) -> tuple[str, str, str] | None:
-    """("u", "de", "úbeda") for Whisper's one-word "udeúbeda" ("U de Úbeda"); ("p", "de", "") for "pede"."""
+    """("u", "de", "úbeda") for Whisper's one-word "udeúbeda" ("U de Úbeda"); ("p", "de", "") for "pede".
+    Spanish only: Whisper does not fuse English "as in", and "alike" or "before" would read as fusions."""
+    if lex.language != "es":
+        return None
     for joiner in sorted({phrase[0] for phrase in lex.letter_as if len(phrase) == 1}):
         head, sep, rest = text.partition(joiner)
         if not sep or not head or (rest and not rest.isalpha()):

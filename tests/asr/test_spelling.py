@@ -36,6 +36,7 @@ def test_ordinary_words_and_english_are_left_alone():
     text = "puede ser verde y de nuevo cede todo"
     assert texts(split_fused_spelling(words(text), language="es")) == text
     assert texts(split_fused_spelling(words("Pede París"), language="en")) == "Pede París"
+    assert texts(split_fused_spelling(words("alike and before bed"), language="en")) == "alike and before bed"
 
 
 def test_prepare_words_splits_untimed_fusions_without_inventing_times():

@@ -69,6 +69,7 @@ def test_spanish_spelling_that_whisper_fused_or_heard_as_y_is_still_spelling():
     assert span_words(n, "paloiu") == (2, 15)  # every word of the spelling, "Viedo" included
     # ordinary words that merely contain "de" stay words
     assert norm("puede ser verde y de nuevo", "es").text == "puede ser verde y de nuevo"
+    assert norm("they look alike and before bed").text == "they look alike and before bed"
 
 
 def test_spoken_email_url_and_ip_are_glued():
