@@ -4,7 +4,9 @@ On Spanish calls Whisper base writes the spelling alphabet ("P de París, U de �
 as "Pede París", "Udeúbeda" and "Odeo Viedo". :func:`split_fused_spelling` turns such words back into
 letter | de | word — ``P | de | París``, ``U | de | Úbeda``, ``O | de | Oviedo`` — so the annotator
 reads what was said, detection sees a spelled name and substitution can re-spell it letter by letter.
-A word is split only when the word after the joiner starts with the letter ("puede", "verde" stay).
+A word is split only when the word after the joiner starts with the letter ("puede", "verde" stay)
+and, when that word is the next token, is written with a capital, as Whisper writes the names of the
+spelling alphabet ("el Odeón de Madrid" stays).
 The pieces share the fused word's time span by length and are ``aligned=False``.
 """
 
@@ -47,7 +49,8 @@ def split_fused_spelling(words: Sequence[Word], *, language: str | None) -> list
             texts = [head, joiner, _capitalised_like(rest_written, core) + trail]
             out += _spread(w, texts, [len(letter) + 1, len(joiner), len(rest)])
             i += 1
-        elif nxt is not None and n_core.isalpha() and len(rest + n_core) > 2 and fold1((rest + n_core).lower()) == letter:
+        elif (nxt is not None and n_core[:1].isupper() and n_core.isalpha() and len(rest + n_core) > 2
+              and fold1((rest + n_core).lower()) == letter):  # the spelling word is a name: "Pede París"
             if rest:  # "Odeo Viedo": the word began inside the fused one
                 word = _capitalised_like(rest_written + n_core.lower(), n_core) + n_trail
                 parts = _spread(w, [head, joiner, rest_written], [len(letter) + 1, len(joiner), len(rest)])

@@ -33,7 +33,7 @@ def test_word_split_across_two_tokens_is_joined_and_keeps_the_second_tokens_end(
 
 
 def test_ordinary_words_and_english_are_left_alone():
-    text = "puede ser verde y de nuevo cede todo"
+    text = "puede ser verde y de nuevo cede todo en el Odeón de Madrid"
     assert texts(split_fused_spelling(words(text), language="es")) == text
     assert texts(split_fused_spelling(words("Pede París"), language="en")) == "Pede París"
     assert texts(split_fused_spelling(words("alike and before bed"), language="en")) == "alike and before bed"
