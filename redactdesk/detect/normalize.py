@@ -281,6 +281,34 @@ def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     return out
 
 
+def _whisper_spanish_compounds(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
+    """Whisper writes one Spanish number as two: "cincuenta y nueve" as "50 y 9" (so "1950 y 9",
+    "760 y 4"), "dos mil veintinueve" as "2000, 29". Joined back into one NUM over all their words,
+    so a date or amount span covers the whole number. Digit groups ("900 12 34") are left alone."""
+    if lex.language != "es":
+        return pieces
+    out: list[_Piece] = []
+    i = 0
+    while i < len(pieces):
+        p = pieces[i]
+        plain = p.kind == NUM and not p.ordinal and p.text.isdigit()
+        if plain and i + 2 < len(pieces) and re.fullmatch(r"\d*[3-9]0", p.text) and pieces[i + 1].text == "y":
+            units = pieces[i + 2]
+            if units.kind == NUM and not units.ordinal and re.fullmatch(r"[1-9]", units.text):
+                out.append(_Piece(str(int(p.text) + int(units.text)), NUM, p.w0, units.w1))
+                i += 3
+                continue
+        if plain and p.text == "2000" and i + 1 < len(pieces):
+            year = pieces[i + 1]
+            if year.kind == NUM and not year.ordinal and re.fullmatch(r"[1-9]\d?", year.text):
+                out.append(_Piece(str(2000 + int(year.text)), NUM, p.w0, year.w1))
+                i += 2
+                continue
+        out.append(p)
+        i += 1
+    return out
+
+
 def _letter_of(p: _Piece, lex: Lexicon) -> str | None:
     """The letter a piece can stand for when spelling (None when it cannot)."""
     if p.kind == LETTER:
@@ -688,7 +716,7 @@ def normalize_words(words: Sequence[str], language: str = "en", breaks: Iterable
             pieces.extend(_pieces_of_word(words[w], w))
         pieces = _letters_as_in(_unfuse_letters_as(pieces, lex), lex)
         pieces = _spoken_digits(pieces, lex)
-        pieces = _numbers(pieces, lex)
+        pieces = _whisper_spanish_compounds(_numbers(pieces, lex), lex)
         pieces = _spelled(pieces, lex)
         pieces = _drop_fillers(pieces, lex)
         seg_tokens: list[NToken] = []

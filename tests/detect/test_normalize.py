@@ -100,3 +100,14 @@ def test_unknown_language_is_a_clear_error():
 
     with pytest.raises(UnsupportedLanguageError, match="supported: en, es"):
         normalize_words(["hola"], "fr")
+
+
+def test_whisper_spanish_split_numbers_are_one_number_over_all_their_words():
+    n = norm("nací el 13 de diciembre de 1950 y 9. gracias", "es")
+    assert n.text == "nací el 13 de diciembre de 1959 gracias"
+    assert span_words(n, "1959") == (6, 9)  # "1950 y 9." — the year's last digit is inside the date
+    assert norm("cuesta 760 y 4 euros", "es").text == "cuesta 764 euros"
+    assert norm("caduca en abril de 2000, 29", "es").text == "caduca en abril de 2029"
+    # digit groups and small numbers joined by "y" stay apart
+    assert norm("llame al 900 12 34 56", "es").text == "llame al 900 12 34 56"
+    assert norm("el 4 y 5", "es").text == "el 4 y 5"
