@@ -15,10 +15,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from redactdesk.asr.timing import is_untimed, spread_times, strip_punct
+from redactdesk.asr.timing import is_untimed, split_word, strip_punct
 from redactdesk.core.types import Word
 from redactdesk.detect.lexicon import load_lexicon
-from redactdesk.detect.normalize import fold1, fused_letter
+from redactdesk.detect.normalize import fused_spelling
 
 
 def _capitalised_like(text: str, model: str) -> str:
@@ -35,40 +35,30 @@ def split_fused_spelling(words: Sequence[Word], *, language: str | None) -> list
     while i < len(words):
         w = words[i]
         lead, core, trail = strip_punct(w.text.strip())
-        fused = fused_letter(core.lower(), lex) if core.isalpha() and len(core) > 2 else None
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        n_lead, n_core, n_trail = strip_punct(nxt.text.strip()) if nxt is not None else ("", "", "")
+        # the spelling word is a name, written with a capital, when it is the next token ("Pede París")
+        following = n_core.lower() if n_core[:1].isupper() and n_core.isalpha() else None
+        fused = fused_spelling(core.lower(), following, lex) if core.isalpha() else None
         if fused is None:
             out.append(w)
             i += 1
             continue
-        letter, joiner, rest = fused
-        head = lead + letter.upper()
-        rest_written = core[len(core) - len(rest):] if rest else ""
-        nxt = words[i + 1] if i + 1 < len(words) else None
-        n_lead, n_core, n_trail = strip_punct(nxt.text.strip()) if nxt is not None else ("", "", "")
-        if len(rest) > 2 and fold1(rest) == letter:  # "Udeúbeda"
-            texts = [head, joiner, _capitalised_like(rest_written, core) + trail]
-            out += _spread(w, texts, [len(letter) + 1, len(joiner), len(rest)])
+        letter, joiner, word, takes_next = fused
+        head, weights = lead + letter.upper(), [len(letter) + 1, len(joiner)]
+        if not takes_next:  # "Udeúbeda"
+            out += split_word(w, [head, joiner, _capitalised_like(word, core) + trail], [*weights, len(word)])
             i += 1
-        elif (nxt is not None and n_core[:1].isupper() and n_core.isalpha() and len(rest + n_core) > 2
-              and fold1((rest + n_core).lower()) == letter):  # the spelling word is a name: "Pede París"
-            if rest:  # "Odeo Viedo": the word began inside the fused one
-                word = _capitalised_like(rest_written + n_core.lower(), n_core) + n_trail
-                parts = _spread(w, [head, joiner, rest_written], [len(letter) + 1, len(joiner), len(rest)])
-                merged = dataclasses.replace(nxt, text=n_lead + word, aligned=False)
-                if not is_untimed(parts[2]) and not is_untimed(nxt):
-                    merged.start = parts[2].start
-                out += [*parts[:2], merged]
-            else:  # "Pede París"
-                out += [*_spread(w, [head, joiner + trail], [len(letter) + 1, len(joiner)]), nxt]
-            i += 2
-        else:
-            out.append(w)
-            i += 1
+            continue
+        assert nxt is not None
+        inside = len(word) - len(n_core)  # letters of the word said inside the fused token ("o" of "Odeo")
+        if inside:  # "Odeo Viedo": the word began inside the fused one
+            parts = split_word(w, [head, joiner, word[:inside]], [*weights, inside])
+            merged = dataclasses.replace(nxt, text=n_lead + _capitalised_like(word, n_core) + n_trail, aligned=False)
+            if not is_untimed(parts[2]) and not is_untimed(nxt):
+                merged.start = parts[2].start
+            out += [*parts[:2], merged]
+        else:  # "Pede París"
+            out += [*split_word(w, [head, joiner + trail], weights), nxt]
+        i += 2
     return out
-
-
-def _spread(w: Word, texts: list[str], weights: list[int]) -> list[Word]:
-    parts = [dataclasses.replace(w, text=t, aligned=False) for t in texts]
-    if not is_untimed(w):
-        spread_times(parts, float(w.start), float(w.end), weights)
-    return parts

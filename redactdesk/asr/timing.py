@@ -133,12 +133,16 @@ def split_numeric_tokens(words: Sequence[Word], *, language: str | None = "en") 
             continue
         pieces[0] = lead + pieces[0]
         pieces[-1] = pieces[-1] + trail
-        weights = [_spoken_length(p, lang) for p in pieces]
-        parts = [dataclasses.replace(w, text=p, aligned=False) for p in pieces]
-        if not is_untimed(w):
-            spread_times(parts, float(w.start), float(w.end), weights)
-        out.extend(parts)
+        out += split_word(w, pieces, [_spoken_length(p, lang) for p in pieces])
     return out
+
+
+def split_word(w: Word, texts: Sequence[str], weights: Sequence[float]) -> list[Word]:
+    """``w`` as several words saying ``texts``, sharing its time span by ``weights`` (``aligned=False``)."""
+    parts = [dataclasses.replace(w, text=t, aligned=False) for t in texts]
+    if not is_untimed(w):
+        spread_times(parts, float(w.start), float(w.end), weights)
+    return parts
 
 
 def prepare_words(words: Sequence[Word], *, language: str | None = "en") -> tuple[list[Word], TimingReport]:

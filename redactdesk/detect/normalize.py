@@ -351,29 +351,40 @@ def fused_letter(text: str, lex: Lexicon) -> tuple[str, str, str] | None:
     return None
 
 
+def fused_spelling(text: str, following: str | None, lex: Lexicon) -> tuple[str, str, str, bool] | None:
+    """Whisper's fusion of a spelled letter, its joiner and its word, read back (lower case):
+    "udeúbeda" -> ("u", "de", "úbeda", False); "pede" + "parís" -> ("p", "de", "parís", True);
+    "odeo" + "viedo" -> ("o", "de", "oviedo", True). The last item says whether the word takes in
+    ``following`` (the next word; None where it may not). The word must start with the letter, so
+    "puede" or "verde" are no fusion."""
+    fused = fused_letter(text, lex) if len(text) > 2 else None
+    if fused is None:
+        return None
+    letter, joiner, rest = fused
+    if len(rest) > 2 and fold1(rest) == letter:
+        return letter, joiner, rest, False
+    if following and len(rest + following) > 2 and fold1(rest + following) == letter:
+        return letter, joiner, rest + following, True
+    return None
+
+
 def _unfuse_letters_as(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
-    """Split Whisper's fusions of a spelled letter, the joiner and its word back into three pieces:
-    "Udeúbeda" -> U de úbeda, "Pede París" -> P de París, "odeo Viedo" -> O de Oviedo (one piece
-    over both words). Only where the word starts with the letter, so "puede" or "verde" stay."""
+    """Split Whisper's fusions (:func:`fused_spelling`) back into letter, joiner and word pieces;
+    a word that takes in the next word is one piece over both ("odeo Viedo" -> O de oviedo)."""
     out: list[_Piece] = []
     i = 0
     while i < len(pieces):
         p = pieces[i]
-        fused = fused_letter(p.text, lex) if p.kind == WORD and len(p.text) > 2 else None
         nxt = pieces[i + 1] if i + 1 < len(pieces) and pieces[i + 1].kind == WORD else None
-        if fused is not None:
-            letter, joiner, rest = fused
-            head = [_Piece(letter, LETTER, p.w0, p.w1), _Piece(joiner, WORD, p.w0, p.w1)]
-            if len(rest) > 2 and fold1(rest) == letter:
-                out += [*head, _Piece(rest, WORD, p.w0, p.w1)]
-                i += 1
-                continue
-            if nxt is not None and fold1(rest + nxt.text) == letter and len(rest + nxt.text) > 2:
-                out += [*head, _Piece(rest + nxt.text, WORD, p.w0, nxt.w1)]
-                i += 2
-                continue
-        out.append(p)
-        i += 1
+        fused = fused_spelling(p.text, nxt.text if nxt else None, lex) if p.kind == WORD else None
+        if fused is None:
+            out.append(p)
+            i += 1
+            continue
+        letter, joiner, word, takes_next = fused
+        end = nxt.w1 if takes_next and nxt else p.w1
+        out += [_Piece(letter, LETTER, p.w0, p.w1), _Piece(joiner, WORD, p.w0, p.w1), _Piece(word, WORD, p.w0, end)]
+        i += 2 if takes_next else 1
     return out
 
 
