@@ -3,7 +3,7 @@
 Entry points: :func:`transcribe_file` / :func:`transcribe_to_json` (audio file → words and turns),
 :func:`retime_words` / :func:`refine_file` (re-time words of a transcript against its audio file;
 :func:`align_turn` / :func:`refine_alignment` do the same on arrays), :func:`prepare_words` (timing repair
-+ numeric splitting + fused Spanish spellings split, for imported transcripts too), :func:`rename_speaker`.
++ numeric splitting + fused Spanish spellings split, as transcription applies them), :func:`rename_speaker`.
 """
 
 from redactdesk.asr.align import AlignmentReport, align_turn, align_words, refine_alignment
