@@ -61,6 +61,7 @@ class ConversationSummary:
     suggested: int
     accepted: int
     rejected: int
+    detected_at: str | None = None
 
 
 def _new_private_database(p: Path, advice: str) -> sqlite3.Connection:
@@ -371,6 +372,8 @@ class Project:
                 n_spans = 0
             self._write_words(conversation_id, words, turns)
             self._touch(conversation_id, status)
+            # new words were never looked at by detection: the release gate must see that
+            self.db.execute("UPDATE conversations SET detected_at = NULL WHERE id = ?", [conversation_id])
             self.log(self._decision(action, conversation_id, None, {"words": old_n},
                                     {"words": len(words), "spans_dropped": n_spans}))
 
@@ -415,7 +418,7 @@ class Project:
 
     def list_conversations(self) -> list[ConversationSummary]:
         sql = """
-            SELECT c.id, c.status, c.duration, c.language, c.audio_path,
+            SELECT c.id, c.status, c.duration, c.language, c.audio_path, c.detected_at,
                 (SELECT count(*) FROM words w WHERE w.conversation_id = c.id) AS n_words,
                 (SELECT count(*) FROM spans s WHERE s.conversation_id = c.id AND s.status = 'suggested') AS suggested,
                 (SELECT count(*) FROM spans s WHERE s.conversation_id = c.id AND s.status = 'accepted') AS accepted,
@@ -541,10 +544,33 @@ class Project:
             status = ConversationStatus(row["status"])
             if status in (ConversationStatus.NEW, ConversationStatus.TRANSCRIBED):
                 status = ConversationStatus.DETECTED
+            elif stored and status in (ConversationStatus.REVIEWED, ConversationStatus.SIGNED_OFF):
+                status = ConversationStatus.IN_REVIEW  # new open suggestions: the review is not finished
             self._touch(conversation_id, status)
+            if source == "detect":
+                self.db.execute("UPDATE conversations SET detected_at = ? WHERE id = ?", [utc_now(), conversation_id])
             self.log(self._decision(source, conversation_id, None, {"suggested": removed},
                                     {"suggested": len(stored)}))
         return stored
+
+    def detected_at(self, conversation_id: str) -> str | None:
+        """When detection last ran over the conversation's current words (None: never)."""
+        return self._require_conversation(conversation_id)["detected_at"]
+
+    def mark_reviewed(self, conversation_id: str) -> None:
+        """A person has read the whole conversation and decided every suggestion (there may be none).
+
+        Refused while suggestions are open: "reviewed" means nothing is left undecided.
+        """
+        with self.db.atomic():
+            self._require_conversation(conversation_id)
+            open_n = self.db.execute("SELECT count(*) FROM spans WHERE conversation_id = ? AND status = 'suggested'",
+                                     [conversation_id]).fetchone()[0]
+            if open_n:
+                raise ProjectError(f"{conversation_id!r} still has {open_n} undecided suggestion(s); decide them "
+                                   "before marking it reviewed")
+            self._touch(conversation_id, ConversationStatus.REVIEWED)
+            self.log(self._decision("mark_reviewed", conversation_id, None, None, {"status": "reviewed"}))
 
     def _after_decision(self, conversation_id: str) -> None:
         """Keep the conversation's status in step with its spans."""
@@ -621,19 +647,30 @@ class Project:
         return row[0]
 
     # ------------------------------------------------------------------ sign-offs
-    def add_signoff(self, reviewer: str, role: Role, comment: str, content_hash: str, *, draft: bool = False) -> int:
+    def add_signoff(self, reviewer: str, role: Role, comment: str, content_hash: str, *, draft: bool = False,
+                    scope: dict[str, Any] | None = None, signature: str | None = None,
+                    public_key: str | None = None, digest_version: int = 1, at: str | None = None) -> int:
+        """Store a sign-off row: the signed digest, its scope (exclusions, overrides, counts) and signature."""
         with self.db.atomic():
-            at = utc_now()
+            at = at or utc_now()
             cur = self.db.execute(
-                "INSERT INTO signoffs(reviewer, role, at, comment, content_hash, draft) VALUES (?, ?, ?, ?, ?, ?)",
-                [reviewer, Role(role).value, at, comment, content_hash, int(draft)])
+                "INSERT INTO signoffs(reviewer, role, at, comment, content_hash, draft, scope, signature, public_key, "
+                "digest_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [reviewer, Role(role).value, at, comment, content_hash, int(draft),
+                 json.dumps(scope or {}, sort_keys=True), signature, public_key, int(digest_version)])
             self.log(Decision(action="signoff", actor=reviewer, role=Role(role), at=at,
-                              after={"content_hash": content_hash, "draft": draft}))
+                              after={"content_hash": content_hash, "draft": draft,
+                                     "excluded": len((scope or {}).get("excluded", [])),
+                                     "overrides": len((scope or {}).get("overrides", {}))}))
             return int(cur.lastrowid)
 
     def latest_signoff(self) -> dict[str, Any] | None:
         rows = list(self.db.query("SELECT * FROM signoffs WHERE draft = 0 ORDER BY id DESC LIMIT 1"))
-        return rows[0] if rows else None
+        if not rows:
+            return None
+        row = rows[0]
+        row["scope"] = json.loads(row.get("scope") or "{}")
+        return row
 
     # ------------------------------------------------------------------ reviewers' missed items
     def add_missed(self, conversation_id: str, start_word: int, end_word: int, category: str, *,

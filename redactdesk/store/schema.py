@@ -12,7 +12,7 @@ from collections.abc import Callable
 import sqlite_utils
 
 APP_ID = "redactdesk"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _run(db: sqlite_utils.Database, script: str) -> None:
@@ -144,5 +144,31 @@ def _v3(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2, 3: _v3}
+def _v4(db: sqlite_utils.Database) -> None:
+    """Fail-closed release gate and a sign-off that can be verified.
+
+    - ``conversations.detected_at``: when detection last ran over the current words (cleared when
+      the words change), so "never detected" is a fact, not a guess from the status;
+    - ``signoffs.scope``: what the sign-off covers (excluded conversations, written overrides, the
+      counts the reviewer saw); ``signature``/``public_key``: the reviewer's Ed25519 signature of
+      the digest; ``digest_version``: which digest recipe was signed;
+    - ``audit.chain``: a keyed hash chain over the audit log (each entry's chain value covers the
+      previous one), so rewriting history is detected.
+    """
+    _run(
+        db,
+        """
+        ALTER TABLE conversations ADD COLUMN detected_at TEXT;
+        ALTER TABLE signoffs ADD COLUMN scope TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE signoffs ADD COLUMN signature TEXT;
+        ALTER TABLE signoffs ADD COLUMN public_key TEXT;
+        ALTER TABLE signoffs ADD COLUMN digest_version INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE audit ADD COLUMN chain TEXT;
+        UPDATE conversations SET detected_at = updated
+            WHERE status IN ('detected', 'in_review', 'reviewed', 'signed_off');
+        """
+    )
+
+
+MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 assert max(MIGRATIONS) == SCHEMA_VERSION
