@@ -71,6 +71,8 @@ class RevisedConversation:
     turns: list[Turn]
     items: list[AnonItem]
     speakers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # for each revised word, the original word it is (None inside a surrogate); in memory only
+    source_word: list[int | None] = field(default_factory=list)
 
     def item_of_word(self) -> list[int | None]:
         """For each revised word, the index of the item covering it (None outside items)."""
@@ -198,9 +200,16 @@ def build_revised(conv: Conversation, revised_words: Sequence[Word], replacement
             turn_of[w] = ti
     placeholders = _placeholders(items, links)
     items = [replace(it, turn=turn_of.get(it.start_word), placeholder=placeholders[n]) for n, it in enumerate(items)]
+    source_word: list[int | None] = [None] * len(words)
+    replaced_words = set()
+    for start, end, *_ in plan:
+        replaced_words.update(range(start, end))
+    for n in range(len(conv.words)):
+        if n not in replaced_words:
+            source_word[new_index[n]] = n
     return RevisedConversation(id=conv.id, language=conv.language, duration=conv.duration,
                                sample_rate=conv.sample_rate, channels=conv.channels, words=words, turns=turns,
-                               items=items, speakers=_speakers(conv))
+                               items=items, speakers=_speakers(conv), source_word=source_word)
 
 
 def _link_keys(r: ReplacementLike, span: Span | None) -> set[tuple[str, str]]:

@@ -22,6 +22,7 @@ h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid 
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}
 th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .banner{background:#b00020;color:#fff;padding:.6em 1em;font-weight:bold;font-size:1.2em}
+.verdict-ok{background:#1b5e20;color:#fff;padding:.6em 1em;font-weight:bold;font-size:1.2em}
 .pass{color:#1b5e20;font-weight:bold}.fail{color:#b00020;font-weight:bold}.muted{color:#666}
 """
 
@@ -75,8 +76,14 @@ def _verdict(ok: bool, yes: str = "PASS", no: str = "FAIL") -> str:
 def render_report(manifest: dict[str, Any], risk: RiskSummary, prosody: Sequence[dict[str, Any]] = ()) -> str:
     """The HTML report of a release described by ``manifest`` (see ``export_release``)."""
     draft = bool(manifest.get("draft"))
-    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>redactdesk release report"
-             f"{' (DRAFT)' if draft else ''}</title><style>{STYLE}</style></head><body>"]
+    verdict = str(manifest.get("verdict") or ("DRAFT — NOT FOR RELEASE" if draft else "UNKNOWN"))
+    head_word = verdict.split(":")[0]
+    # the verdict is the file's first line (a comment may precede the doctype) and the page's first words
+    parts = [f"<!-- {escape(verdict).replace('--', '—')} -->",
+             f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(head_word)} — "
+             f"redactdesk release report</title><style>{STYLE}</style></head><body>"]
+    ok = verdict.startswith("PASS")
+    parts.append(f'<div class="{"verdict-ok" if ok else "banner"}" id="verdict">{escape(verdict)}</div>')
     if draft:
         parts.append('<div class="banner">DRAFT — not signed off for release. Do not share.</div>')
     parts.append(f"<h1>Release report: {escape(str(manifest.get('release', '')))}</h1>")
@@ -84,6 +91,32 @@ def render_report(manifest: dict[str, Any], risk: RiskSummary, prosody: Sequence
     parts.append(f"<p>{len(convs)} conversation(s), {sum(c.get('items', 0) for c in convs)} anonymised item(s); "
                  f"written {escape(str(manifest.get('created', '')))} by redactdesk "
                  f"{escape(str(manifest.get('tool_version', '')))}.</p>")
+
+    gate = manifest.get("gate") or {}
+    if gate:
+        parts.append("<h2>Release gate</h2>")
+        parts.append(_table(["conversations", "released", "excluded", "ready", "undecided suggestions",
+                             "never detected", "not reviewed", "released by override"],
+                            [[gate.get("conversations", 0), gate.get("included", 0), gate.get("excluded", 0),
+                              gate.get("ready", 0), gate.get("undecided_suggestions", 0),
+                              gate.get("never_detected", 0) + gate.get("no_transcript", 0),
+                              gate.get("not_reviewed", 0), gate.get("overridden", 0)]]))
+        overrides = gate.get("overrides") or {}
+        if overrides:
+            parts.append('<p class="fail">Released although not fully reviewed, by the reviewer\'s written '
+                         "override (open suggestions were anonymised as suggested; residual risk unknown):</p>")
+            parts.append(_table(["conversation", "what was open", "reason"],
+                                [[cid, ", ".join(o.get("open", [])), o.get("reason", "")]
+                                 for cid, o in sorted(overrides.items())]))
+        if gate.get("excluded_ids"):
+            parts.append(f"<p>Excluded by the sign-off: {escape(', '.join(gate['excluded_ids']))}</p>")
+    recheck = manifest.get("recheck") or {}
+    if recheck:
+        n_open, n_allow = int(recheck.get("undecided", 0)), int(recheck.get("allow_listed", 0))
+        parts.append(f"<p>Detection run again over the released text: {n_open} item(s) nobody decided about "
+                     f"{_verdict(n_open == 0, 'none')}"
+                     + (f"; {n_allow} found item(s) are on the project's signed allow list" if n_allow else "")
+                     + "</p>")
 
     so = manifest.get("signoff", {})
     parts.append("<h2>Sign-off</h2>")
@@ -104,9 +137,12 @@ def render_report(manifest: dict[str, Any], risk: RiskSummary, prosody: Sequence
     parts.append("<h2>Residual risk</h2>")
     parts.append(_table(["conversations", "mean", "sd", "P95", "max", "mu+sigma", "threshold", "result"],
                         [[len(risk.scores), risk.mean, risk.sd, risk.p95, risk.max, risk.criterion,
-                          risk.threshold, "PASS" if risk.passed else "FAIL"]]))
+                          risk.threshold, risk.verdict]]))
     parts.append(f"<p>Criterion: mu + sigma = {risk.criterion:.2f} against threshold {risk.threshold:g}: "
-                 f"{_verdict(risk.passed)}</p>")
+                 f"{_verdict(risk.passed, no=risk.verdict)}</p>")
+    if risk.unknown:
+        parts.append(f'<p class="fail">Not reviewed, so their residual risk is unknown (not 0): '
+                     f"{escape(', '.join(risk.unknown))}</p>")
     png = histogram_png(risk.scores.values(), risk.threshold, risk.mean, risk.criterion)
     parts.append(f'<img alt="histogram of residual-risk scores" src="data:image/png;base64,'
                  f'{base64.b64encode(png).decode("ascii")}">')

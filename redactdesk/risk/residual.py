@@ -62,46 +62,79 @@ class RiskSummary:
     max: int
     threshold: float
     by_category: dict[str, int] = field(default_factory=dict)
+    unknown: tuple[str, ...] = ()  # conversations nobody reviewed: their risk is unknown, never 0
 
     @property
     def criterion(self) -> float:
         return self.mean + self.sd
 
     @property
+    def measured(self) -> bool:
+        """Every conversation in scope was reviewed, so the statistics describe all of it."""
+        return not self.unknown and bool(self.scores)
+
+    @property
     def passed(self) -> bool:
-        return self.criterion < self.threshold
+        """Fail closed: a scope with unreviewed conversations (or none at all) does not pass."""
+        return self.measured and self.criterion < self.threshold
+
+    @property
+    def verdict(self) -> str:
+        if not self.scores and not self.unknown:
+            return "UNKNOWN"
+        if self.unknown:
+            return "UNKNOWN"
+        return "PASS" if self.passed else "FAIL"
 
     def table(self) -> str:
         lines = [f"{'conversations':>14} {'mean':>6} {'sd':>6} {'P95':>6} {'max':>4} {'mu+sigma':>9} {'threshold':>9}  result",
                  f"{len(self.scores):>14} {self.mean:6.2f} {self.sd:6.2f} {self.p95:6.2f} {self.max:>4} "
-                 f"{self.criterion:9.2f} {self.threshold:9.2f}  {'PASS' if self.passed else 'FAIL'}"]
+                 f"{self.criterion:9.2f} {self.threshold:9.2f}  {self.verdict}"]
+        if self.unknown:
+            lines.append(f"{len(self.unknown)} conversation(s) not reviewed: risk unknown, so the corpus cannot "
+                         "pass (" + ", ".join(self.unknown[:8]) + (" ..." if len(self.unknown) > 8 else "") + ")")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
         return {"scores": self.scores, "mean": self.mean, "sd": self.sd, "p95": self.p95, "max": self.max,
                 "criterion": self.criterion, "threshold": self.threshold, "passed": self.passed,
-                "by_category": self.by_category}
+                "verdict": self.verdict, "unknown": list(self.unknown), "by_category": self.by_category}
 
 
 def corpus_summary(items_by_conversation: Mapping[str, Iterable[MissedItem]], taxonomy: Taxonomy,
-                   threshold: float = 5.0) -> RiskSummary:
+                   threshold: float = 5.0, unknown: Iterable[str] = ()) -> RiskSummary:
     """Per-conversation scores (reviewed conversations with no misses score 0) and corpus statistics.
 
-    sd is the sample standard deviation (n-1), 0 for a single conversation.
+    ``unknown`` names conversations that were not reviewed: they get no score (their risk is
+    unknown, not 0) and the summary cannot pass. sd is the sample standard deviation (n-1), 0 for
+    a single conversation.
     """
+    unknown_ids = tuple(sorted(set(unknown)))
     scores: dict[str, int] = {}
     by_cat: dict[str, int] = {}
     for cid, items in items_by_conversation.items():
+        if cid in unknown_ids:
+            continue
         items = list(items)
         scores[cid] = conversation_score(items, taxonomy)
         for it in {(i.category, i.item_key): i for i in items}.values():
             by_cat[it.category] = by_cat.get(it.category, 0) + 1
     values = np.array(list(scores.values()), dtype=float)
     if values.size == 0:
-        return RiskSummary({}, 0.0, 0.0, 0.0, 0, threshold, {})
+        return RiskSummary({}, 0.0, 0.0, 0.0, 0, threshold, {}, unknown_ids)
     sd = float(values.std(ddof=1)) if values.size > 1 else 0.0
     return RiskSummary(scores, float(values.mean()), 0.0 if math.isnan(sd) else sd,
-                       float(np.percentile(values, 95)), int(values.max()), threshold, by_cat)
+                       float(np.percentile(values, 95)), int(values.max()), threshold, by_cat, unknown_ids)
+
+
+def project_summary(project, conversation_ids: Iterable[str] | None, taxonomy: Taxonomy,
+                    threshold: float = 5.0) -> RiskSummary:
+    """Residual risk of a project's conversations, with the unreviewed ones as unknown."""
+    from redactdesk.risk.gate import unknown_risk_ids
+
+    ids = list(conversation_ids) if conversation_ids is not None else project.conversation_ids()
+    return corpus_summary(items_from_project(project, ids), taxonomy, threshold,
+                          unknown=unknown_risk_ids(project, ids))
 
 
 def items_from_project(project, conversation_ids: Iterable[str] | None = None) -> dict[str, list[MissedItem]]:

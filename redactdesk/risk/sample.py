@@ -100,3 +100,12 @@ def prescan(conv: Conversation, *, min_digits: int = 3, rejected_score: float = 
             hits.append(PrescanHit(conv.id, s.start_word, s.end_word, "rejected_high_score",
                                    f"rejected {s.category} suggestion, score {s.score:.2f}"))
     return sorted(hits, key=lambda h: (h.start_word, h.kind))
+
+
+def sample_ids(setting: object) -> list[str]:
+    """The conversation ids of a stored review sample (the app stores a list, the CLI {"ids", "seed"})."""
+    if isinstance(setting, dict):
+        setting = setting.get("ids")
+    if isinstance(setting, list):
+        return [str(c) for c in setting]
+    return []

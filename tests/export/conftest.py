@@ -90,7 +90,7 @@ def make_audio(path: Path, seconds: float = DURATION, rate: int = 16000) -> Path
     return path
 
 
-def build_project(tmp_path: Path, *, signed: bool = True, n_conversations: int = 2) -> Project:
+def build_project(tmp_path: Path, *, signed: bool = True, n_conversations: int = 2, reviewed: bool = True) -> Project:
     project = Project.create(tmp_path / "p.rdproj", actor="tester", role=Role.ANNOTATOR)
     for n in range(n_conversations):
         cid = f"call_{n + 1}"
@@ -103,6 +103,9 @@ def build_project(tmp_path: Path, *, signed: bool = True, n_conversations: int =
         conv.turns = conv.turns_from_speakers()
         conv.spans = [Span(a, b, c, status=SpanStatus.ACCEPTED, entity=e) for a, b, c, e in SPANS]
         project.add_conversation(conv)
+        if reviewed:  # detection ran (nothing new) and a person finished the review: the release gate opens
+            project.replace_suggestions(cid, [])
+            project.mark_reviewed(cid)
     if signed:
         sign_off(project, "Rita Reviewer", comment="checked")
     return project
