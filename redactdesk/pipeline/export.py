@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from redactdesk import __version__
+from redactdesk.core.ids import is_safe_id
 from redactdesk.core.types import Conversation, Decision, Role, SpanStatus
 from redactdesk.pipeline import export_formats as ef
 from redactdesk.pipeline.progress import CancelFn, Cancelled, ProgressFn, check_cancel
+from redactdesk.pipeline.release_recheck import RecheckFinding, findings_message, recheck_release
 from redactdesk.pipeline.release_scan import (
     blank_structure,
     cross_hits,
@@ -37,12 +39,14 @@ from redactdesk.pipeline.release_scan import (
     scan_lines,
     scan_release,
 )
+from redactdesk.risk.gate import Readiness, release_readiness
 from redactdesk.risk.leakscan import LeakFinding, needles
 from redactdesk.risk.residual import RiskSummary
 from redactdesk.risk.signoff import SIGNED_SETTINGS_PREFIXES, SignOffState
 from redactdesk.store import Project, utc_now
 
 MANIFEST = "manifest.json"
+SIGNATURE = "manifest.sig"
 REPORT = "report.html"
 README = "README.txt"
 DRAFT_SUFFIX = "-DRAFT"
@@ -67,6 +71,22 @@ class LeaksFound(ExportRefused):
         self.findings = list(findings)
 
 
+class GateClosed(ExportRefused):
+    """Included conversations are undecided, never detected or not reviewed (``readiness`` says which)."""
+
+    def __init__(self, message: str, readiness: Readiness) -> None:
+        super().__init__(message)
+        self.readiness = readiness
+
+
+class UndecidedFound(ExportRefused):
+    """Detection over the release text finds items nobody decided about (``findings``: where, never what)."""
+
+    def __init__(self, message: str, findings: Sequence[RecheckFinding]) -> None:
+        super().__init__(message)
+        self.findings = list(findings)
+
+
 @dataclass
 class ReleaseResult:
     """What one export wrote. ``path`` is the release folder."""
@@ -84,6 +104,12 @@ class ReleaseResult:
     audio_seconds: float = 0.0
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    readiness: Readiness | None = None
+    recheck: list[RecheckFinding] = field(default_factory=list)  # allow-listed (or, in a draft, all) findings
+
+    @property
+    def verdict(self) -> str:
+        return self.manifest.get("verdict", "")
 
     @property
     def folder(self) -> Path:
@@ -250,7 +276,8 @@ def export_release(
     (recorded in the manifest and report). Raises ``Cancelled`` when ``cancel()`` turns true.
     """
     from redactdesk.resources import load_taxonomy
-    from redactdesk.risk.residual import corpus_summary, items_from_project
+    from redactdesk.risk.residual import project_summary
+    from redactdesk.risk.sample import sample_ids
     from redactdesk.risk.signoff import content_hash, signoff_state
 
     t0 = time.perf_counter()
@@ -259,14 +286,34 @@ def export_release(
     if not draft and not state.valid:
         raise ExportRefused(f"release refused: {state.describe()}. A reviewer must sign off the current "
                             "decisions first (or export a draft).")
+    if not draft:
+        _check_signing_key(state)
     if final.exists():
         raise ExportError(f"{final} already exists; choose another folder name")
-    ids = list(conversation_ids) if conversation_ids is not None else project.conversation_ids()
+    _check_audit(project, draft)
+    excluded = set(state.excluded) if state.signed else set()
+    overrides = dict(state.overrides) if state.signed else {}
+    if conversation_ids is not None:
+        ids = list(conversation_ids)
+        unknown = [c for c in ids if not project.has_conversation(c)]
+        if unknown:
+            raise ExportError(f"no conversation {unknown[0]!r} in the project")
+        left_out = [c for c in ids if c in excluded]
+        if left_out and not draft:
+            raise ExportRefused(f"release refused: {left_out[0]!r} is excluded from the release by the sign-off")
+    else:
+        ids = [c for c in project.conversation_ids() if c not in excluded]
     if not ids:
-        raise ExportError("the project has no conversations to release")
-    unknown = [c for c in ids if not project.has_conversation(c)]
-    if unknown:
-        raise ExportError(f"no conversation {unknown[0]!r} in the project")
+        raise ExportError("the project has no conversations to release"
+                          + (" (the sign-off excludes every one)" if excluded else ""))
+    unsafe = [n for n, c in enumerate(ids, 1) if not is_safe_id(c)]
+    if unsafe:
+        raise ExportRefused(f"release refused: {len(unsafe)} conversation id(s) (the first is number {unsafe[0]} "
+                            "in the list) are not safe as file names; ids may use letters, digits, '.', '_' "
+                            "and '-'. Re-import those recordings with --id.")
+    readiness = release_readiness(project, ids, overrides=overrides)
+    if readiness.blocked and not draft:
+        raise GateClosed(readiness.refusal(), readiness)
     override_reason = (override_reason or "").strip() or None
     stored_override = project.setting("review.leak_override")
     if override_reason is None and isinstance(stored_override, str) and stored_override.strip():
@@ -283,16 +330,21 @@ def export_release(
     mask_params = settings.get("mask.params")
 
     convs = {cid: project.load_conversation(cid) for cid in ids}
+    overridden = {g.id for g in readiness.overridden}
+    for cid in overridden:  # released unreviewed by a written override: open suggestions are anonymised
+        convs[cid] = _suggestions_accepted(convs[cid])
     has_audio = [cid for cid in ids if convs[cid].audio_path]
     # shares of the bar in seconds per call as measured on the demo corpus (2 busy cores)
-    weights = {"substitute": 1.0 * len(ids), "mask": 0.5 * len(has_audio),
+    weights = {"substitute": 1.0 * len(ids), "recheck": 0.3 * len(ids), "mask": 0.5 * len(has_audio),
                "relisten": (30.0 * len(has_audio)) if relisten_fn else 0.0,
                "prosody": (2.0 * len(has_audio)) if prosody_fn else 0.0,
                "scan": 0.3 * len(ids), "report": 2.0, "finish": 0.5}
     steps = _Steps(weights, progress, cancel)
 
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=final.parent))
+    removed = remove_stale_partials(final.parent)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}{PARTIAL_MARK}", dir=final.parent))
+    lock = _hold_partial(tmp)
     try:
         warnings: list[str] = []
         # 1. substitute and write the text formats
@@ -308,6 +360,8 @@ def export_release(
             if conv.audio_path:
                 audio_rel[cid] = f"audio/{cid}{Path(conv.audio_path).suffix.lower() or '.wav'}"
             rev, unsigned = _revise(project, conv, substitute, mode, general.get(cid))
+            if cid in overridden:
+                unsigned = 0  # surrogates of the open suggestions are made now; the override covers them
             if unsigned and not draft:
                 raise ExportRefused(
                     f"release refused: {unsigned} surrogate(s) of {cid!r} are not in the project's pseudonym map, "
@@ -318,19 +372,33 @@ def export_release(
             open_suggestions = len(conv.spans_by_status(SpanStatus.SUGGESTED))
             if open_suggestions:
                 warnings.append(f"{cid}: {open_suggestions} suggestion(s) still undecided (not anonymised)")
-            _write(tmp / "corpus" / f"{cid}.json",
+            _write(_inside(tmp, "corpus", f"{cid}.json"),
                    ef.format_release_json(rev, f"../{audio_rel[cid]}" if cid in audio_rel else None, draft=draft))
             from redactdesk.formats import write_eaf, write_textgrid
 
-            write_textgrid(rev.words, tmp / "textgrid" / f"{cid}.TextGrid", duration=rev.duration)
-            write_eaf(rev.words, tmp / "eaf" / f"{cid}.eaf",
+            write_textgrid(rev.words, _inside(tmp, "textgrid", f"{cid}.TextGrid"), duration=rev.duration)
+            write_eaf(rev.words, _inside(tmp, "eaf", f"{cid}.eaf"),
                       audio_rel=f"../{audio_rel[cid]}" if cid in audio_rel else None)
-            _write(tmp / "text" / f"{cid}.txt", ef.placeholder_text(rev))
+            _write(_inside(tmp, "text", f"{cid}.txt"), ef.placeholder_text(rev))
             jsonl.extend(ef.jsonl_lines(rev))
             conll.append(ef.conll_text(rev))
             report((n + 1) / len(ids))
         _write(tmp / "corpus.jsonl", "\n".join(jsonl) + "\n")
         _write(tmp / "corpus.conll", "".join(conll))
+        if removed:
+            warnings.append(f"removed {removed} unfinished release folder(s) left by an export that was stopped")
+
+        # 1b. detection again over the release text: what nobody decided about stops the export here,
+        #     before the slow audio steps
+        report = steps.start("recheck", "detecting again over the release text")
+        recheck = recheck_release(convs, revised, deny=[(t, c or "GENERIC_ID") for t, c in project.terms("deny")],
+                                  allow_signed=[t for t, _ in project.terms("allow")])
+        blocking = [f for f in recheck if not f.allow_listed]
+        if blocking and not draft:
+            raise UndecidedFound(findings_message(blocking), blocking)
+        for f in blocking:
+            warnings.append(f"undecided: {f.describe()}")
+        report(1.0)
 
         # 2. masked audio (same format as the source), then the re-listen check and prosody
         from redactdesk.audio import mask_ranges
@@ -351,7 +419,7 @@ def export_release(
             sources[cid] = src
             ranges = mask_ranges(conv, **range_settings(project))
             ranges_of[cid] = ranges
-            dst = tmp / audio_rel[cid]
+            dst = _inside(tmp, *audio_rel[cid].split("/"))
             dst.parent.mkdir(parents=True, exist_ok=True)
             surrogates = {it.span_id: it.surrogate for it in revised[cid].items}
             params = conversation_params(method, mask_params, conv, {cid: surrogates})
@@ -413,21 +481,38 @@ def export_release(
         # 4. risk, report, manifest
         report = steps.start("report", "writing the report")
         taxonomy = load_taxonomy()
-        sample = settings.get("review.sample")
-        risk_ids = [c for c in sample if c in convs] if isinstance(sample, list) and sample else ids
+        sample = sample_ids(settings.get("review.sample"))
+        risk_ids = [c for c in sample if c in convs] if sample else []
+        risk_ids = risk_ids or ids
         threshold = float(settings.get("review.threshold", DEFAULT_RISK_THRESHOLD))
-        risk = corpus_summary(items_from_project(project, risk_ids), taxonomy, threshold)
+        risk = project_summary(project, risk_ids, taxonomy, threshold)
+        if risk.measured and not risk.passed and not draft:
+            raise ExportRefused(f"release refused: residual risk mu+sigma {risk.criterion:.2f} is not below the "
+                                f"threshold {risk.threshold:g} ({len(risk.scores)} conversation(s) scored from "
+                                "reviewers' MISSED_ marks). Fix the misses and sign off again.")
+        unknown_not_overridden = [c for c in risk.unknown if c not in overridden]
+        if unknown_not_overridden and not draft:  # the gate should have stopped this; never pass it silently
+            raise ExportRefused(f"release refused: the residual risk of {len(unknown_not_overridden)} "
+                                "conversation(s) is unknown (not reviewed)")
         current_hash = content_hash(project)
+        verdict = _verdict(draft, readiness, risk, relisten_leaks, override, len(ids))
         manifest: dict[str, Any] = {
+            "verdict": verdict,
             "format": RELEASE_FORMAT, "version": RELEASE_VERSION, "tool": "redactdesk", "tool_version": __version__,
             "created": utc_now(), "draft": draft, "release": final.name,
+            "gate": {**readiness.counts(), "excluded_ids": sorted(excluded),
+                     "overrides": {g.id: {"reason": g.override, "open": g.problems} for g in readiness.overridden}},
+            "recheck": {"undecided": len(blocking), "allow_listed": sum(f.allow_listed for f in recheck),
+                        "where": [{"conversation": f.conversation_id, "start_word": f.start_word,
+                                   "end_word": f.end_word, "category": f.category, "allow_listed": f.allow_listed}
+                                  for f in recheck]},
             "conversations": [{"id": cid, "words": len(revised[cid].words), "items": len(revised[cid].items),
                                "audio": audio_rel.get(cid)} for cid in ids],
             "settings": {k: v for k, v in sorted(settings.items()) if k.startswith(SIGNED_SETTINGS_PREFIXES)},
             "mask": {"method": method, "params": mask_params, "audio": mask_reports},
-            "signoff": {"state": "valid" if state.valid else "stale" if state.stale else "missing",
-                        "reviewer": state.reviewer, "at": state.at, "comment": state.comment,
-                        "content_hash": state.content_hash},
+            "signoff": {"state": _signoff_label(state), "reviewer": state.reviewer, "at": state.at,
+                        "comment": state.comment, "content_hash": state.content_hash,
+                        "key_id": getattr(state, "key_id", None)},
             "content_hash": current_hash,
             "leak_scan": {"text_findings": 0, "cross_conversation": cross, "relisten_run": relisten_fn is not None,
                           "relisten_leaks": relisten_leaks, "relisten": relisten_results},
@@ -454,6 +539,8 @@ def export_release(
         if findings:
             raise LeaksFound(_findings_message(findings), findings)
         _write(tmp / MANIFEST, manifest_text)
+        if not draft:  # the reviewer's Ed25519 signature over the manifest: `redactdesk verify RELEASE`
+            (tmp / SIGNATURE).write_bytes(_sign_manifest(manifest_text.encode("utf-8"), state))
         _fsync_tree(tmp)
         check_cancel(cancel)
         if final.exists():
@@ -464,6 +551,8 @@ def export_release(
         if type(exc).__name__ == "MaskCancelled":
             raise Cancelled("export cancelled; no release was written") from exc
         raise
+    finally:
+        _release_partial(tmp, lock)
     _fsync_dir(final.parent)
     if progress is not None:
         progress(1.0, "release written")
@@ -479,7 +568,146 @@ def export_release(
     return ReleaseResult(path=final, draft=draft, conversations=ids,
                          files={**sums, MANIFEST: sha256_of(final / MANIFEST)}, manifest=manifest, risk=risk,
                          signoff=state, relisten=relisten_results, override_reason=override_reason if override else None,
-                         audio_seconds=audio_seconds, seconds=time.perf_counter() - t0, warnings=warnings)
+                         audio_seconds=audio_seconds, seconds=time.perf_counter() - t0, warnings=warnings,
+                         readiness=readiness, recheck=recheck)
+
+
+def _verdict(draft: bool, readiness: Readiness, risk: RiskSummary, relisten_leaks: int,
+             leak_override: dict[str, Any] | None, n: int) -> str:
+    """The release's one-line verdict: the first line of the report and of the CLI summary."""
+    c = readiness.counts()
+    if draft:
+        open_bits = readiness.summary_line()
+        return f"DRAFT — NOT FOR RELEASE: {n} conversation(s); {open_bits}; residual risk {risk.verdict}"
+    extra = []
+    if c["overridden"]:
+        extra.append(f"{c['overridden']} conversation(s) released unreviewed by written override "
+                     "(their residual risk is unknown)")
+    if leak_override:
+        extra.append(f"{relisten_leaks} re-listen finding(s) overridden")
+    head = "PASS WITH OVERRIDES" if extra else "PASS"
+    risk_part = (f"residual risk mu+sigma {risk.criterion:.2f} < {risk.threshold:g}" if risk.measured
+                 else f"residual risk {risk.verdict}")
+    tail = f"; {'; '.join(extra)}" if extra else ""
+    excluded = f", {c['excluded']} excluded" if c["excluded"] else ""
+    return (f"{head}: signed release of {n} conversation(s){excluded}, every one detected and reviewed"
+            f"{' or overridden' if c['overridden'] else ''}; leak scan 0; re-detection 0 undecided; {risk_part}"
+            f"{tail}")
+
+
+def _signoff_label(state: SignOffState) -> str:
+    if state.valid:
+        return "valid"
+    for flag in ("forged", "untrusted", "history_changed", "stale"):
+        if getattr(state, flag, False):
+            return flag
+    return "missing" if not state.signed else "invalid"
+
+
+def _check_signing_key(state: SignOffState) -> None:
+    """The release is signed with the key that signed the sign-off: it must be on this machine."""
+    from redactdesk.risk import keys
+
+    if not state.reviewer or not keys.has_key(state.reviewer):
+        raise ExportRefused(f"release refused: the release is signed with the key of the reviewer who signed it "
+                            f"off ({state.reviewer}), and that key is not on this machine. The reviewer exports "
+                            "it, or signs off again here.")
+    local = keys.key_id(keys.public_key_text(keys.reviewer_key(state.reviewer)))
+    if getattr(state, "key_id", None) and local != state.key_id:
+        raise ExportRefused(f"release refused: the sign-off was made with another key of {state.reviewer} (key "
+                            f"{state.key_id}, this machine has {local}); sign off again here.")
+
+
+def _sign_manifest(manifest_bytes: bytes, state: SignOffState) -> bytes:
+    from redactdesk.pipeline.release_signature import sign_release
+
+    return sign_release(manifest_bytes, state.reviewer or "")
+
+
+def _check_audit(project: Project, draft: bool) -> None:
+    """The whole audit log must verify before anything is released (a draft reports it)."""
+    verify = getattr(project, "verify_audit", None)
+    if verify is None:
+        return
+    check = verify(full=True)
+    if not getattr(check, "ok", True) and not draft:
+        raise ExportRefused(f"release refused: the project's audit log does not verify ({check.reason}); it was "
+                            "changed outside redactdesk. Restore a backup of the project file.")
+
+
+def _suggestions_accepted(conv: Conversation) -> Conversation:
+    """A copy of ``conv`` whose open suggestions count as accepted (overridden, unreviewed conversations)."""
+    spans = [dataclasses.replace(s, status=SpanStatus.ACCEPTED) if s.status == SpanStatus.SUGGESTED else s
+             for s in conv.spans]
+    return dataclasses.replace(conv, spans=spans)
+
+
+def _inside(root: Path, *parts: str) -> Path:
+    """``root/parts`` — refusing any path that would leave ``root`` (ids are data, not paths)."""
+    target = root.joinpath(*parts)
+    if any(p in ("", ".", "..") or "/" in p or "\\" in p or "\0" in p for p in parts):
+        raise ExportRefused("release refused: a file name in the release would leave the release folder")
+    if os.path.commonpath([os.path.abspath(root), os.path.abspath(target)]) != os.path.abspath(root):
+        raise ExportRefused("release refused: a file name in the release would leave the release folder")
+    return target
+
+
+# ------------------------------------------------------------------------------- unfinished releases
+PARTIAL_MARK = ".partial-"
+LOCK_SUFFIX = ".lock"
+STALE_UNLOCKED_SECONDS = 120.0  # a partial folder with no lock file (killed before locking) counts as stale after
+
+
+def _hold_partial(tmp: Path) -> Any:
+    """Lock a file beside the staging folder for as long as this export runs (released if it dies)."""
+    import fcntl
+
+    fh = open(str(tmp) + LOCK_SUFFIX, "w")  # noqa: SIM115 - held open until the export ends
+    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fh
+
+
+def _release_partial(tmp: Path, lock: Any) -> None:
+    try:
+        lock.close()
+    finally:
+        Path(str(tmp) + LOCK_SUFFIX).unlink(missing_ok=True)
+
+
+def remove_stale_partials(folder: Path) -> int:
+    """Remove staging folders that an export left when it was killed; returns how many.
+
+    A staging folder belongs to a running export while its lock file is locked; once that process
+    is gone the lock is free, so the folder is stale. Folders without a lock file count as stale
+    once they are a little old (an export killed between creating the folder and locking it).
+    """
+    import fcntl
+
+    removed = 0
+    for d in folder.glob(f".*{PARTIAL_MARK}*"):
+        if not d.is_dir() or d.name.endswith(LOCK_SUFFIX):
+            continue
+        lock_path = Path(str(d) + LOCK_SUFFIX)
+        if lock_path.exists():
+            try:
+                fh = open(lock_path, "a")  # noqa: SIM115
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                fh.close()
+                continue  # a running export holds it
+            try:
+                shutil.rmtree(d, ignore_errors=True)
+                lock_path.unlink(missing_ok=True)
+            finally:
+                fh.close()
+            removed += 1
+        elif time.time() - d.stat().st_mtime > STALE_UNLOCKED_SECONDS:
+            shutil.rmtree(d, ignore_errors=True)
+            removed += 1
+    return removed
 
 
 def _sub_progress(report: Callable[[float], None], n: int, total: int) -> Callable[..., None]:
@@ -590,7 +818,8 @@ def release_summary(result: ReleaseResult) -> str:
     """A few lines for the CLI and the app: where, what, leak scan, risk, sign-off."""
     m = result.manifest
     n_items = sum(c["items"] for c in m["conversations"])
-    lines = [f"release{' (DRAFT)' if result.draft else ''}: {result.path}",
+    lines = [m.get("verdict") or ("DRAFT — NOT FOR RELEASE" if result.draft else "UNKNOWN"),
+             f"release{' (DRAFT)' if result.draft else ''}: {result.path}",
              f"  {len(result.conversations)} conversation(s), {n_items} anonymised item(s), "
              f"{len(result.files)} file(s), {result.audio_seconds / 60:.1f} min of masked audio "
              f"({m['mask']['method']}), written in {result.seconds:.1f} s"]
@@ -606,7 +835,12 @@ def release_summary(result: ReleaseResult) -> str:
     r = result.risk
     lines.append(f"  residual risk: {len(r.scores)} conversation(s), mean {r.mean:.2f}, sd {r.sd:.2f}, "
                  f"P95 {r.p95:.2f}, max {r.max}, mu+sigma {r.criterion:.2f} vs threshold {r.threshold:g} -> "
-                 f"{'PASS' if r.passed else 'FAIL'}")
+                 f"{r.verdict}" + (f" ({len(r.unknown)} not reviewed: risk unknown)" if r.unknown else ""))
+    if result.readiness is not None:
+        lines.append(f"  release gate: {result.readiness.summary_line()}")
+    n_allow = sum(f.allow_listed for f in result.recheck)
+    lines.append(f"  re-detection of the release text: {m.get('recheck', {}).get('undecided', 0)} undecided"
+                 + (f", {n_allow} on the signed allow list" if n_allow else ""))
     lines.append(f"  sign-off: {result.signoff.describe()}")
     for w in result.warnings:
         lines.append(f"  warning: {w}")

@@ -94,6 +94,55 @@ def review_with_oracle(project: Project, out: Printer) -> dict[str, Any]:
     return {"before": risk_before, "after": risk_after, "precision": precision, "recall": recall}
 
 
+def precheck_with_oracle(project: Project, max_rounds: int = 3) -> tuple[int, int]:
+    """Resolve what the release pre-check finds as the annotator with the reference would: a found
+    stretch that is part of a true item widens the accepted span next to it (or becomes one); one
+    that is not is rejected (a decision, so the export's re-detection respects it).
+
+    Returns (rounds run, items decided)."""
+    from redactdesk.pipeline.release_recheck import precheck_project
+    from redactdesk.substitute import substitute_project
+
+    decided = rounds = 0
+    for rounds in range(1, max_rounds + 1):  # noqa: B007 - the count is returned
+        findings = precheck_project(project)
+        if not findings:
+            return rounds, decided
+        by_conv: dict[str, list] = {}
+        for f in findings:
+            by_conv.setdefault(f.conversation_id, []).append(f)
+        for cid, found in by_conv.items():
+            conv = project.load_conversation(cid)
+            ref = reference_of(conv)
+            truth = project_spans(ref, conv) if ref is not None else []
+            with project.transaction():
+                for f in found:
+                    _decide_finding(project, conv, f, truth)
+                    decided += 1
+        substitute_project(project, mode=project.setting("substitute.mode", "pseudonym"))
+    return rounds, decided
+
+
+def _decide_finding(project: Project, conv: Conversation, f: Any, truth: list[Span]) -> None:
+    words = set(range(f.start_word, f.end_word))
+    hit = next((t for t in truth if words & set(t.word_range())), None)
+    if hit is None:
+        project.add_span(conv.id, Span(f.start_word, f.end_word, f.category, status=SpanStatus.REJECTED,
+                                       sources=("annotator",), reason="pre-check: not personal data"))
+        return
+    for s in conv.spans:  # widen the accepted span of the same item when it touches the found words
+        if s.status == SpanStatus.ACCEPTED and s.category == hit.category and \
+                s.start_word <= f.end_word and f.start_word <= s.end_word:
+            start, end = min(s.start_word, f.start_word), max(s.end_word, f.end_word)
+            if not any(o is not s and o.status == SpanStatus.ACCEPTED and o.start_word < end and start < o.end_word
+                       for o in conv.spans):
+                project.update_span(s.id, action="extend", start_word=start, end_word=end)
+                s.start_word, s.end_word = start, end
+                return
+    project.add_span(conv.id, Span(f.start_word, f.end_word, hit.category, status=SpanStatus.ACCEPTED,
+                                   sources=("annotator",), reason="pre-check: part of a personal item"))
+
+
 def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, reviewer: str,
         quiet: bool = False) -> Path | None:
     """Run review → substitute → mask → sign-off → export; returns the release folder."""
@@ -111,6 +160,12 @@ def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, rev
     warnings = ", ".join(f"{n} {kind}" for kind, n in sorted(sub["warnings"].items())) or "none"
     out.add(f"substitute ({sub['mode']}): {sub['replacements']} items replaced in {sub['conversations']} "
             f"conversations; revision warnings: {warnings}")
+
+    rounds, decided = precheck_with_oracle(project)
+    out.add(f"release pre-check (detection again over the revised text): {decided} item(s) nobody had decided "
+            f"about, decided by the annotator in {rounds} round(s)")
+    if decided:
+        sub = substitute_project(project, mode=project.setting("substitute.mode", "pseudonym")).summary()
 
     project.set_setting("mask.method", mask_method)
     project.role = Role.REVIEWER

@@ -61,12 +61,23 @@ def test_manifest_sha256_match_every_file(project, out_root, kit):
     result = export_release(project, out_root / "rel", **kit.kwargs())
     manifest = json.loads((result.path / "manifest.json").read_text())
     on_disk = {p.relative_to(result.path).as_posix() for p in result.path.rglob("*") if p.is_file()}
-    assert set(manifest["files"]) == on_disk - {"manifest.json"}
+    assert set(manifest["files"]) == on_disk - {"manifest.json", "manifest.sig"}
     for rel, entry in manifest["files"].items():
         assert sha256_of(result.path / rel) == entry["sha256"]
         assert (result.path / rel).stat().st_size == entry["bytes"]
     assert result.files["manifest.json"] == sha256_of(result.path / "manifest.json")
     assert manifest["tool_version"] and manifest["content_hash"] == manifest["signoff"]["content_hash"]
+
+
+def test_a_signed_release_verifies_and_any_change_is_named(project, out_root, kit):
+    from redactdesk.pipeline.release_signature import verify_release
+
+    result = export_release(project, out_root / "rel", **kit.kwargs())
+    assert verify_release(result.path).valid
+    text = result.path / "text" / "call_1.txt"
+    text.write_text(text.read_text() + "Marjorie Quillfeather\n")
+    check = verify_release(result.path)
+    assert not check.valid and check.verdict.startswith("INVALID") and any("text/call_1.txt" in p for p in check.problems)
 
 
 def test_unsigned_export_is_refused_and_writes_nothing(unsigned_project, out_root, kit):
