@@ -1,17 +1,30 @@
 """The project file: SQLite through sqlite-utils, with migrations and an append-only audit log."""
 
-from redactdesk.store.errors import CorruptProject, NewerSchema, NotAProject, NotFound, ProjectError
-from redactdesk.store.project import ConversationSummary, Project, utc_now
+from redactdesk.store.errors import (
+    AlreadyImported,
+    CorruptProject,
+    NewerSchema,
+    NotAProject,
+    NotFound,
+    ProjectBusy,
+    ProjectError,
+    TamperedProject,
+)
+from redactdesk.store.project import AuditCheck, ConversationSummary, Project, utc_now
 from redactdesk.store.schema import SCHEMA_VERSION
 
 __all__ = [
+    "AlreadyImported",
+    "AuditCheck",
     "ConversationSummary",
     "CorruptProject",
     "NewerSchema",
     "NotAProject",
     "NotFound",
     "Project",
+    "ProjectBusy",
     "ProjectError",
     "SCHEMA_VERSION",
+    "TamperedProject",
     "utc_now",
 ]

@@ -19,3 +19,19 @@ class CorruptProject(ProjectError):
 
 class NotFound(ProjectError):
     """A conversation, span or other row asked for does not exist."""
+
+
+class ProjectBusy(ProjectError):
+    """Another connection (usually another redactdesk process) held the project's lock for too long."""
+
+
+class TamperedProject(ProjectError):
+    """The audit log, or its append-only guard, was changed outside redactdesk."""
+
+
+class AlreadyImported(ProjectError, ValueError):
+    """The same recording with the same transcript is already in the project.
+
+    Also a ``ValueError``, like the other per-file refusals of an import (an id already taken), so a
+    batch import reports it for that file and goes on with the next.
+    """

@@ -1,8 +1,14 @@
 """The project file: one SQLite database holding conversations, words, spans and their history.
 
-Every public method that changes data runs in one transaction (``Database.atomic``), and every
-change to a span writes an entry to the append-only audit log in that same transaction, so the
-log and the data can never disagree.
+Every public method that changes data runs in one transaction that starts ``BEGIN IMMEDIATE`` (so
+a read-then-write action never has to upgrade its lock, which WAL cannot do while another process
+writes), and every change to a span writes an entry to the append-only audit log in that same
+transaction, so the log and the data can never disagree. Each audit entry carries a keyed hash chain
+value over the entry before it, checked on open (last entries) and at export (all of them).
+
+The file is only ever opened through SQLite: under POSIX advisory locks, closing *any* descriptor of
+the file drops every lock this process holds on it, and another process could then delete the WAL
+from under a live connection.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import json
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,10 +37,31 @@ from redactdesk.core.types import (
     Turn,
     Word,
 )
-from redactdesk.store.errors import CorruptProject, NewerSchema, NotAProject, NotFound, ProjectError
-from redactdesk.store.schema import APP_ID, MIGRATIONS, SCHEMA_VERSION
+from redactdesk.store.errors import (
+    AlreadyImported,
+    CorruptProject,
+    NewerSchema,
+    NotAProject,
+    NotFound,
+    ProjectBusy,
+    ProjectError,
+    TamperedProject,
+)
+from redactdesk.store.schema import (
+    APP_ID,
+    AUDIT_CHAIN_FIELDS,
+    AUDIT_CHAIN_GENESIS,
+    AUDIT_TRIGGERS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    audit_chain,
+    audit_chain_key,
+    normalized_sql,
+)
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_MESSAGE = "project busy (another redactdesk is writing); try again"
+DEFAULT_BUSY_TIMEOUT = 5.0  # seconds a transaction waits for another writer before ProjectBusy
+AUDIT_TAIL = 200  # entries whose chain Project.open checks (export checks all)
 
 
 def utc_now() -> str:
@@ -64,18 +91,214 @@ class ConversationSummary:
     detected_at: str | None = None
 
 
-def _new_private_database(p: Path, advice: str) -> sqlite3.Connection:
+@dataclass(frozen=True)
+class AuditCheck:
+    """Outcome of :meth:`Project.verify_audit`. ``reason`` names entries by id, never by content."""
+
+    ok: bool
+    n_rows: int  # entries whose chain was checked
+    first_bad_id: int | None = None
+    reason: str = ""
+
+
+def _sqlite_uri(p: Path, mode: str) -> str:
+    """``file:`` URI of ``p`` with every special character (#, ?, %, space, non-ASCII) escaped."""
+    return f"{p.resolve().as_uri()}?mode={mode}"
+
+
+def _is_busy(exc: BaseException) -> bool:
+    """SQLITE_BUSY in any of its forms ("database is locked")."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF == sqlite3.SQLITE_BUSY
+    return "database is locked" in str(exc)
+
+
+class _ProjectDatabase(sqlite_utils.Database):
+    """sqlite-utils, with transactions that start IMMEDIATE and busy errors that read as ProjectBusy."""
+
+    def execute(self, sql: str, parameters: Any = None) -> sqlite3.Cursor:
+        try:
+            return super().execute(sql, parameters)
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise ProjectBusy(BUSY_MESSAGE) from exc
+            raise
+
+    def query(self, sql: str, params: Any = None) -> Iterator[dict[str, Any]]:  # type: ignore[override]
+        try:
+            return super().query(sql, params)
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise ProjectBusy(BUSY_MESSAGE) from exc
+            raise
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[sqlite_utils.Database]:  # type: ignore[override]
+        """One transaction, ``BEGIN IMMEDIATE`` (the write lock is taken first, then the reads
+        happen); nested use is a savepoint of the enclosing transaction."""
+        conn = self.conn
+        if conn.in_transaction:
+            name = f"rd_{secrets.token_hex(8)}"
+            conn.execute(f"SAVEPOINT {name}")
+            try:
+                yield self
+            except BaseException:
+                if conn.in_transaction:  # an error may already have ended the whole transaction
+                    conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                    conn.execute(f"RELEASE SAVEPOINT {name}")
+                raise
+            else:
+                conn.execute(f"RELEASE SAVEPOINT {name}")
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise ProjectBusy(BUSY_MESSAGE) from exc
+            raise
+        try:
+            yield self
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if _is_busy(exc):
+                raise ProjectBusy(BUSY_MESSAGE) from exc
+            raise
+
+
+def _new_private_database(p: Path, advice: str, timeout: float = DEFAULT_BUSY_TIMEOUT) -> sqlite3.Connection:
     """A connection to a new database file at ``p`` readable by its owner only (0600); never overwrites."""
     if p.exists():
         raise ProjectError(f"{p} already exists; {advice}")
     p.parent.mkdir(parents=True, exist_ok=True)
     old_umask = os.umask(0o177)
     try:
-        conn = sqlite3.connect(p, check_same_thread=False)
+        conn = sqlite3.connect(p, check_same_thread=False, timeout=timeout)
     finally:
         os.umask(old_umask)
     os.chmod(p, 0o600)
     return conn
+
+
+def _audit_row_values(row: Any) -> dict[str, Any]:
+    return dict(zip(AUDIT_CHAIN_FIELDS, row, strict=True))
+
+
+def _check_audit(conn: sqlite3.Connection, secret: str | None, *, tail: int | None = None) -> AuditCheck:
+    """Check the audit log's guard triggers and its hash chain (all of it, or the last ``tail`` entries).
+
+    Reads only; the caller decides whether the reads form one snapshot.
+    """
+    guard = _check_audit_guards(conn)
+    if guard is not None:
+        return guard
+    newest = conn.execute("SELECT max(id) FROM audit").fetchone()[0]  # rowid b-tree: no scan
+    max_id = newest or 0
+    seq_row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'audit'").fetchone()
+    seq = seq_row[0] if seq_row else None
+    if newest is not None and seq is None:
+        return AuditCheck(False, 0, None, "its sequence record was removed")
+    if seq is not None and seq > max_id:
+        return AuditCheck(False, 0, max_id + 1, f"entries after entry {max_id} were removed")
+    if newest is None:
+        return AuditCheck(True, 0)
+    if not secret:
+        return AuditCheck(False, 0, None, "the project has no secret to check it with")
+    key = audit_chain_key(secret)
+    cols = ", ".join(f'"{f}"' for f in (*AUDIT_CHAIN_FIELDS, "chain"))
+    if tail is not None:
+        rows = conn.execute(f"SELECT {cols} FROM audit ORDER BY id DESC LIMIT ?", [tail + 1]).fetchall()[::-1]
+        if len(rows) > tail:  # the entry before the window is the (unchecked) anchor
+            previous, rows = rows[0][-1], rows[1:]
+        else:
+            previous = AUDIT_CHAIN_GENESIS
+        batches: Iterable[list[Any]] = [rows]
+    else:
+        previous = AUDIT_CHAIN_GENESIS
+        batches = _audit_batches(conn, cols)
+    n = 0
+    for batch in batches:
+        for row in batch:
+            values = _audit_row_values(row[:-1])
+            if row[-1] is None or audit_chain(key, previous, values) != row[-1]:
+                what = "has no chain value" if row[-1] is None else "does not match the chain"
+                return AuditCheck(False, n, values["id"],
+                                  f"entry {values['id']} {what} (it, or an entry just before it, was "
+                                  "changed, removed or inserted)")
+            previous = row[-1]
+            n += 1
+    return AuditCheck(True, n)
+
+
+def _check_audit_guards(conn: sqlite3.Connection) -> AuditCheck | None:
+    """The append-only triggers exactly as schema v1 made them, and no others on the table (None: fine)."""
+    triggers = {name: normalized_sql(sql) for name, sql in conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND lower(tbl_name) = 'audit'")}
+    for name, sql in AUDIT_TRIGGERS.items():
+        if name not in triggers:
+            return AuditCheck(False, 0, None, f"its append-only guard ({name}) was removed")
+        if triggers[name] != sql:
+            return AuditCheck(False, 0, None, f"its append-only guard ({name}) was replaced")
+    extra = set(triggers) - set(AUDIT_TRIGGERS)
+    if extra:
+        return AuditCheck(False, 0, None, f"{len(extra)} unknown trigger(s) were added to it")
+    return None
+
+
+def _tamper_message(p: Path, check: AuditCheck) -> str:
+    return (f"{p.name}: the audit log was changed outside redactdesk: {check.reason}. The project's history "
+            "cannot be trusted; restore a backup or ask whoever changed it")
+
+
+def _open_error(p: Path, exc: sqlite3.Error) -> ProjectError:
+    """The user's reading of an SQLite error met while opening ``p`` (never a raw traceback)."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if _is_busy(exc):
+        return ProjectBusy(BUSY_MESSAGE)
+    if code == sqlite3.SQLITE_NOTADB:
+        return NotAProject(f"{p} is not a redactdesk project (not an SQLite database)")
+    if code == sqlite3.SQLITE_CORRUPT:
+        return CorruptProject(f"{p} is damaged or half-written ({exc}); restore a backup")
+    if code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH, sqlite3.SQLITE_READONLY):
+        return ProjectError(f"{p}: cannot open ({exc})")
+    if code == sqlite3.SQLITE_IOERR:
+        return ProjectError(f"{p}: cannot be read ({exc}); check the disk and try again")
+    if code == sqlite3.SQLITE_ERROR:  # e.g. "no such column": tables that are not ours
+        return NotAProject(f"{p} is an SQLite database but not a redactdesk project")
+    return CorruptProject(f"{p} is damaged or half-written ({exc}); restore a backup")
+
+
+def _write_error(p: Path, exc: sqlite3.Error) -> ProjectError | None:
+    """The user's reading of an SQLite error met while writing (None: a bug, keep the traceback)."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if _is_busy(exc):
+        return ProjectBusy(BUSY_MESSAGE)
+    if code == sqlite3.SQLITE_FULL:
+        return ProjectError(f"{p.name}: the disk is full; nothing was changed")
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
+        return ProjectError(f"{p}: cannot write ({exc})")
+    if code == sqlite3.SQLITE_IOERR:
+        return ProjectError(f"{p}: cannot be written ({exc}); check the disk and try again")
+    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return CorruptProject(f"{p} is damaged ({exc}); restore a backup")
+    return None
+
+
+def _audit_batches(conn: sqlite3.Connection, cols: str, size: int = 5000) -> Iterator[list[Any]]:
+    last_id = -1
+    while True:
+        rows = conn.execute(f"SELECT {cols} FROM audit WHERE id > ? ORDER BY id LIMIT ?", [last_id, size]).fetchall()
+        if not rows:
+            return
+        yield rows
+        last_id = rows[-1][0]
 
 
 def _span_row(conversation_id: str, span: Span, now: str) -> dict[str, Any]:
@@ -112,23 +335,26 @@ class Project:
     """An open project file. Use :meth:`create` or :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, *, actor: str | None = None,
-                 role: Role = Role.ANNOTATOR) -> None:
+                 role: Role = Role.ANNOTATOR, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
         self.path = path
-        self.db = sqlite_utils.Database(conn)
+        self.db = _ProjectDatabase(conn)
         self.actor = actor or default_actor()
         self.role = role
+        self.busy_timeout = float(busy_timeout)
+        self._chain_key: bytes | None = None
 
     # ------------------------------------------------------------------ opening
     @classmethod
     def create(cls, path: str | os.PathLike[str], **kw: Any) -> Project:
         """Create a new, empty project file (mode 0600). Refuses to overwrite an existing file."""
         p = Path(path)
-        conn = _new_private_database(p, "open it instead of creating it")
+        conn = _new_private_database(p, "open it instead of creating it",
+                                     timeout=kw.get("busy_timeout", DEFAULT_BUSY_TIMEOUT))
         project = cls(p, conn, **kw)
         try:
             project._configure()
-            project._migrate(from_version=0)
-            with project.db.atomic():
+            with project.transaction():  # schema and identity in one step: no half-made project is ever seen
+                project._migrate(from_version=0)
                 project._set_meta("app", APP_ID)
                 project._set_meta("created", utc_now())
                 project._set_meta("secret", secrets.token_hex(32))
@@ -141,68 +367,124 @@ class Project:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], **kw: Any) -> Project:
-        """Open an existing project, migrating an older schema. Clear errors, no changes, otherwise."""
+        """Open an existing project, migrating an older schema. Clear errors, no changes, otherwise.
+
+        Refusals: :class:`NotAProject`, :class:`CorruptProject` (SQLite's full integrity check),
+        :class:`NewerSchema`, :class:`TamperedProject` (audit guard triggers, chain of the last
+        entries), :class:`ProjectBusy`; a refused file is left as it was, with no ``-wal``/``-shm``
+        files of ours beside it.
+        """
         p = Path(path)
         if not p.exists():
             raise ProjectError(f"{p}: no such project file")
-        version = cls._inspect(p)
-        conn = sqlite3.connect(p, check_same_thread=False)
+        if p.is_dir():
+            raise NotAProject(f"{p} is a folder, not a redactdesk project file")
+        timeout = float(kw.get("busy_timeout", DEFAULT_BUSY_TIMEOUT))
+        version = cls._inspect(p, timeout)
+        try:
+            conn = sqlite3.connect(_sqlite_uri(p, "rw"), uri=True, check_same_thread=False, timeout=timeout)
+        except sqlite3.Error as exc:
+            raise _open_error(p, exc) from exc
         project = cls(p, conn, **kw)
         try:
             project._configure()
             if version < SCHEMA_VERSION:
                 project._migrate(from_version=version)
+        except sqlite3.Error as exc:
+            conn.close()
+            error = _write_error(p, exc)
+            if error is None:
+                raise
+            raise error from exc
         except BaseException:
             conn.close()
             raise
         return project
 
     @staticmethod
-    def _inspect(p: Path) -> int:
-        """Read-only look at a file: is it our project, and which schema version? Changes nothing."""
+    def _inspect(p: Path, timeout: float = DEFAULT_BUSY_TIMEOUT) -> int:
+        """Read-only look at a file: is it our project, sound, untampered, and which schema version?
+
+        Only SQLite opens the file (never ``open()``, see the module doc). A read-only connection to a
+        WAL file makes ``-wal``/``-shm`` files; when the file is refused, the ones it made are removed
+        again the way SQLite removes them (the last connection to close deletes them), so a
+        connection of another process keeps its own.
+        """
+        sidecars = [Path(str(p) + suffix) for suffix in ("-wal", "-shm")]
+        existed = {s for s in sidecars if s.exists()}
         try:
-            with p.open("rb") as fh:
-                head = fh.read(len(SQLITE_MAGIC))
-        except OSError as exc:
-            raise ProjectError(f"{p}: cannot read ({exc.strerror})") from exc
-        if head != SQLITE_MAGIC:
-            raise NotAProject(f"{p} is not a redactdesk project (not an SQLite database)")
-        uri = f"file:{p.resolve()}?mode=ro"
+            return Project._inspect_readonly(p, timeout)
+        except ProjectBusy:
+            raise
+        except ProjectError:
+            if any(s.exists() and s not in existed for s in sidecars):
+                with contextlib.suppress(sqlite3.Error):
+                    conn = sqlite3.connect(_sqlite_uri(p, "rw"), uri=True, timeout=0)
+                    try:
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                    finally:
+                        conn.close()
+            raise
+
+    @staticmethod
+    def _inspect_readonly(p: Path, timeout: float) -> int:
         try:
-            conn = sqlite3.connect(uri, uri=True)
+            conn = sqlite3.connect(_sqlite_uri(p, "ro"), uri=True, timeout=timeout)
         except sqlite3.Error as exc:
-            raise CorruptProject(f"{p}: cannot open the database ({exc})") from exc
+            raise _open_error(p, exc) from exc
         try:
-            check = conn.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise CorruptProject(f"{p} is damaged (SQLite integrity check: {check}); restore a backup")
+            conn.execute("BEGIN")  # one snapshot for every check below
+            problems = [r[0] for r in conn.execute("PRAGMA integrity_check(100)")]
+            if problems != ["ok"]:
+                raise CorruptProject(
+                    f"{p} is damaged: SQLite's integrity check found {len(problems)}"
+                    f"{'+' if len(problems) >= 100 else ''} problem(s); restore a backup")
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if "meta" not in tables:
                 raise NotAProject(f"{p} is an SQLite database but not a redactdesk project")
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.DatabaseError as exc:
-            raise CorruptProject(f"{p} is damaged or half-written ({exc}); restore a backup") from exc
+            if meta.get("app") != APP_ID:
+                raise NotAProject(f"{p} is an SQLite database but not a redactdesk project")
+            try:
+                version = int(str(meta.get("schema_version", "")).strip())
+            except ValueError:
+                version = -1
+            if version < 1:
+                raise CorruptProject(
+                    f"{p} has no valid schema version in its meta table (it was changed outside redactdesk "
+                    "or is damaged); restore a backup")
+            if version > SCHEMA_VERSION:
+                raise NewerSchema(
+                    f"{p} uses project schema {version}, but this redactdesk understands up to "
+                    f"{SCHEMA_VERSION}; update redactdesk to open it (the file was not changed)"
+                )
+            if "audit" not in tables:
+                raise TamperedProject(f"{p}: its audit log is missing; it was changed outside redactdesk")
+            # the chain exists from v4 on (older files get it from the migration): check the guards only
+            check = (_check_audit(conn, meta.get("secret"), tail=AUDIT_TAIL) if version >= 4
+                     else _check_audit_guards(conn) or AuditCheck(True, 0))
+            if not check.ok:
+                raise TamperedProject(_tamper_message(p, check))
+            return version
+        except sqlite3.Error as exc:
+            raise _open_error(p, exc) from exc
         finally:
             conn.close()
-        if meta.get("app") != APP_ID:
-            raise NotAProject(f"{p} is an SQLite database but not a redactdesk project")
-        version = int(meta.get("schema_version", 0))
-        if version > SCHEMA_VERSION:
-            raise NewerSchema(
-                f"{p} uses project schema {version}, but this redactdesk understands up to "
-                f"{SCHEMA_VERSION}; update redactdesk to open it (the file was not changed)"
-            )
-        return version
 
     def _configure(self) -> None:
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")
-        self.db.execute("PRAGMA busy_timeout = 5000")
+        self.db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
 
     def _migrate(self, from_version: int) -> None:
-        with self.db.atomic():
-            for version in range(from_version + 1, SCHEMA_VERSION + 1):
+        with self.transaction():
+            # read again under the write lock: another process may have migrated since we looked
+            has_meta = self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+            current = int(self.meta("schema_version", "0") or 0) if has_meta else from_version
+            for version in range(current + 1, SCHEMA_VERSION + 1):
                 MIGRATIONS[version](self.db)
                 self._set_meta("schema_version", str(version))
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -213,9 +495,11 @@ class Project:
         target = _new_private_database(d, "choose another place for the copy")
         try:
             self.db.conn.backup(target)
-        except BaseException:
+        except BaseException as exc:
             target.close()
             d.unlink(missing_ok=True)
+            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                raise ProjectBusy(BUSY_MESSAGE) from exc
             raise
         target.close()
         return d
@@ -224,7 +508,7 @@ class Project:
         # PASSIVE: a background job closing its own connection must not lock out the window's writes
         # (TRUNCATE made them fail with "database is locked"); the last connection to close folds
         # the WAL back into the file anyway.
-        with contextlib.suppress(sqlite3.Error):
+        with contextlib.suppress(sqlite3.Error, ProjectError):
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         self.db.conn.close()
 
@@ -235,7 +519,10 @@ class Project:
         self.close()
 
     def transaction(self) -> contextlib.AbstractContextManager[Any]:
-        """One user action = one transaction; nests as a savepoint."""
+        """One user action = one transaction, started ``BEGIN IMMEDIATE``; nests as a savepoint.
+
+        Raises :class:`ProjectBusy` when another writer keeps the lock past the busy timeout.
+        """
         return self.db.atomic()
 
     # ------------------------------------------------------------------ meta & settings
@@ -263,7 +550,7 @@ class Project:
         return json.loads(row[0]) if row else default
 
     def set_setting(self, key: str, value: Any) -> None:
-        with self.db.atomic():
+        with self.transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", [key, json.dumps(value)]
             )
@@ -273,22 +560,55 @@ class Project:
 
     # ------------------------------------------------------------------ audit log
     def log(self, decision: Decision) -> int:
-        """Append one decision to the audit log (inside the caller's transaction if any)."""
-        cur = self.db.execute(
-            "INSERT INTO audit(at, actor, role, action, conversation_id, span_id, before, after) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                decision.at,
-                decision.actor,
-                Role(decision.role).value,
-                decision.action,
-                decision.conversation_id,
-                decision.span_id,
-                None if decision.before is None else json.dumps(decision.before),
-                None if decision.after is None else json.dumps(decision.after),
-            ],
-        )
-        return int(cur.lastrowid)
+        """Append one decision to the audit log (inside the caller's transaction if any).
+
+        The entry's chain value covers the previous entry's, read under the same write lock.
+        """
+        values: dict[str, Any] = {
+            "at": str(decision.at),
+            "actor": str(decision.actor),
+            "role": Role(decision.role).value,
+            "action": str(decision.action),
+            "conversation_id": None if decision.conversation_id is None else str(decision.conversation_id),
+            "span_id": None if decision.span_id is None else int(decision.span_id),
+            "before": None if decision.before is None else json.dumps(decision.before),
+            "after": None if decision.after is None else json.dumps(decision.after),
+        }
+        with self.transaction():
+            if self._chain_key is None:
+                self._chain_key = audit_chain_key(self.secret)
+            last = self.db.execute("SELECT id, chain FROM audit ORDER BY id DESC LIMIT 1").fetchone()
+            seq = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'audit'").fetchone()
+            values["id"] = max(last[0] if last else 0, seq[0] if seq else 0) + 1
+            chain = audit_chain(self._chain_key, last[1] if last else AUDIT_CHAIN_GENESIS, values)
+            self.db.execute(
+                "INSERT INTO audit(id, at, actor, role, action, conversation_id, span_id, before, after, chain) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [values[f] for f in AUDIT_CHAIN_FIELDS] + [chain],
+            )
+        return int(values["id"])
+
+    def verify_audit(self, full: bool = True) -> AuditCheck:
+        """Check the audit log: its append-only triggers and its keyed hash chain (every entry, or
+        the last ones as :meth:`open` does). Reads one snapshot; changes nothing."""
+        conn = self.db.conn
+        own = not conn.in_transaction
+        try:
+            if own:
+                conn.execute("BEGIN")
+            return _check_audit(conn, self.meta("secret"), tail=None if full else AUDIT_TAIL)
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise ProjectBusy(BUSY_MESSAGE) from exc
+            raise
+        finally:
+            if own and conn.in_transaction:
+                conn.execute("COMMIT")
+
+    def audit_head(self) -> str:
+        """The newest audit entry's chain value ("" when the log is empty): binds a digest to the history."""
+        row = self.db.execute("SELECT chain FROM audit ORDER BY id DESC LIMIT 1").fetchone()
+        return (row[0] or "") if row else ""
 
     def _decision(self, action: str, conversation_id: str | None, span_id: int | None,
                   before: dict[str, Any] | None, after: dict[str, Any] | None) -> Decision:
@@ -320,9 +640,26 @@ class Project:
     def has_conversation(self, conversation_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM conversations WHERE id = ?", [conversation_id]).fetchone() is not None
 
-    def add_conversation(self, conv: Conversation, *, replace: bool = False) -> None:
-        """Store a whole conversation (row, words, turns, spans) in one transaction."""
-        with self.db.atomic():
+    def add_conversation(self, conv: Conversation, *, replace: bool = False,
+                         id_chooser: Callable[[Project], str] | None = None,
+                         refuse_duplicate: bool = False) -> None:
+        """Store a whole conversation (row, words, turns, spans) in one transaction.
+
+        ``id_chooser(project)`` picks ``conv.id`` inside that transaction, under the write lock, so two
+        processes adding at once cannot both take the same free id. ``refuse_duplicate`` raises
+        :class:`AlreadyImported` when a conversation with the same audio (sha256) and the same words
+        is already stored.
+        """
+        with self.transaction():
+            if refuse_duplicate:
+                same = self._same_recording(conv)
+                if same is not None:
+                    name = Path(conv.audio_path).name if conv.audio_path else "this recording"
+                    raise AlreadyImported(
+                        f"{name}: already imported as {same} (same audio and transcript); "
+                        "give another id to import it again")
+            if id_chooser is not None:
+                conv.id = id_chooser(self)
             if self.has_conversation(conv.id):
                 if not replace:
                     raise ProjectError(f"conversation {conv.id!r} already exists in {self.path.name}")
@@ -340,6 +677,23 @@ class Project:
                 span.id = int(self.db["spans"].insert(_span_row(conv.id, span, now)).last_pk)
             self.log(self._decision("import", conv.id, None, None,
                                     {"words": len(conv.words), "spans": len(conv.spans)}))
+
+    def _same_recording(self, conv: Conversation) -> str | None:
+        """Id of a stored conversation with ``conv``'s audio sha256 and exactly its words, if any."""
+        if not conv.audio_sha256:
+            return None
+        mine = [(w.text, w.start, w.end, w.confidence, w.speaker, w.channel, int(bool(w.aligned)))
+                for w in conv.words]
+        for (cid,) in self.db.execute("SELECT id FROM conversations WHERE audio_sha256 = ? ORDER BY created, id",
+                                      [conv.audio_sha256]).fetchall():
+            if self.word_count(cid) != len(mine):
+                continue
+            theirs = self.db.execute(
+                'SELECT text, start, "end", confidence, speaker, channel, aligned FROM words '
+                "WHERE conversation_id = ? ORDER BY idx", [cid]).fetchall()
+            if theirs == mine:
+                return str(cid)
+        return None
 
     def _write_words(self, conversation_id: str, words: list[Word], turns: list[Turn]) -> None:
         self.db.execute("DELETE FROM words WHERE conversation_id = ?", [conversation_id])
@@ -362,7 +716,7 @@ class Project:
         Spans refer to word indices, so when the word count changes every span is dropped (and
         logged); when it does not, spans stay.
         """
-        with self.db.atomic():
+        with self.transaction():
             old_n = self.word_count(conversation_id)
             if old_n != len(words):
                 n_spans = self.db.execute(
@@ -385,7 +739,7 @@ class Project:
                             [utc_now(), ConversationStatus(status).value, conversation_id])
 
     def set_status(self, conversation_id: str, status: ConversationStatus) -> None:
-        with self.db.atomic():
+        with self.transaction():
             self._require_conversation(conversation_id)
             self._touch(conversation_id, status)
 
@@ -395,7 +749,7 @@ class Project:
         unknown = set(fields) - allowed
         if unknown:
             raise ValueError(f"cannot update conversation fields {sorted(unknown)}")
-        with self.db.atomic():
+        with self.transaction():
             row = self._require_conversation(conversation_id)
             if "meta" in fields:
                 merged = json.loads(row["meta"])
@@ -452,7 +806,7 @@ class Project:
             yield self.load_conversation(cid)
 
     def delete_conversation(self, conversation_id: str) -> None:
-        with self.db.atomic():
+        with self.transaction():
             self._require_conversation(conversation_id)
             self.db.execute("DELETE FROM conversations WHERE id = ?", [conversation_id])
             self.log(self._decision("delete_conversation", conversation_id, None, None, None))
@@ -482,7 +836,7 @@ class Project:
 
     def add_span(self, conversation_id: str, span: Span, *, action: str = "create") -> int:
         """Insert a span (e.g. one an annotator drew) and log it; returns its id."""
-        with self.db.atomic():
+        with self.transaction():
             self._require_conversation(conversation_id)
             self._check_span(conversation_id, span)
             span_id = int(self.db["spans"].insert(_span_row(conversation_id, span, utc_now())).last_pk)
@@ -497,7 +851,7 @@ class Project:
         unknown = set(changes) - allowed
         if unknown:
             raise ValueError(f"cannot change span fields {sorted(unknown)}")
-        with self.db.atomic():
+        with self.transaction():
             conversation_id, before = self.span(span_id)
             after = Span.from_dict({**before.to_dict(), **changes})
             self._check_span(conversation_id, after)
@@ -510,7 +864,7 @@ class Project:
 
     def restore_span(self, span: Span, conversation_id: str, *, action: str = "restore") -> None:
         """Put back a deleted span with its old id (undo of a delete)."""
-        with self.db.atomic():
+        with self.transaction():
             row = _span_row(conversation_id, span, utc_now())
             row["id"] = span.id
             self.db["spans"].insert(row)
@@ -518,7 +872,7 @@ class Project:
             self._after_decision(conversation_id)
 
     def delete_span(self, span_id: int, *, action: str = "delete") -> Span:
-        with self.db.atomic():
+        with self.transaction():
             conversation_id, before = self.span(span_id)
             self.db.execute("DELETE FROM spans WHERE id = ?", [span_id])
             self.log(self._decision(action, conversation_id, span_id, before.to_dict(), None))
@@ -527,7 +881,7 @@ class Project:
 
     def replace_suggestions(self, conversation_id: str, spans: Iterable[Span], *, source: str = "detect") -> list[Span]:
         """Drop a conversation's open suggestions and store new ones; human decisions stay."""
-        with self.db.atomic():
+        with self.transaction():
             self._require_conversation(conversation_id)
             n_words = self.word_count(conversation_id)
             removed = self.db.execute(
@@ -562,7 +916,7 @@ class Project:
 
         Refused while suggestions are open: "reviewed" means nothing is left undecided.
         """
-        with self.db.atomic():
+        with self.transaction():
             self._require_conversation(conversation_id)
             open_n = self.db.execute("SELECT count(*) FROM spans WHERE conversation_id = ? AND status = 'suggested'",
                                      [conversation_id]).fetchone()[0]
@@ -596,7 +950,7 @@ class Project:
 
     def put_pseudonyms(self, conversation_id: str, rows: Iterable[dict[str, Any]], *, action: str | None = None) -> None:
         """Upsert map rows {key, category, original, surrogate, locked}; log when ``action`` is given."""
-        with self.db.atomic():
+        with self.transaction():
             now = utc_now()
             rows = list(rows)
             for r in rows:
@@ -612,7 +966,7 @@ class Project:
                                                      for r in rows]}))
 
     def clear_pseudonyms(self, conversation_id: str, *, keep_locked: bool = True) -> None:
-        with self.db.atomic():
+        with self.transaction():
             sql = "DELETE FROM pseudonyms WHERE conversation_id = ?"
             if keep_locked:
                 sql += " AND locked = 0"
@@ -621,7 +975,7 @@ class Project:
     # ------------------------------------------------------------------ models
     def save_model(self, name: str, kind: str, blob: bytes | None, metrics: dict[str, Any],
                    n_labelled: int = 0) -> int:
-        with self.db.atomic():
+        with self.transaction():
             cur = self.db.execute(
                 "INSERT INTO models(name, kind, created, n_labelled, metrics, blob) VALUES (?, ?, ?, ?, ?, ?)",
                 [name, kind, utc_now(), n_labelled, json.dumps(metrics), blob])
@@ -651,7 +1005,7 @@ class Project:
                     scope: dict[str, Any] | None = None, signature: str | None = None,
                     public_key: str | None = None, digest_version: int = 1, at: str | None = None) -> int:
         """Store a sign-off row: the signed digest, its scope (exclusions, overrides, counts) and signature."""
-        with self.db.atomic():
+        with self.transaction():
             at = at or utc_now()
             cur = self.db.execute(
                 "INSERT INTO signoffs(reviewer, role, at, comment, content_hash, draft, scope, signature, public_key, "
@@ -677,7 +1031,7 @@ class Project:
                    partial: bool = False, speaker: bool = False, item_key: str | None = None,
                    note: str = "") -> int:
         """Record a MISSED_<CATEGORY>[_PARTIAL][_SPEAKER] mark; ``item_key`` groups repeats of one item."""
-        with self.db.atomic():
+        with self.transaction():
             self._require_conversation(conversation_id)
             if not 0 <= start_word < end_word <= self.word_count(conversation_id):
                 raise ProjectError(f"missed item words {start_word}-{end_word} fall outside {conversation_id!r}")
@@ -693,7 +1047,7 @@ class Project:
             return int(cur.lastrowid)
 
     def remove_missed(self, missed_id: int) -> None:
-        with self.db.atomic():
+        with self.transaction():
             rows = list(self.db.query("SELECT * FROM missed_items WHERE id = ?", [missed_id]))
             if not rows:
                 raise NotFound(f"no missed item {missed_id}")
@@ -714,7 +1068,7 @@ class Project:
 
     # ------------------------------------------------------------------ allow / deny lists
     def add_term(self, kind: str, text: str, category: str = "") -> None:
-        with self.db.atomic():
+        with self.transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO term_lists(kind, text, category, added) VALUES (?, ?, ?, ?)",
                 [kind, text, category, utc_now()])
@@ -722,7 +1076,7 @@ class Project:
                                     {"category": category, "term_hash": _short_hash(text)}))
 
     def remove_term(self, kind: str, text: str, category: str = "") -> None:
-        with self.db.atomic():
+        with self.transaction():
             self.db.execute("DELETE FROM term_lists WHERE kind = ? AND text = ? AND category = ?",
                             [kind, text, category])
             self.log(self._decision(f"{kind}_list_remove", None, None,
@@ -735,7 +1089,7 @@ class Project:
 
     # ------------------------------------------------------------------ gazetteer edits
     def set_gazetteer_entry(self, language: str, category: str, entry: str, action: str) -> None:
-        with self.db.atomic():
+        with self.transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO gazetteer_entries(language, category, entry, action, added) VALUES (?, ?, ?, ?, ?)",
                 [language, category, entry, action, utc_now()])

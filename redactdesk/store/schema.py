@@ -6,13 +6,52 @@ version reached is stored both in ``PRAGMA user_version`` and in the ``meta`` ta
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import sqlite_utils
 
+from redactdesk.store.errors import ProjectError
+
 APP_ID = "redactdesk"
 SCHEMA_VERSION = 4
+
+# The append-only guards of the audit log as schema v1 wrote them (whitespace collapsed): a project whose
+# triggers differ, or are missing, had its log opened up outside redactdesk.
+AUDIT_TRIGGERS = {
+    "audit_no_update": "CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit "
+                       "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END",
+    "audit_no_delete": "CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit "
+                       "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END",
+}
+
+# The audit log's keyed hash chain: chain(row) = HMAC-SHA256(key, chain(previous row) + canonical JSON of
+# the row's fields), with 64 zeros before the first row. The key is the UTF-8 bytes of ``meta.secret``.
+AUDIT_CHAIN_FIELDS = ("id", "at", "actor", "role", "action", "conversation_id", "span_id", "before", "after")
+AUDIT_CHAIN_GENESIS = "0" * 64
+
+
+def normalized_sql(sql: str | None) -> str:
+    """SQL text with every run of whitespace made one space (how trigger definitions are compared)."""
+    return " ".join((sql or "").split())
+
+
+def audit_chain_key(secret: str) -> bytes:
+    return secret.encode("utf-8")
+
+
+def audit_chain(key: bytes, previous: str | None, row: Mapping[str, Any]) -> str:
+    """The chain value of one audit row: covers the previous row's chain and every field of this row.
+
+    ``row`` holds the values as stored (``before``/``after`` are the stored JSON text, not parsed).
+    """
+    body = json.dumps({f: row[f] for f in AUDIT_CHAIN_FIELDS}, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=True)
+    return hmac.new(key, ((previous or "") + body).encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def _run(db: sqlite_utils.Database, script: str) -> None:
@@ -168,6 +207,35 @@ def _v4(db: sqlite_utils.Database) -> None:
             WHERE status IN ('detected', 'in_review', 'reviewed', 'signed_off');
         """
     )
+    _fill_audit_chain(db)
+
+
+def _fill_audit_chain(db: sqlite_utils.Database) -> None:
+    """Chain the entries written before v4 (in id order), inside the migration's transaction.
+
+    The update guard is lifted for these writes only and put back with v1's exact text.
+    """
+    if db.execute("SELECT count(*) FROM audit").fetchone()[0] == 0:
+        return
+    secret = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+    if not secret or not secret[0]:
+        raise ProjectError("the project has no secret, so its audit log cannot be chained; it was not "
+                           "created by redactdesk")
+    key = audit_chain_key(secret[0])
+    db.execute("DROP TRIGGER audit_no_update")
+    previous, last_id = AUDIT_CHAIN_GENESIS, -1
+    cols = ", ".join(f'"{f}"' for f in AUDIT_CHAIN_FIELDS)
+    while True:
+        rows = db.execute(f"SELECT {cols} FROM audit WHERE id > ? ORDER BY id LIMIT 2000", [last_id]).fetchall()
+        if not rows:
+            break
+        updates = []
+        for values in rows:
+            previous = audit_chain(key, previous, dict(zip(AUDIT_CHAIN_FIELDS, values, strict=True)))
+            updates.append((previous, values[0]))
+        db.conn.executemany("UPDATE audit SET chain = ? WHERE id = ?", updates)
+        last_id = rows[-1][0]
+    db.execute(AUDIT_TRIGGERS["audit_no_update"])
 
 
 MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
