@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
-from redactdesk.core.types import Span, SpanStatus
+from redactdesk.core.types import ConversationStatus, Decision, Span, SpanStatus
+from redactdesk.store import utc_now
 
 if TYPE_CHECKING:
     from redactdesk.gui.context import AppContext
@@ -177,3 +178,28 @@ class DeleteSpan(ProjectCommand):
         assert self.saved is not None
         self.ctx.project.restore_span(self.saved, self.conversation_id, action=action)
         self.select_after = self.span_id
+
+
+class MarkReviewed(ProjectCommand):
+    """A person finished reviewing a conversation, also one with no suggestions at all.
+
+    Redo goes through ``Project.mark_reviewed`` (refused while suggestions are open; audited as
+    ``mark_reviewed``); undo puts the previous status back and writes ``undo_mark_reviewed``.
+    """
+
+    action = "mark_reviewed"
+
+    def __init__(self, ctx: AppContext, conversation_id: str, old_status: str | ConversationStatus) -> None:
+        super().__init__(ctx, f"Mark {conversation_id} reviewed", conversation_id)
+        self.old = ConversationStatus(old_status)
+
+    def apply(self, action: str) -> None:
+        self.ctx.project.mark_reviewed(self.conversation_id)
+
+    def revert(self, action: str) -> None:
+        project = self.ctx.project
+        with project.transaction():
+            project.set_status(self.conversation_id, self.old)
+            project.log(Decision(action=action, actor=project.actor, role=project.role, at=utc_now(),
+                                 conversation_id=self.conversation_id, before={"status": "reviewed"},
+                                 after={"status": self.old.value}))

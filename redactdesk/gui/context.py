@@ -21,9 +21,14 @@ Signals
     ``corpus_changed()``                       conversations added/removed or their status/counts changed.
     ``role_changed(str)``                      the role's value.
     ``closing()``                              the window closes; the project is about to be closed.
+    ``words_revealed(str, object, object)``    (conversation id, start_word | None, end_word | None):
+                                               :meth:`reveal` brought words into view; the window
+                                               highlights them in the transcript and the waveform.
 
 Methods
-    ``open_conversation(id)``, ``select(span_id=None, word=None)``, ``span(id)``, ``current_span()``,
+    ``open_conversation(id)``, ``select(span_id=None, word=None)``, ``reveal(conversation_id,
+    start_word=None, end_word=None, span_id=None)`` (go to a place: open, select, highlight),
+    ``span(id)``, ``current_span()``,
     ``reload()`` (re-read spans after an outside change), ``push_command(cmd)`` (a QUndoCommand,
     usually a :class:`redactdesk.gui.commands.ProjectCommand`), ``run_job(title, fn, on_done,
     on_error=None)`` (see :mod:`redactdesk.gui.jobs`), ``status(text, msecs=5000)``,
@@ -59,6 +64,7 @@ class AppContext(QObject):
     role_changed = Signal(str)
     closing = Signal()  # the window is closing: stop timers, do not touch the project any more
     missed_marks = Signal(str, object)  # conversation id, [(start_word, end_word, tag)] of reviewers' MISSED_ marks
+    words_revealed = Signal(str, object, object)  # conversation id, start_word | None, end_word | None
 
     def __init__(self, project: Project, taxonomy: Taxonomy, role: Role | str, settings: QSettings,
                  parent: QObject | None = None) -> None:
@@ -131,6 +137,35 @@ class AppContext(QObject):
         self.current_span_id = span_id
         self.current_word = word
         self.selection_changed.emit(span_id, word)
+
+    def reveal(self, conversation_id: str, start_word: int | None = None, end_word: int | None = None,
+               span_id: int | None = None) -> None:
+        """Go to a place a list pointed at (export refusals, findings): open the conversation (when it
+        is not the current one), select ``span_id`` or the span covering exactly ``[start_word,
+        end_word)`` (else the first word), and emit ``words_revealed`` so the window highlights the
+        words in the transcript and the waveform."""
+        if self.conversation is None or self.conversation.id != conversation_id:
+            if self.player is not None:
+                self.player.stop()
+            self.open_conversation(conversation_id)
+        conv = self.conversation
+        if conv is None:
+            return
+        n = len(conv.words)
+        if span_id is not None and self.span(span_id) is not None:
+            span = self.span(span_id)
+            start_word, end_word = span.start_word, span.end_word
+        elif start_word is not None and n:
+            start_word = min(max(0, int(start_word)), n - 1)
+            end_word = min(max(start_word + 1, int(end_word if end_word is not None else start_word + 1)), n)
+            same = next((s for s in conv.spans if (s.start_word, s.end_word) == (start_word, end_word)), None)
+            span_id = same.id if same is not None else None
+        else:
+            start_word = end_word = None
+        if span_id is not None or start_word is not None:
+            self.current_span_id, self.current_word = None, None  # always announce: the views scroll there
+            self.select(span_id, start_word)
+        self.words_revealed.emit(conversation_id, start_word, end_word)
 
     def span(self, span_id: int | None) -> Span | None:
         if span_id is None or self.conversation is None:

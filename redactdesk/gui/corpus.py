@@ -1,4 +1,11 @@
-"""Corpus browser: every conversation with status, duration and span counts; filter and search."""
+"""Corpus browser: every conversation with status, duration, span counts and release gate; filter and search.
+
+The badge in the Status column is the conversation's release gate (:mod:`redactdesk.risk.gate`), with the
+latest sign-off's exclusions and written overrides applied: green tick ready, red cross blocked
+(N open, not detected, not reviewed, no words), amber "!" released by override, grey dash excluded;
+its tooltip says which, and the filter "Not ready for release" lists the blocked ones. (A badge in
+place of the status colour dot, not a column of its own: the dock must not get wider.)
+"""
 
 from __future__ import annotations
 
@@ -18,11 +25,15 @@ from PySide6.QtWidgets import (
 
 from redactdesk.core.types import ConversationStatus
 from redactdesk.gui import style
+from redactdesk.risk.gate import REVIEWED_STATUSES, ConversationGate
 
 COLUMNS = ("Conversation", "Status", "Length", "Open", "Acc.", "Rej.")
 HEADERS = ("ID", "Status", "Dur.", "Open", "Acc.", "Rej.")
+WIDTHS = (0, 96, 48, 48, 40, 38)  # 0: stretches
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
+GATE_ROLE = Qt.ItemDataRole.UserRole + 3  # the ConversationGate of a row
+GATE_TEXT_ROLE = Qt.ItemDataRole.UserRole + 4  # its short label: ready, 16 open, not reviewed, excluded, ...
 _ROOT = QModelIndex()
 STATUS_SHORT = {"new": "new", "transcribed": "transcribed", "detected": "detected", "in_review": "in review",
                 "reviewed": "reviewed", "signed_off": "signed off"}
@@ -30,6 +41,7 @@ STATUS_SHORT = {"new": "new", "transcribed": "transcribed", "detected": "detecte
 FILTERS = [
     ("All conversations", None),
     ("With open suggestions", "open"),
+    ("Not ready for release", "not_ready"),
     ("Not transcribed", ConversationStatus.NEW.value),
     ("Transcribed", ConversationStatus.TRANSCRIBED.value),
     ("Detected", ConversationStatus.DETECTED.value),
@@ -39,15 +51,75 @@ FILTERS = [
 ]
 
 
+def conversation_gate(row, excluded=(), overrides=None) -> ConversationGate:
+    """The release gate of one corpus row (a ``ConversationSummary``), as ``release_readiness`` builds it."""
+    overrides = overrides or {}
+    return ConversationGate(id=row.id, words=int(row.n_words), suggested=int(row.suggested),
+                            accepted=int(row.accepted), rejected=int(row.rejected),
+                            detected=bool(getattr(row, "detected_at", None)),
+                            reviewed=row.status in REVIEWED_STATUSES, excluded=row.id in set(excluded),
+                            override=overrides.get(row.id))
+
+
+def gate_kind(gate: ConversationGate) -> str:
+    """ready, blocked, override or excluded (the badge)."""
+    if gate.excluded:
+        return "excluded"
+    if gate.ready:
+        return "ready"
+    return "override" if gate.override is not None else "blocked"
+
+
+def gate_text(gate: ConversationGate) -> tuple[str, str]:
+    """(short label, colour) of a conversation's release gate."""
+    if gate.excluded:
+        return "excluded", style.MUTED
+    if gate.ready:
+        return "ready", style.GOOD
+    if gate.override is not None:
+        return "override", style.WARN
+    if gate.words == 0:
+        return "no words", style.BAD
+    if not gate.detected:
+        return "not detected", style.BAD
+    if gate.suggested:
+        return f"{gate.suggested} open", style.BAD
+    return "not reviewed", style.BAD
+
+
+def gate_tooltip(gate: ConversationGate) -> str:
+    if gate.excluded:
+        return "Release: excluded (left out of the release by the sign-off)"
+    if gate.ready:
+        return "Release: ready (transcribed, detected, every suggestion decided, reviewed)"
+    why = ", ".join(gate.problems)
+    if gate.override is not None:
+        return f"Release: by a reviewer's written override although {why}\nReason: {gate.override}"
+    return (f"Release: blocked ({why}). Review it (Ctrl+Shift+R marks it reviewed once nothing is open), "
+            "or exclude it / record an override when signing off.")
+
+
+def readiness_text(readiness) -> tuple[str, str]:
+    """(one line, colour) for a :class:`~redactdesk.risk.gate.Readiness`: red while anything is blocked."""
+    if not readiness.conversations:
+        return "no conversations yet", style.MUTED
+    if readiness.blocked or not readiness.included:
+        return readiness.summary_line(), style.BAD
+    return readiness.summary_line(), style.WARN if readiness.overridden else style.GOOD
+
+
 class CorpusModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.rows: list = []  # ConversationSummary
-        self._icons = {k: style.dot_icon(v) for k, v in style.STATUS_COLOURS.items()}
+        self.gates: list[ConversationGate] = []
+        self._gate_icons = {k: style.gate_icon(k) for k in ("ready", "blocked", "override", "excluded")}
 
-    def set_rows(self, rows: list) -> None:
+    def set_rows(self, rows: list, excluded=(), overrides=None) -> None:
         self.beginResetModel()
         self.rows = list(rows)
+        excluded = set(excluded)
+        self.gates = [conversation_gate(r, excluded, overrides) for r in self.rows]
         self.endResetModel()
 
     def rowCount(self, parent=_ROOT) -> int:
@@ -60,31 +132,37 @@ class CorpusModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return HEADERS[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            return ("Conversation id", "Where it stands", "Duration", "Open suggestions",
-                    "Accepted spans", "Rejected spans")[section]
+            return ("Conversation id",
+                    "Where it stands; the badge is its release gate: ✓ ready, ✕ blocked, ! override, – excluded",
+                    "Duration", "Open suggestions", "Accepted spans", "Rejected spans")[section]
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         r = self.rows[index.row()]
+        gate = self.gates[index.row()]
         col = index.column()
         if role == ID_ROLE:
             return r.id
+        if role == GATE_ROLE:
+            return gate
+        if role == GATE_TEXT_ROLE:
+            return gate_text(gate)[0]
         if role == Qt.ItemDataRole.DisplayRole:
             return (r.id, STATUS_SHORT.get(r.status, r.status), style.fmt_time(r.duration), str(r.suggested),
                     str(r.accepted), str(r.rejected))[col]
         if role == SORT_ROLE:
             return (r.id, r.status, r.duration or 0.0, r.suggested, r.accepted, r.rejected)[col]
         if role == Qt.ItemDataRole.DecorationRole and col == 1:
-            return self._icons.get(r.status)
+            return self._gate_icons[gate_kind(gate)]
         if role == Qt.ItemDataRole.TextAlignmentRole and col >= 2:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == 3 and r.suggested:
             return QColor("#9a6700")
         if role == Qt.ItemDataRole.ToolTipRole:
             return (f"{r.id} · {r.language} · {r.n_words} words · {r.suggested} open, {r.accepted} accepted, "
-                    f"{r.rejected} rejected\n{r.audio_path or 'no audio'}")
+                    f"{r.rejected} rejected\n{r.audio_path or 'no audio'}\n{gate_tooltip(gate)}")
         return None
 
     def row_of(self, conversation_id: str) -> int:
@@ -120,11 +198,15 @@ class CorpusFilter(QSortFilterProxyModel):
         r = self.sourceModel().rows[row]
         if self.status == "open" and not r.suggested:
             return False
+        if self.status == "not_ready":
+            gate = self.sourceModel().gates[row]
+            return not (gate.ready or gate.excluded) and self._text_ok(r)
         if self.status not in (None, "open") and r.status != self.status:
             return False
-        if self.text and self.text not in f"{r.id} {r.language} {r.status} {r.audio_path or ''}".lower():
-            return False
-        return True
+        return self._text_ok(r)
+
+    def _text_ok(self, r) -> bool:
+        return not self.text or self.text in f"{r.id} {r.language} {r.status} {r.audio_path or ''}".lower()
 
 
 class CorpusBrowser(QWidget):
@@ -164,7 +246,7 @@ class CorpusBrowser(QWidget):
         head.setMinimumSectionSize(30)
         head.setStretchLastSection(False)
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for c, width in enumerate((0, 96, 48, 48, 40, 38)):
+        for c, width in enumerate(WIDTHS):
             if c:
                 head.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
                 head.resizeSection(c, width)
@@ -172,6 +254,7 @@ class CorpusBrowser(QWidget):
         self.table.clicked.connect(self._activated)
         self.summary = QLabel()
         self.summary.setObjectName("muted")
+        self.summary.setWordWrap(True)  # a long summary wraps instead of widening the dock
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.setSpacing(4)
@@ -182,11 +265,15 @@ class CorpusBrowser(QWidget):
         lay.addWidget(self.table, 1)
         lay.addWidget(self.summary)
 
-    def set_rows(self, rows: list, current: str | None = None) -> None:
-        self.model.set_rows(rows)
+    def set_rows(self, rows: list, current: str | None = None, *, excluded=(), overrides=None) -> None:
+        """Show ``rows``; ``excluded``/``overrides`` are the latest sign-off's (for the Release column)."""
+        self.model.set_rows(rows, excluded, overrides)
         total = sum((r.duration or 0.0) for r in rows)
         open_ = sum(r.suggested for r in rows)
-        self.summary.setText(f"{len(rows)} conversations · {style.fmt_time(total)} · {open_} open suggestions")
+        ready = sum(g.ready and not g.excluded for g in self.model.gates)
+        included = sum(not g.excluded for g in self.model.gates)
+        self.summary.setText(f"{len(rows)} conversations · {style.fmt_time(total)} · {open_} open suggestions · "
+                             f"{ready} of {included} ready for release")
         if current:
             self.mark_current(current)
 

@@ -187,6 +187,9 @@ SHORTCUT_HELP = [
     ("← → ↑ ↓", "move the word cursor (transcript)"), ("double-click / drag", "mark words as personal data"),
     ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"), ("Ctrl++ / Ctrl+- / Ctrl+0", "zoom in / out / whole call"),
     ("Alt+← / Alt+→", "pan the waveform"), ("Ctrl+F", "search conversations"),
+    ("M", "mark the selected word (or the framed words a finding points at)"),
+    ("Ctrl+J", "next conversation with open suggestions"),
+    ("Ctrl+Shift+R", "mark the conversation reviewed (nothing left undecided)"),
 ]
 
 

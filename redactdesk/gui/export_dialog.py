@@ -3,11 +3,19 @@
 The export runs as a background job (``ctx.run_job``) on its own connection to the project file,
 so the window's connection is never used from the worker thread. The dialog stays modal while
 the job runs; Cancel stops it and leaves nothing behind (``export_release`` is atomic).
+
+At the top: the release gate's summary and the sign-off state. When the export refuses because
+conversations are not ready (``GateClosed``), detection over the release text finds undecided
+items (``UndecidedFound``) or original values are found (``LeaksFound``), each is a row of the
+problems list; double-click or Enter on a row closes the dialog and goes there (the conversation,
+its first open suggestion or the words found, framed in the transcript and the waveform). A
+written release shows its verdict line first, coloured.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +30,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -29,9 +39,73 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from redactdesk.core.types import SpanStatus
+from redactdesk.gui import style
+from redactdesk.gui.corpus import readiness_text
 from redactdesk.store import Project
 
 SETTING_FOLDER = "export/folder"
+PROBLEM_ROLE = Qt.ItemDataRole.UserRole
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One row of the problems list: where the export's refusal points."""
+
+    kind: str  # "gate" (not ready), "undecided" (re-detection finding), "leak" (original value in a file)
+    conversation_id: str
+    text: str
+    start_word: int | None = None
+    end_word: int | None = None
+    detail: str = ""  # said in the status bar after going there
+
+
+def problems_of(exc: BaseException | None) -> list[Problem]:
+    """The rows a refusal lists (empty for other errors)."""
+    from redactdesk.pipeline.export import GateClosed, LeaksFound, UndecidedFound
+
+    out: list[Problem] = []
+    if isinstance(exc, GateClosed):
+        for g in exc.readiness.blocked:
+            what = ", ".join(g.problems)
+            out.append(Problem("gate", g.id, f"{g.id} — {what}", detail=f"{g.id}: {what}"))
+    elif isinstance(exc, UndecidedFound):
+        for f in exc.findings:
+            allow = " · on the allow list" if f.allow_listed else ""
+            out.append(Problem("undecided", f.conversation_id,
+                               f"{f.conversation_id} — {f.category} “{f.hint}” · words {f.start_word}–{f.end_word} "
+                               f"· score {f.score:.2f}{allow}", f.start_word, f.end_word,
+                               detail=f"undecided {f.category} ({f.hint}): accept it (M marks the framed words) "
+                                      "or reject it"))
+    elif isinstance(exc, LeaksFound):
+        for f in exc.findings:
+            where = f"{f.file}:{f.line}" if f.line else f.file
+            out.append(Problem("leak", f.conversation_id,
+                               f"{f.conversation_id} — {f.category} ({f.variant}) in {where} · {f.hint}",
+                               detail=f"an original {f.category} value ({f.hint}) was found in {where}"))
+    return out
+
+
+def refusal_headline(exc: BaseException | None, n: int) -> str:
+    from redactdesk.pipeline.export import ExportRefused, GateClosed, LeaksFound, UndecidedFound
+
+    if isinstance(exc, GateClosed):
+        return f"REFUSED: {n} conversation(s) are not ready for release — nothing was written"
+    if isinstance(exc, UndecidedFound):
+        return f"REFUSED: detection over the release text finds {n} item(s) nobody decided about — nothing was written"
+    if isinstance(exc, LeaksFound):
+        return f"REFUSED: {n} original value(s) found in the release — nothing was written"
+    if isinstance(exc, ExportRefused):
+        return "REFUSED — nothing was written"
+    return "Export failed — nothing was written"
+
+
+def verdict_colour(verdict: str) -> str:
+    if verdict.startswith("PASS WITH") or verdict.startswith("DRAFT"):
+        return style.WARN
+    if verdict.startswith("PASS"):
+        return style.GOOD
+    return style.BAD
 
 
 def _masker_names() -> list[str]:
@@ -71,14 +145,26 @@ class ExportDialog(QDialog):
         self.job = None
         self.result: Any = None
         self.error: str | None = None
+        self.refusal: BaseException | None = None  # what the last export raised
+
+        from redactdesk.risk.gate import release_readiness
 
         state = signoff_state(ctx.project)
         self.state = state
+        self.readiness = release_readiness(ctx.project, excluded=state.excluded if state.signed else (),
+                                           overrides=state.overrides if state.signed else None)
+        text, colour = readiness_text(self.readiness)
+        if self.readiness.blocked:
+            text += " — a release (not a draft) will be refused until they are reviewed, excluded or overridden"
+        self.gate_label = QLabel(text)
+        self.gate_label.setObjectName("exportReadiness")
+        self.gate_label.setWordWrap(True)
+        self.gate_label.setStyleSheet(f"color: {colour}; font-weight: bold; font-size: 14px")
         self.state_label = QLabel(state.describe())
         self.state_label.setObjectName("signoffState")
         self.state_label.setWordWrap(True)
-        self.state_label.setStyleSheet("color: #1b5e20; font-weight: bold" if state.valid
-                                       else "color: #b00020; font-weight: bold")
+        self.state_label.setStyleSheet(f"color: {style.GOOD}; font-weight: bold" if state.valid
+                                       else f"color: {style.BAD}; font-weight: bold")
 
         default_root = ctx.settings.value(SETTING_FOLDER, str(ctx.project.path.parent / "releases"))
         self.folder = QLineEdit(str(default_root))
@@ -114,6 +200,7 @@ class ExportDialog(QDialog):
         self.override.setEnabled(ctx.can("sign_off"))
 
         form = QFormLayout()
+        form.addRow("Release gate:", self.gate_label)
         form.addRow("Sign-off:", self.state_label)
         form.addRow("Folder:", folder_row)
         form.addRow("Release name:", self.name)
@@ -129,6 +216,19 @@ class ExportDialog(QDialog):
         self.progress.setValue(0)
         self.step = QLabel("")
         self.step.setObjectName("exportStep")
+        self.verdict = QLabel("")
+        self.verdict.setObjectName("exportVerdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verdict.hide()
+        self.problems_title = QLabel("Double-click a row (or select it and press Enter) to go there:")
+        self.problems_title.setObjectName("muted")
+        self.problems_title.hide()
+        self.problems = QListWidget()
+        self.problems.setObjectName("exportProblems")
+        self.problems.setAlternatingRowColors(True)
+        self.problems.itemActivated.connect(self.go_to)
+        self.problems.hide()
         self.summary = QPlainTextEdit()
         self.summary.setObjectName("exportSummary")
         self.summary.setReadOnly(True)
@@ -159,8 +259,12 @@ class ExportDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.progress)
         layout.addWidget(self.step)
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.problems_title)
+        layout.addWidget(self.problems, 2)
         layout.addWidget(self.summary, 1)
         layout.addLayout(buttons)
+        self.resize(780, 640)
 
     # ------------------------------------------------------------------ actions
     def _browse(self) -> None:
@@ -187,8 +291,10 @@ class ExportDialog(QDialog):
             self._failed("choose a folder and a release name")
             return
         self.ctx.settings.setValue(SETTING_FOLDER, self.folder.text())
-        self.result, self.error = None, None
+        self.result, self.error, self.refusal = None, None, None
         self.summary.setPlainText("")
+        self._show_problems([])
+        self.verdict.hide()
         self.open_button.setEnabled(False)
         self._busy(True)
         p = self.ctx.project
@@ -222,6 +328,10 @@ class ExportDialog(QDialog):
         self._busy(False)
         self.progress.setValue(1000)
         self.step.setText("release written")
+        verdict = result.verdict or release_summary(result).splitlines()[0]
+        self.verdict.setText(verdict)
+        self.verdict.setStyleSheet(f"color: {verdict_colour(verdict)}; font-weight: bold; font-size: 15px")
+        self.verdict.show()
         self.summary.setPlainText(release_summary(result))
         self.open_button.setEnabled(True)
         self.ctx.status(f"Release written: {result.path}")
@@ -229,12 +339,55 @@ class ExportDialog(QDialog):
         self.finished_export.emit(result)
 
     def _failed(self, message: str) -> None:
+        exc = getattr(self.job, "exception", None)
         self.job = None
         self.error = message
+        self.refusal = exc
         self._busy(False)
         self.progress.setValue(0)
         self.step.setText("export failed; nothing was written")
+        problems = problems_of(exc)
+        self._show_problems(problems)
+        self.verdict.setText(refusal_headline(exc, len(problems)) if exc is not None else message)
+        self.verdict.setStyleSheet(f"color: {style.BAD}; font-weight: bold; font-size: 15px")
+        self.verdict.show()
         self.summary.setPlainText(message)
+
+    # ------------------------------------------------------------------ problems list
+    def _show_problems(self, problems: list[Problem]) -> None:
+        self.problems.clear()
+        for prob in problems:
+            item = QListWidgetItem(prob.text)
+            item.setData(PROBLEM_ROLE, prob)
+            item.setToolTip("Double-click or Enter: close this dialog and go there")
+            self.problems.addItem(item)
+        self.problems.setVisible(bool(problems))
+        self.problems_title.setVisible(bool(problems))
+        if problems:
+            self.problems.setCurrentRow(0)
+            self.problems.setFocus()
+
+    def go_to(self, item: QListWidgetItem) -> None:
+        """Close the dialog and go to the place a problem row points at."""
+        prob: Problem | None = item.data(PROBLEM_ROLE) if item is not None else None
+        if prob is None or self.job is not None:
+            return
+        ctx = self.ctx
+        self.export_button.setDefault(False)  # the Enter that activated the row must not start an export
+        self.done(QDialog.DialogCode.Accepted)
+        try:
+            if prob.kind == "gate":
+                open_spans = sorted((sp for sp in ctx.project.spans(prob.conversation_id)
+                                     if sp.status == SpanStatus.SUGGESTED), key=lambda sp: sp.start_word)
+                ctx.reveal(prob.conversation_id, span_id=open_spans[0].id if open_spans else None)
+                hint = ("first open suggestion: J next, A accept, X reject" if open_spans else
+                        "Ctrl+Shift+R marks it reviewed once you have read it")
+                ctx.status(f"{prob.detail} — {hint}", 12000)
+            else:
+                ctx.reveal(prob.conversation_id, prob.start_word, prob.end_word)
+                ctx.status(prob.detail, 12000)
+        except Exception as exc:  # e.g. the conversation was deleted meanwhile
+            ctx.error("Cannot go there", str(exc))
 
     def _cancelled(self) -> None:
         self.job = None

@@ -102,6 +102,7 @@ class Job(QObject):
         self.running = True
         self.result: Any = None
         self.error: str | None = None
+        self.exception: Exception | None = None  # what ``fn`` raised (traceback dropped), for dialogs that list details
         self.was_cancelled = False
         self._w_progress.connect(self._relay_progress, Qt.ConnectionType.QueuedConnection)
         self._w_end.connect(self._relay_end, Qt.ConnectionType.QueuedConnection)
@@ -172,6 +173,7 @@ class _Runnable(QRunnable):
             else:
                 job.error = _readable(exc)
                 traceback.print_exc()
+                job.exception = exc.with_traceback(None)  # keep no worker frames (and their objects) alive
                 how = "failed"
         self.fn = None  # the closure is the job's (released with it on the GUI thread)
         try:

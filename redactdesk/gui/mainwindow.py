@@ -163,6 +163,10 @@ class MainWindow(QMainWindow):
         self.act_prev_conv = A("Previous conversation", lambda: self.step_conversation(-1), ["Ctrl+PgUp"])
         self.act_next_open = A("Next conversation with open suggestions", self.next_open_conversation,
                                ["Ctrl+J"])
+        self.act_mark_reviewed = A("Mark conversation &reviewed", self.mark_reviewed, ["Ctrl+Shift+R"],
+                                   tip="A person has read the whole conversation and decided every suggestion "
+                                       "(also one without suggestions); undo with Ctrl+Z",
+                                   name="act_mark_reviewed")
         # review (one key per decision)
         self.act_next = A("&Next suggestion", self.review_next, ["J", QKeySequence(K.Key_Tab)], review=True,
                           name="act_next")
@@ -241,6 +245,8 @@ class MainWindow(QMainWindow):
         m.addActions([self.act_extend, self.act_shrink, self.act_start_left, self.act_start_right])
         m.addSeparator()
         m.addActions([self.act_next_open, self.act_next_conv, self.act_prev_conv])
+        m.addSeparator()
+        m.addAction(self.act_mark_reviewed)
         m = mb.addMenu("&Playback")
         m.addActions([self.act_play_span, self.act_play_cursor, self.act_stop])
         m = mb.addMenu("&View")
@@ -358,6 +364,7 @@ class MainWindow(QMainWindow):
         self.transcript.span_clicked.connect(lambda sid: self.ctx.select(sid))
         self.transcript.span_requested.connect(self.request_span)
         self.ctx.missed_marks.connect(self.transcript.set_missed)
+        ctx.words_revealed.connect(self._words_revealed)
         self.waveform.time_clicked.connect(self.click_time)
         self.waveform.range_changed.connect(lambda *_: self._position_timer.start())
         self.player.position_changed.connect(self._playing_at)
@@ -483,7 +490,10 @@ class MainWindow(QMainWindow):
     # ================================================================== corpus & conversations
     def refresh_corpus(self) -> None:
         conv = self.ctx.conversation
-        self.corpus.set_rows(self.project.list_conversations(), conv.id if conv else None)
+        signoff = self.project.latest_signoff() or {}
+        scope = signoff.get("scope") if isinstance(signoff.get("scope"), dict) else {}
+        self.corpus.set_rows(self.project.list_conversations(), conv.id if conv else None,
+                             excluded=scope.get("excluded") or (), overrides=scope.get("overrides") or {})
         if conv is not None:
             for row in self.corpus.model.rows:
                 if row.id == conv.id and row.status != conv.status.value:
@@ -524,6 +534,50 @@ class MainWindow(QMainWindow):
                 return
         self.ctx.status("No other conversation has open suggestions")
 
+    def mark_reviewed(self) -> None:
+        """Ctrl+Shift+R: a person finished reviewing the current conversation (undoable, audited).
+
+        Refused, with the reason in the status bar, while suggestions are open or without a transcript.
+        """
+        if not self._need_conversation() or not self._may("review"):
+            return
+        conv = self.ctx.conversation
+        row = next((r for r in self.project.list_conversations() if r.id == conv.id), None)
+        if row is None:
+            return
+        if row.suggested:
+            self.ctx.status(f"Not marked reviewed: {conv.id} still has {row.suggested} undecided suggestion(s). "
+                            "Accept or reject each (J for the next one), then mark it reviewed.", 10000)
+            return
+        if not row.n_words:
+            self.ctx.status(f"Not marked reviewed: {conv.id} has no transcript yet (Tools ▸ Transcribe).", 10000)
+            return
+        if row.status in ("reviewed", "signed_off"):
+            self.ctx.status(f"{conv.id} is already reviewed", 5000)
+            return
+        if self.ctx.push_command(commands.MarkReviewed(self.ctx, conv.id, row.status)):
+            note = ("" if row.detected_at else
+                    " — but detection never ran over its words: run Tools ▸ Detect (Ctrl+D) before a release")
+            self.ctx.status(f"{conv.id} marked reviewed (Ctrl+Z undoes){note}", 10000)
+
+    def _words_revealed(self, conversation_id: str, start: int | None, end: int | None) -> None:
+        """ctx.reveal(): mark the conversation in the corpus; frame the words in transcript and waveform."""
+        self.corpus.mark_current(conversation_id)
+        conv = self.ctx.conversation
+        if conv is None or conv.id != conversation_id:
+            return
+        if start is None or not conv.words:
+            self._clear_found()
+        else:
+            self.transcript.set_highlight(start, end)
+            a, b = self.transcript.highlight
+            self.waveform.set_found(conv.words[a].start, conv.words[b - 1].end)
+        self.transcript.setFocus()
+
+    def _clear_found(self) -> None:
+        self.transcript.set_highlight(None)
+        self.waveform.set_found(None)
+
     def focus_search(self) -> None:
         self.corpus_dock.show()
         self.corpus.search.setFocus()
@@ -535,6 +589,7 @@ class MainWindow(QMainWindow):
         self.cursor_time = None
         self.waveform.set_cursor(None)
         self.waveform.set_playhead(None)
+        self.waveform.set_found(None)
         self._load_audio(conv)
         self._spans_to_waveform()
         self._update_review_progress()
@@ -586,8 +641,11 @@ class MainWindow(QMainWindow):
         if self._pending_range:
             self.waveform.set_range(*self._pending_range)
             self._pending_range = None
+        found = self.waveform.found_range()
         span = self.ctx.current_span()
-        if span is not None:
+        if found is not None:
+            self.waveform.ensure_visible(*found, margin=max(1.0, 0.5 * (found[1] - found[0])))
+        elif span is not None:
             self._show_span_in_waveform(span)
 
     # ================================================================== spans & selection
@@ -616,6 +674,9 @@ class MainWindow(QMainWindow):
 
     def _selection_changed(self, span_id, word) -> None:
         conv = self.ctx.conversation
+        found = self.transcript.highlight
+        if found is not None and (word is None or not found[0] <= word < found[1]):
+            self._clear_found()  # the user moved on from the place a list pointed at
         self.transcript.set_current(span_id, word)
         self.waveform.set_current_span(span_id)
         span = self.ctx.span(span_id)
@@ -828,6 +889,10 @@ class MainWindow(QMainWindow):
         if word is None:
             self.ctx.status("Click a word first")
             return
+        found = self.transcript.highlight
+        if found is not None and found[0] <= word < found[1]:  # the words an export refusal pointed at
+            self.request_span(*found)
+            return
         self.request_span(word, word + 1)
 
     def create_span(self, start: int, end: int, category: str) -> None:
@@ -840,6 +905,8 @@ class MainWindow(QMainWindow):
             return
         if self.ctx.push_command(commands.CreateSpan(self.ctx, conv.id, start, end, category)):
             self.ctx.status(f"Marked {end - start} word(s) as {category}", 2500)
+            if self.transcript.highlight == (start, end):  # the found words are decided now
+                self._clear_found()
 
     # ================================================================== playback
     def play_span(self) -> None:
@@ -922,6 +989,7 @@ class MainWindow(QMainWindow):
                          self.act_zoom_span):
                 a.setEnabled(can_review)
         self.act_mark.setEnabled(self.ctx.can("create_span"))
+        self.act_mark_reviewed.setEnabled(can_review)
         self.act_import.setEnabled(self.ctx.can("import"))
         self.act_transcribe.setEnabled(self.ctx.can("transcribe"))
         self.act_detect.setEnabled(self.ctx.can("detect"))

@@ -22,6 +22,11 @@ MISSED = "#cf222e"  # reviewers' MISSED_ marks on the transcript
 WAVE = "#4a5563"
 UNALIGNED = "#bc4c00"
 LOW_CONFIDENCE = "#6e7781"  # words the recogniser was unsure of
+FOUND = "#bf8700"  # words an export refusal or re-detection finding points at
+FOUND_FILL = "#fff1c2"
+GOOD = "#1b5e20"  # verdicts and gate states: ready / pass
+BAD = "#b00020"  # blocked / fail / refused
+WARN = "#9a6700"  # unknown / override / draft: neither pass nor fail
 
 STATUS_COLOURS = {
     "new": "#8c959f", "transcribed": "#6e7781", "detected": "#bf8700", "in_review": "#2f6feb",
@@ -156,6 +161,35 @@ def dot_icon(colour: str, size: int = 10) -> QIcon:
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor(colour))
     p.drawEllipse(1, 1, size - 2, size - 2)
+    p.end()
+    return QIcon(pix)
+
+
+def gate_icon(kind: str, size: int = 14) -> QIcon:
+    """The release gate of a conversation as a small badge: ``ready`` (green tick), ``blocked`` (red
+    cross), ``override`` (amber exclamation mark) or ``excluded`` (grey dash)."""
+    colour = {"ready": GOOD, "blocked": BAD, "override": WARN, "excluded": "#8c959f"}[kind]
+    pix = QPixmap(size, size)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(colour))
+    p.drawEllipse(1, 1, size - 2, size - 2)
+    pen = QPen(QColor(PAPER), 1.8)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    p.setPen(pen)
+    k = size / 14.0
+    if kind == "ready":
+        p.drawPolyline([QPointF(4 * k, 7.2 * k), QPointF(6.2 * k, 9.6 * k), QPointF(10.2 * k, 4.6 * k)])
+    elif kind == "blocked":
+        p.drawLine(QPointF(4.6 * k, 4.6 * k), QPointF(9.4 * k, 9.4 * k))
+        p.drawLine(QPointF(9.4 * k, 4.6 * k), QPointF(4.6 * k, 9.4 * k))
+    elif kind == "override":
+        p.drawLine(QPointF(7 * k, 3.6 * k), QPointF(7 * k, 7.8 * k))
+        p.drawPoint(QPointF(7 * k, 10.2 * k))
+    else:
+        p.drawLine(QPointF(4.2 * k, 7 * k), QPointF(9.8 * k, 7 * k))
     p.end()
     return QIcon(pix)
 

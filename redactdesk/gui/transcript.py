@@ -71,6 +71,7 @@ class TranscriptView(QAbstractScrollArea):
         self._drag: tuple[int, int] | None = None  # anchor, current word while dragging
         self.missed: list[tuple[int, int, str]] = []  # reviewers' MISSED_ marks: start, end (exclusive), tag
         self._missed_of: str | None = None
+        self.highlight: tuple[int, int] | None = None  # words [start, end) a list pointed at (found, undecided)
         self._press_word: int | None = None
         self._rects: list[QRectF] = []
         self._lines: list[_Line] = []
@@ -106,6 +107,7 @@ class TranscriptView(QAbstractScrollArea):
         self.cursor_word = None
         self.playing_word = None
         self._drag = None
+        self.highlight = None
         self.set_spans(conv.spans if conv else [])
         self.verticalScrollBar().setValue(0)
 
@@ -141,6 +143,18 @@ class TranscriptView(QAbstractScrollArea):
     def show_pending(self, start: int | None, end: int | None = None) -> None:
         """Highlight words ``[start, end)`` as being marked (while the category is chosen); None clears."""
         self._drag = None if start is None else (start, (end if end is not None else start + 1) - 1)
+        self.viewport().update()
+
+    def set_highlight(self, start: int | None, end: int | None = None) -> None:
+        """Frame words ``[start, end)`` (a place an export refusal or finding pointed at); None clears."""
+        n = len(self.conv.words) if self.conv else 0
+        if start is None or not n:
+            self.highlight = None
+        else:
+            start = min(max(0, start), n - 1)
+            end = min(max(start + 1, end if end is not None else start + 1), n)
+            self.highlight = (start, end)
+            self.ensure_visible(start, end - 1)
         self.viewport().update()
 
     def set_missed(self, conversation_id: str, marks: list[tuple[int, int, str]]) -> None:
@@ -404,6 +418,15 @@ class TranscriptView(QAbstractScrollArea):
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor("#cfe0fc"))
             p.drawRoundedRect(r, 4, 4)
+        # a place a list pointed at (export refusal, re-detection finding): amber fill under the words
+        hl = self.highlight
+        if hl is not None and hl[0] <= ln.last and hl[1] - 1 >= ln.first:
+            a, b = max(hl[0], ln.first), min(hl[1] - 1, ln.last)
+            r = QRectF(rects[a].left() - 5, rects[a].top() - 4, rects[b].right() - rects[a].left() + 10,
+                       rects[a].height() + 8)
+            p.setPen(QPen(QColor(style.FOUND), 2))
+            p.setBrush(QColor(style.FOUND_FILL))
+            p.drawRoundedRect(r, 5, 5)
         segments = self._segments(ln)
         # span backgrounds and frames
         for si, a, b in segments:

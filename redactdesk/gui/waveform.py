@@ -174,6 +174,12 @@ class WaveformView(QWidget):
         self.playhead.hide()
         self.playhead.setZValue(20)
         self.plot.addItem(self.playhead)
+        # words a list pointed at (export refusal, re-detection finding): amber band, not movable
+        self.found = pg.LinearRegionItem(values=(0, 1), movable=False, brush=pg.mkBrush(191, 135, 0, 60),
+                                         pen=pg.mkPen(style.FOUND, width=2))
+        self.found.setZValue(15)
+        self.found.hide()
+        self.plot.addItem(self.found, ignoreBounds=True)
         self.message = pg.TextItem("", color=style.MUTED, anchor=(0.5, 0.5))
         self.plot.addItem(self.message, ignoreBounds=True)
         self.plot.scene().sigMouseClicked.connect(self._clicked)
@@ -285,6 +291,22 @@ class WaveformView(QWidget):
     def set_current_span(self, span_id: int | None) -> None:
         self.spans.current = span_id
         self.spans.update()
+
+    def set_found(self, t0: float | None, t1: float | None = None) -> None:
+        """Show [t0, t1] seconds as found (an amber band) and bring it into view; None hides it."""
+        if t0 is None:
+            self.found.hide()
+            return
+        t1 = t0 if t1 is None else t1
+        self.found.setRegion((t0, max(t1, t0 + 0.01)))
+        self.found.show()
+        self.ensure_visible(t0, t1, margin=max(1.0, 0.5 * (t1 - t0)))
+
+    def found_range(self) -> tuple[float, float] | None:
+        if not self.found.isVisible():
+            return None
+        a, b = self.found.getRegion()
+        return float(a), float(b)
 
     def set_cursor(self, t: float | None) -> None:
         if t is None:

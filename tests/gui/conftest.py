@@ -110,6 +110,18 @@ def sample_conversations(limit: int = 2) -> list[Conversation]:
 
 
 @pytest.fixture
+def synthetic_call():
+    """:func:`synthetic_conversation` for test modules (conftest is not importable under importlib mode)."""
+    return synthetic_conversation
+
+
+@pytest.fixture(autouse=True)
+def _reviewer_keys(tmp_path_factory, monkeypatch):
+    """Sign-offs create reviewers' signing keys: keep them in a throw-away folder, never the user's."""
+    monkeypatch.setenv("REDACTDESK_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture
 def project_path(tmp_path) -> Path:
     """A project file with the synthetic call (first) and up to one bundled sample call."""
     from redactdesk.store import Project

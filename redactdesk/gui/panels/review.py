@@ -4,16 +4,22 @@ Marks are made on the transcript's current word (or the selected span): Shift+M 
 opens a small dialog (words, category, _PARTIAL, _SPEAKER, "same item as"); each mark is an
 undoable command that goes through ``Project.add_missed`` and the audit log. The histogram shows
 per-conversation scores of the sample (all conversations when no sample is drawn) with the
-criterion mu+sigma against the threshold (seed 002).
+criterion mu+sigma against the threshold (seed 002). Conversations nobody finished reviewing have an
+*unknown* risk: a grey "?" bar of their own, no score (not 0, not in the mean), and the verdict
+reads UNKNOWN while any is in scope.
+
+The sign-off dialog shows the release gate's counts first (``redactdesk.risk.gate``) and lets the
+reviewer exclude each conversation that is not ready or release it with a written override.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -25,6 +31,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -33,22 +40,31 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from redactdesk.core.types import Conversation, Decision
+from redactdesk.gui import style
 from redactdesk.gui.commands import ProjectCommand
+from redactdesk.gui.corpus import readiness_text
 from redactdesk.gui.panels import register_panel
-from redactdesk.risk.residual import MissedItem, corpus_summary, items_from_project
+from redactdesk.risk.gate import Readiness, release_readiness
+from redactdesk.risk.residual import MissedItem, project_summary
 from redactdesk.risk.sample import prescan, stratified_sample
-from redactdesk.risk.signoff import sign_off, signoff_state
+from redactdesk.risk.signoff import MIN_OVERRIDE_CHARS, sign_off, signoff_state
 from redactdesk.store import utc_now
 
 SAMPLE_SETTING = "review.sample"
 THRESHOLD_SETTING = "review.threshold"
 DEFAULT_THRESHOLD = 5.0
 MAX_MARK_WORDS = 30
+SETTING_REVIEWER = "signoff/reviewer"  # the reviewer's name, remembered between sessions (user settings)
+KEEP, EXCLUDE, OVERRIDE = "keep", "exclude", "override"
+CHOICES = [("Keep (blocks the export)", KEEP), ("Exclude from release", EXCLUDE),
+           ("Release with override", OVERRIDE)]
 
 
 # ---------------------------------------------------------------------------------------------- commands
@@ -203,51 +219,251 @@ class MarkMissedDialog(QDialog):
 
 
 class SignOffDialog(QDialog):
-    """Reviewer's name and comment; shows the current sign-off state (stale prominently)."""
+    """Sign-off: the release gate's counts first, then what to do with each conversation that is not
+    ready (keep it, which blocks the export; exclude it; or release it with a written override), then
+    the reviewer's name (remembered between sessions) and comment.
+
+    The counts the reviewer was shown are stored with the sign-off (``seen``).
+    """
 
     def __init__(self, ctx, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("signOffDialog")
         self.setWindowTitle("Sign off the release")
         self.ctx = ctx
-        state = signoff_state(ctx.project)
-        self.state = QLabel(state.describe())
+        self.error: str | None = None
+        project = ctx.project
+        previous = signoff_state(project)
+        self.gate = release_readiness(project)  # the project as it is, before any choice in this dialog
+        self.not_ready = [g for g in self.gate.conversations if not g.ready]
+
+        # 1. the counts, first and large
+        c = self.gate.counts()
+        blocked = bool(self.gate.blocked)
+        colour = style.BAD if blocked else style.GOOD
+        self.counts = QLabel(f"{c['ready']} of {c['conversations']} conversation(s) ready for release")
+        self.counts.setObjectName("signoffCounts")
+        self.counts.setWordWrap(True)
+        self.counts.setStyleSheet(f"color: {colour}; font-weight: bold; font-size: 17px")
+        parts = [f"{c['undecided_suggestions']} undecided suggestion(s)", f"{c['never_detected']} never detected",
+                 f"{c['not_reviewed']} not reviewed"]
+        if c["no_transcript"]:
+            parts.insert(0, f"{c['no_transcript']} without transcript")
+        self.counts_detail = QLabel(" · ".join(parts))
+        self.counts_detail.setObjectName("signoffCountsDetail")
+        self.counts_detail.setWordWrap(True)
+        self.counts_detail.setStyleSheet(f"color: {colour}; font-weight: bold; font-size: 14px")
+        self.state = QLabel(("Last sign-off: " + previous.describe()) if previous.signed else "Not signed off yet.")
         self.state.setObjectName("signoffDialogState")
         self.state.setWordWrap(True)
-        self.state.setStyleSheet("color: #1b5e20" if state.valid else
-                                 "color: #b00020; font-weight: bold; font-size: 120%")
-        self.name = QLineEdit(ctx.project.actor)
+        self.state.setStyleSheet(f"color: {style.MUTED}" if previous.valid or not previous.signed else
+                                 f"color: {style.BAD}; font-weight: bold")
+        banner = QFrame()
+        banner.setObjectName("signoffBanner")
+        fill = "#fdecee" if blocked else "#e8f5e9"
+        banner.setStyleSheet(f"QFrame#signoffBanner {{ background: {fill}; border: 1px solid {colour}; "
+                             "border-radius: 4px; }")
+        banner_lay = QVBoxLayout(banner)
+        banner_lay.addWidget(self.counts)
+        banner_lay.addWidget(self.counts_detail)
+
+        # 2. what to do with each conversation that is not ready
+        self.table = QTableWidget(len(self.not_ready), 4)
+        self.table.setObjectName("signoffNotReady")
+        self.table.setHorizontalHeaderLabels(["Conversation", "What is open", "In the release", "Override reason"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setWordWrap(False)
+        self.choice_boxes: dict[str, QComboBox] = {}
+        self.reason_edits: dict[str, QLineEdit] = {}
+        for row, g in enumerate(self.not_ready):
+            self.table.setItem(row, 0, QTableWidgetItem(g.id))
+            what = QTableWidgetItem(", ".join(g.problems))
+            what.setToolTip(", ".join(g.problems))
+            what.setForeground(QColor(style.BAD))
+            self.table.setItem(row, 1, what)
+            box = QComboBox()
+            box.setObjectName(f"signoffChoice_{g.id}")
+            for label, value in CHOICES:
+                box.addItem(label, value)
+            reason = QLineEdit()
+            reason.setObjectName(f"signoffReason_{g.id}")
+            reason.setPlaceholderText(f"why release it as it is ({MIN_OVERRIDE_CHARS}+ characters)")
+            reason.setToolTip("A written reason to release this conversation although it is not fully reviewed "
+                              f"(at least {MIN_OVERRIDE_CHARS} characters); recorded with the sign-off")
+            if g.id in previous.excluded:
+                box.setCurrentIndex(box.findData(EXCLUDE))
+            elif g.id in previous.overrides:
+                box.setCurrentIndex(box.findData(OVERRIDE))
+                reason.setText(previous.overrides[g.id])
+            reason.setEnabled(box.currentData() == OVERRIDE)
+            box.currentIndexChanged.connect(lambda _i, cid=g.id: self._choice_changed(cid))
+            reason.textChanged.connect(lambda _t: self._update_effect())
+            self.table.setCellWidget(row, 2, box)
+            self.table.setCellWidget(row, 3, reason)
+            self.choice_boxes[g.id] = box
+            self.reason_edits[g.id] = reason
+        head = self.table.horizontalHeader()
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        head.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        head.setMinimumSectionSize(60)
+        self.table.setColumnWidth(1, 300)  # "16 undecided suggestion(s), not reviewed"; the rest in its tooltip
+        self.table.verticalHeader().setDefaultSectionSize(30)
+        self.table.setMinimumHeight(150)
+        exclude_all = QPushButton("Exclude every one not ready")
+        exclude_all.setObjectName("signoffExcludeAll")
+        exclude_all.clicked.connect(lambda: self._set_all(EXCLUDE))
+        keep_all = QPushButton("Keep all")
+        keep_all.clicked.connect(lambda: self._set_all(KEEP))
+        bulk = QHBoxLayout()
+        self.table_title = QLabel(f"<b>Not ready ({len(self.not_ready)})</b>: keep it (the export refuses until "
+                                  "it is reviewed), exclude it from the release, or release it with a written "
+                                  "override (its open suggestions are then anonymised as suggested).")
+        self.table_title.setWordWrap(True)
+        bulk.addStretch(1)
+        bulk.addWidget(exclude_all)
+        bulk.addWidget(keep_all)
+        table_box = QWidget()
+        table_lay = QVBoxLayout(table_box)
+        table_lay.setContentsMargins(0, 0, 0, 0)
+        table_lay.addWidget(self.table_title)
+        table_lay.addWidget(self.table, 1)
+        table_lay.addLayout(bulk)
+        table_box.setVisible(bool(self.not_ready))
+
+        # 3. who signs, and what they checked
+        remembered = ctx.settings.value(SETTING_REVIEWER, "")
+        self.name = QLineEdit(str(remembered) if remembered else ctx.project.actor)
         self.name.setObjectName("signoffName")
         self.comment = QPlainTextEdit()
         self.comment.setObjectName("signoffComment")
         self.comment.setPlaceholderText("What was checked, what remains (no personal data here, please)")
+        self.comment.setMaximumHeight(70)
         note = QLabel("Signing covers every decision, surrogate and masking setting as they are now; any later "
                       "change makes this sign-off stale and blocks the release until someone signs again.")
         note.setWordWrap(True)
         note.setObjectName("muted")
+
+        # 4. the effect of the choices, said plainly right above the button
+        self.effect = QLabel()
+        self.effect.setObjectName("signoffEffect")
+        self.effect.setWordWrap(True)
+        self.message = QLabel()
+        self.message.setObjectName("signoffError")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet(f"color: {style.BAD}; font-weight: bold; background: #fdecee; "
+                                   f"border: 1px solid {style.BAD}; border-radius: 3px; padding: 4px")
+        self.message.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Sign off")
+        self.sign_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.sign_button.setText("Sign off")
+        self.sign_button.setObjectName("signoffOk")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+
         form = QFormLayout()
-        form.addRow("Now:", self.state)
         form.addRow("Reviewer:", self.name)
         form.addRow("Comment:", self.comment)
         layout = QVBoxLayout(self)
+        layout.addWidget(banner)
+        layout.addWidget(self.state)
+        layout.addWidget(table_box, 1)
         layout.addLayout(form)
         layout.addWidget(note)
+        layout.addWidget(self.effect)
+        layout.addWidget(self.message)
         layout.addWidget(self.buttons)
-        self.error: str | None = None
+        self.resize(980 if self.not_ready else 620, 660 if self.not_ready else 420)
+        self._update_effect()
 
+    # ------------------------------------------------------------------ choices
+    def set_choice(self, conversation_id: str, choice: str, reason: str = "") -> None:
+        """Keep, exclude or override one not-ready conversation (``KEEP``/``EXCLUDE``/``OVERRIDE``)."""
+        box = self.choice_boxes[conversation_id]
+        box.setCurrentIndex(box.findData(choice))
+        if reason:
+            self.reason_edits[conversation_id].setText(reason)
+
+    def _set_all(self, choice: str) -> None:
+        for cid in self.choice_boxes:
+            self.set_choice(cid, choice)
+
+    def _choice_changed(self, conversation_id: str) -> None:
+        override = self.choice_boxes[conversation_id].currentData() == OVERRIDE
+        edit = self.reason_edits[conversation_id]
+        edit.setEnabled(override)
+        if override and self.isVisible():
+            edit.setFocus()
+        if not override:
+            edit.setStyleSheet("")
+        self._update_effect()
+
+    def choices(self) -> tuple[list[str], dict[str, str]]:
+        """(conversations to exclude, {conversation: override reason}) as chosen now."""
+        exclude = [cid for cid, box in self.choice_boxes.items() if box.currentData() == EXCLUDE]
+        overrides = {cid: self.reason_edits[cid].text().strip() for cid, box in self.choice_boxes.items()
+                     if box.currentData() == OVERRIDE}
+        return exclude, overrides
+
+    def readiness(self) -> Readiness:
+        """The gate with this dialog's exclusions and overrides applied (what the sign-off will record)."""
+        exclude, overrides = self.choices()
+        return Readiness([dataclasses.replace(g, excluded=g.id in exclude, override=overrides.get(g.id))
+                          for g in self.gate.conversations])
+
+    def _update_effect(self) -> None:
+        r = self.readiness()
+        c = r.counts()
+        blocked = r.blocked
+        if not c["included"]:
+            text, colour = "Every conversation is excluded: there is nothing to release.", style.BAD
+        elif blocked:
+            ids = ", ".join(g.id for g in blocked[:4]) + (f" and {len(blocked) - 4} more" if len(blocked) > 4 else "")
+            text = (f"{len(blocked)} conversation(s) still blocked ({ids}). You may sign off, but the export will "
+                    "refuse until these are reviewed, excluded or overridden.")
+            colour = style.BAD
+        else:
+            text = f"With these choices: {r.summary_line()}. The export can go ahead once you sign off."
+            colour = style.WARN if c["overridden"] else style.GOOD
+        self.effect.setText(text)
+        self.effect.setStyleSheet(f"color: {colour}; font-weight: bold")
+
+    def _refuse(self, text: str, focus: QWidget | None = None) -> None:
+        self.error = text
+        self.message.setText(text)
+        self.message.show()
+        if focus is not None:
+            focus.setFocus()
+
+    # ------------------------------------------------------------------ sign
     def accept(self) -> None:
+        name = " ".join(self.name.text().split())
+        if not name:
+            self._refuse("Enter the reviewer's name.", self.name)
+            return
+        exclude, overrides = self.choices()
+        for cid, reason in overrides.items():
+            n = len(" ".join(reason.split()))
+            edit = self.reason_edits[cid]
+            if n < MIN_OVERRIDE_CHARS:
+                edit.setStyleSheet(f"border: 2px solid {style.BAD}")
+                self._refuse(f"The override for {cid} needs a written reason of at least {MIN_OVERRIDE_CHARS} "
+                             f"characters (it has {n}): say why it may be released without a full review.", edit)
+                return
+            edit.setStyleSheet("")
+        seen: dict[str, Any] = dict(self.readiness().counts())
+        seen["before_choices"] = self.gate.counts()
         try:
-            sign_off(self.ctx.project, self.name.text(), self.comment.toPlainText().strip(), role=self.ctx.role)
+            sign_off(self.ctx.project, name, self.comment.toPlainText().strip(), role=self.ctx.role,
+                     exclude=exclude, overrides=overrides, seen=seen)
         except (PermissionError, ValueError) as exc:
-            self.error = str(exc)
-            self.state.setText(str(exc))
-            self.state.setStyleSheet("color: #b00020; font-weight: bold")
+            self._refuse(str(exc))
             return
         self.error = None
+        self.ctx.settings.setValue(SETTING_REVIEWER, name)
         self.ctx.corpus_changed.emit()
         super().accept()
 
@@ -275,8 +491,12 @@ class ReviewPanel(QWidget):
         sign_row = QHBoxLayout()
         sign_row.addWidget(self.sign_button)
         sign_row.addWidget(self.export_button)
+        self.gate_label = QLabel()
+        self.gate_label.setObjectName("releaseGate")
+        self.gate_label.setWordWrap(True)
         sign_box = QGroupBox("Sign-off")
         sign_layout = QVBoxLayout(sign_box)
+        sign_layout.addWidget(self.gate_label)
         sign_layout.addWidget(self.state)
         sign_layout.addLayout(sign_row)
 
@@ -359,6 +579,10 @@ class ReviewPanel(QWidget):
         self.plot.setLabel("left", "conversations")
         self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.8, brush="#5677a6")
         self.plot.addItem(self.bars)
+        self.unknown_bar = pg.BarGraphItem(x=[0], height=[0], width=0.8, brush=pg.mkBrush("#afb8c1"),
+                                           pen=pg.mkPen(style.WARN, width=1, style=Qt.PenStyle.DashLine))
+        self.unknown_bar.setToolTip("conversations not reviewed: risk unknown")
+        self.plot.addItem(self.unknown_bar)
         self.criterion_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#e08000", width=2, style=Qt.PenStyle.DashLine))
         self.threshold_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#b00020", width=2))
         self.plot.addItem(self.criterion_line)
@@ -409,6 +633,10 @@ class ReviewPanel(QWidget):
         self.state.setText(state.describe() if state.signed else "Not signed off: only a draft can be exported.")
         self.state.setStyleSheet("color: #1b5e20; font-weight: bold" if state.valid else
                                  "color: #b00020; font-weight: bold; font-size: 115%")
+        gate = release_readiness(self.ctx.project, excluded=state.excluded, overrides=state.overrides)
+        text, colour = readiness_text(gate)
+        self.gate_label.setText(f"Release gate: {text}")
+        self.gate_label.setStyleSheet(f"color: {colour}; font-weight: bold")
         self.sign_button.setEnabled(self.ctx.can("sign_off"))
         self.sign_button.setToolTip("" if self.ctx.can("sign_off") else "Only reviewers can sign off")
         self.export_button.setEnabled(self.ctx.can("export"))
@@ -424,10 +652,15 @@ class ReviewPanel(QWidget):
     def refresh_sample(self) -> None:
         project = self.ctx.project
         ids = self.sample_ids()
-        scores = self._summary(ids).scores
+        summary = self._summary(ids)
         self.sample_list.clear()
         for cid in ids:
-            item = QListWidgetItem(f"{cid}  —  risk {scores.get(cid, 0)}")
+            if cid in summary.unknown:
+                item = QListWidgetItem(f"{cid}  —  risk unknown (not reviewed)")
+                item.setForeground(QColor(style.WARN))
+                item.setToolTip("Nobody finished reviewing it, so its residual risk is unknown (not 0).")
+            else:
+                item = QListWidgetItem(f"{cid}  —  risk {summary.scores.get(cid, 0)}")
             item.setData(Qt.ItemDataRole.UserRole, cid)
             self.sample_list.addItem(item)
         drawn = isinstance(project.setting(SAMPLE_SETTING), list)
@@ -456,8 +689,9 @@ class ReviewPanel(QWidget):
         self.ctx.missed_marks.emit(conv.id, marks)
 
     def _summary(self, ids: list[str]):
+        """Residual risk of ``ids``; conversations nobody reviewed are *unknown*, never scored 0."""
         threshold = float(self.ctx.project.setting(THRESHOLD_SETTING, DEFAULT_THRESHOLD))
-        return corpus_summary(items_from_project(self.ctx.project, ids), self.ctx.taxonomy, threshold)
+        return project_summary(self.ctx.project, ids, self.ctx.taxonomy, threshold)
 
     def refresh_risk(self) -> None:
         summary = self._summary(self.sample_ids())
@@ -468,15 +702,34 @@ class ReviewPanel(QWidget):
         top = max([*counts, int(summary.threshold) + 1])
         xs = list(range(0, top + 1))
         self.bars.setOpts(x=xs, height=[counts.get(x, 0) for x in xs], width=0.8)
+        # the unreviewed ones: a grey bar of their own, right of the scale, labelled "?" (not a score)
+        n_unknown = len(summary.unknown)
+        unknown_x = top + 2
+        self.unknown_bar.setOpts(x=[unknown_x], height=[n_unknown], width=0.8)
+        self.unknown_bar.setVisible(bool(n_unknown))
+        step = max(1, (top + 1) // 10)
+        ticks = [(x, str(x)) for x in range(0, top + 1, step)]
+        if n_unknown:
+            ticks.append((unknown_x, "?"))
+        self.plot.getAxis("bottom").setTicks([ticks, []])
         self.criterion_line.setValue(summary.criterion)
         self.threshold_line.setValue(summary.threshold)
-        self.plot.setXRange(-0.6, top + 0.6, padding=0)
-        verdict = "PASS" if summary.passed else "FAIL"
-        colour = "#1b5e20" if summary.passed else "#b00020"
-        self.risk_label.setText(
-            f"{len(summary.scores)} conversation(s): mean {summary.mean:.2f}, sd {summary.sd:.2f}, "
-            f"P95 {summary.p95:.2f}, max {summary.max}. Criterion mu+sigma = {summary.criterion:.2f} "
-            f"vs threshold {summary.threshold:g}: <b style='color:{colour}'>{verdict}</b>")
+        self.criterion_line.setVisible(bool(summary.scores))
+        self.plot.setXRange(-0.6, (unknown_x if n_unknown else top) + 0.6, padding=0)
+        verdict = summary.verdict
+        colour = {"PASS": style.GOOD, "FAIL": style.BAD}.get(verdict, style.WARN)
+        if summary.scores:
+            stats = (f"{len(summary.scores)} reviewed conversation(s): mean {summary.mean:.2f}, sd {summary.sd:.2f}, "
+                     f"P95 {summary.p95:.2f}, max {summary.max}. Criterion mu+sigma = {summary.criterion:.2f} "
+                     f"vs threshold {summary.threshold:g}")
+        else:
+            stats = f"No reviewed conversation in scope (threshold {summary.threshold:g})"
+        unknown = ""
+        if n_unknown:
+            shown = ", ".join(summary.unknown[:3]) + (" …" if n_unknown > 3 else "")
+            unknown = (f"<br><span style='color:{style.WARN}'>{n_unknown} conversation(s) not reviewed "
+                       f"({shown}): risk unknown, not counted as 0 (the grey “?” bar).</span>")
+        self.risk_label.setText(f"{stats}: <b style='color:{colour}'>{verdict}</b>{unknown}")
 
     # ------------------------------------------------------------------ sample
     def draw_sample(self) -> None:
