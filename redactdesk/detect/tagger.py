@@ -1,0 +1,119 @@
+"""The transcript tagger as a detection source: names, places and organisations in ASR text.
+
+A statistical NER trained on cased, punctuated text rarely tags "my name is maria lopez" — ASR
+writes lower case with no punctuation. This source runs the project's own tagger
+(``resources/models/tagger_<lang>``, trained by ``redactdesk.learn.train_tagger`` on public NER text
+turned into spoken form) over each turn's words cleaned exactly as at training time
+(:func:`clean_token`), so written and spoken input read the same. Words
+that clean to nothing (punctuation) are skipped and the entity's word range maps back over them.
+
+Without a model for the language (Spanish today) the source returns nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from redactdesk.detect.sources import DetectDoc, Hit, check_params
+
+log = logging.getLogger(__name__)
+
+SOURCE = "tagger"
+LABELS = {"PERSON": "PERSON", "LOCATION": "LOCATION", "ORGANIZATION": "ORGANIZATION"}
+SCORES = {"PERSON": 0.8, "LOCATION": 0.6, "ORGANIZATION": 0.6}
+MAX_WORDS = 120  # a turn longer than this is tagged in pieces (the model saw sentences)
+
+
+def model_dir(language: str) -> Path:
+    from redactdesk.resources import resource
+
+    return resource("models", f"tagger_{language}")
+
+
+@functools.lru_cache(maxsize=4)
+def load_tagger(language: str) -> Any | None:
+    """The tagger pipeline for ``language`` (cached), or None when none is bundled."""
+    path = model_dir(language)
+    if not (path / "meta.json").exists():
+        return None
+    import spacy
+
+    try:
+        return spacy.load(path)
+    except Exception as exc:  # noqa: BLE001 - a damaged model disables the source, loudly, once
+        log.warning("the transcript tagger in %s cannot be loaded (%s); the source is off", path, type(exc).__name__)
+        return None
+
+
+_EDGE = re.compile(r"^[^\w@']+|[^\w@']+$")
+
+
+def clean_token(word: str) -> str:
+    """A word as the tagger sees it — the same rule at training and at detection time: lower case,
+    punctuation stripped from both edges (apostrophes inside words kept)."""
+    return _EDGE.sub("", word.lower()).strip("'")
+
+
+_clean = clean_token
+
+
+def _pieces(doc: DetectDoc) -> list[tuple[list[str], list[int]]]:
+    """(cleaned words, their word indices) per turn, long turns cut into pieces of MAX_WORDS."""
+    bounds = [0, *[b for b in doc.breaks if 0 < b < len(doc.words)], len(doc.words)]
+    out = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        words, idx = [], []
+        for i in range(a, b):
+            w = _clean(doc.words[i])
+            if w:
+                words.append(w)
+                idx.append(i)
+                if len(words) >= MAX_WORDS:
+                    out.append((words, idx))
+                    words, idx = [], []
+        if words:
+            out.append((words, idx))
+    return out
+
+
+class TaggerSource:
+    """The bundled transcript tagger (see the module docstring)."""
+
+    name = SOURCE
+    categories = frozenset(LABELS.values())
+    trusted = frozenset({"PERSON"})
+    defaults: dict[str, Any] = {"batch_size": 256}
+
+    def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        return check_params(self.name, params, self.defaults)
+
+    def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
+        from spacy.tokens import Doc
+
+        out: list[list[Hit]] = [[] for _ in docs]
+        by_lang: dict[str, list[int]] = {}
+        for i, d in enumerate(docs):
+            by_lang.setdefault(d.language, []).append(i)
+        for lang, idx in by_lang.items():
+            nlp = load_tagger(lang)
+            if nlp is None:
+                continue
+            jobs: list[tuple[int, list[int]]] = []
+            sdocs = []
+            for i in idx:
+                for words, where in _pieces(docs[i]):
+                    jobs.append((i, where))
+                    sdocs.append(Doc(nlp.vocab, words=words))
+            for (i, where), sdoc in zip(jobs, nlp.pipe(sdocs, batch_size=int(params["batch_size"])), strict=True):
+                for ent in sdoc.ents:
+                    cat = LABELS.get(ent.label_)
+                    if cat is None:
+                        continue
+                    w0, w1 = where[ent.start], where[ent.end - 1] + 1
+                    out[i].append(Hit(w0, w1, cat, SCORES[cat], SOURCE, f"transcript tagger {cat.lower()}"))
+        return out

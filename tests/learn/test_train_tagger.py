@@ -1,0 +1,79 @@
+"""The transcript tagger: its training data, its training script on a tiny corpus, and the source."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from redactdesk.learn.public_data import GoldSpan, Sample, read_conll_samples, spoken_sample
+from redactdesk.learn.tagger_data import WorldNames, bio_entities, swap_names, to_tagged, training_sentences
+
+
+def test_spoken_form_keeps_each_item_on_its_words():
+    s = Sample("a", "Dr. Anna-Lena Berg (Oslo) paid $300 on 5 May 2021.",
+               [GoldSpan(4, 18, "PERSON"), GoldSpan(20, 24, "LOCATION")])
+    sp = spoken_sample(s)
+    assert sp.text == "dr anna lena berg oslo paid three hundred on five may twenty twenty one"
+    assert [sp.text[g.start:g.end] for g in sp.spans] == ["anna lena berg", "oslo"]
+    t = to_tagged(sp)
+    assert t.tags[:5] == ["O", "B-PERSON", "I-PERSON", "I-PERSON", "B-LOCATION"]
+    assert bio_entities(t.tags) == [(1, 4, "PERSON"), (4, 5, "LOCATION")]
+
+
+def test_name_swaps_draw_from_many_locales_and_keep_the_span():
+    names = WorldNames(seed=3, per_locale=5)
+    assert len(names.firsts) > 200 and all(n.isascii() for n in names.firsts)
+    s = Sample("b", "yesterday john smith called", [GoldSpan(10, 20, "PERSON")])
+    out = swap_names(s, names)
+    (g,) = out.spans
+    assert out.text[g.start:g.end] != "john smith" and out.text[g.start:g.end].islower()
+    assert out.text.startswith("yesterday ") and out.text.endswith(" called")
+
+
+def _tiny_corpus(root: Path) -> None:
+    rng = random.Random(1)
+    people = ["Maria Lopez", "John Smith", "Aiko Tanaka", "Olu Adeyemi", "Piotr Nowak", "Sara Berg"]
+    places = ["Paris", "Lagos", "Osaka", "Lima", "Oslo", "Quito"]
+    lines = []
+    for _ in range(60):
+        p, c = rng.choice(people).split(), rng.choice(places)
+        lines += [f"{p[0]}\tB-PER", f"{p[1]}\tI-PER", "lives\tO", "in\tO", f"{c}\tB-LOC", ".\tO", ""]
+    for rel in ("ner/wikiann_en/train.conll", *(f"ner/btc/{x}.conll" for x in "abefg")):
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n")
+
+
+def test_training_script_runs_on_a_tiny_corpus_and_writes_a_usable_model(tmp_path):
+    pytest.importorskip("spacy")
+    from redactdesk.learn.train_tagger import train
+
+    _tiny_corpus(tmp_path / "data")
+    report = train(tmp_path / "data", tmp_path / "model", calls=0, epochs=3, limit=40, swap=0.0)
+    assert (tmp_path / "model" / "meta.json").exists()
+    text = (tmp_path / "model" / "TRAINING.md").read_text()
+    assert "WikiANN en train" in text and "ODC-BY" in text and "CC BY 4.0" in text
+    assert report["sentences"] > 0 and 0.0 <= report["ents_f"] <= 1.0
+
+
+def test_missing_public_data_says_where_it_should_be(tmp_path):
+    from redactdesk.learn.train_tagger import build_sentences
+
+    with pytest.raises(SystemExit, match="../shared/data"):
+        build_sentences(tmp_path, calls=0, seed=0)
+
+
+def test_conll_reader_reads_both_separators(tmp_path):
+    p = tmp_path / "x.conll"
+    p.write_text("Anna B-PER\nBerg I-PER\nsings O\n\nOslo\tB-LOC\n")
+    a, b = read_conll_samples(p)
+    assert a.text == "Anna Berg sings" and [(g.start, g.end, g.category) for g in a.spans] == [(0, 9, "PERSON")]
+    assert b.text == "Oslo" and b.spans[0].category == "LOCATION"
+
+
+def test_training_sentences_add_swapped_copies_of_name_sentences():
+    s = [Sample("c", "we met anna berg", [GoldSpan(7, 16, "PERSON")]), Sample("d", "nothing here", [])]
+    out = training_sentences(s, swap=1.0, seed=0, names=WorldNames(seed=0, per_locale=3))
+    assert len(out) == 3
