@@ -71,29 +71,35 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from redactdesk.core.ids import ID_RULE, IdError, is_safe_id
+    from redactdesk.formats.errors import ImportFailed, printable
     from redactdesk.pipeline.importing import find_sidecar_transcript, import_recording
     from redactdesk.pipeline.progress import tqdm_progress
+    from redactdesk.store.errors import ProjectError
 
     audio = [Path(a) for a in args.audio]
     if (args.transcript or args.id) and len(audio) != 1:
         raise CliError("--transcript and --id need exactly one audio file")
+    if args.id is not None and not is_safe_id(args.id):
+        raise CliError(f"--id: {ID_RULE}")  # never echo the id: it may be a path or hold control characters
     with open_project(args) as project:
         update, close = tqdm_progress("import", total=len(audio), disable=len(audio) < 2)
         failed = 0
         try:
             for i, path in enumerate(audio):
-                update(i / len(audio), path.name)
-                transcript = args.transcript or find_sidecar_transcript(path)
+                name = printable(path.name)
+                update(i / len(audio), name)
+                try:
+                    transcript = args.transcript or find_sidecar_transcript(path)
+                except OSError:  # e.g. a sidecar name too long for the file system: there is none
+                    transcript = None
                 try:
                     res = import_recording(project, path, transcript, conversation_id=args.id,
                                            language=args.language)
-                except Exception as exc:  # report and go on with the next file; nothing half-written
-                    from redactdesk.formats.errors import ImportFailed
-
-                    if not isinstance(exc, (ImportFailed, ValueError)):
-                        raise
+                except (ImportFailed, IdError, ProjectError) as exc:
+                    # report and go on with the next file; nothing half-written (one transaction each)
                     failed += 1
-                    print(f"not imported: {path.name}\n{exc}", file=sys.stderr)
+                    print(f"not imported: {name}\n{exc}", file=sys.stderr)
                     continue
                 msg = f"imported {res.conversation_id}: {res.words} words"
                 if res.unaligned:
@@ -117,15 +123,17 @@ def _fmt_duration(seconds: float | None) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from redactdesk.formats.errors import printable
+
     with open_project(args) as project:
         rows = project.list_conversations()
     if not rows:
         print("no conversations yet (add some with: redactdesk import PROJECT AUDIO...)")
         return 0
     print(f"{'conversation':24} {'status':11} {'length':>7} {'lang':4} {'words':>6} {'sugg':>5} {'acc':>5} {'rej':>5}")
-    for r in rows:
-        print(f"{r.id[:24]:24} {r.status:11} {_fmt_duration(r.duration):>7} {r.language:4} {r.n_words:>6} "
-              f"{r.suggested:>5} {r.accepted:>5} {r.rejected:>5}")
+    for r in rows:  # ids stored before ids were checked may hold control characters: escape them
+        print(f"{printable(r.id)[:24]:24} {r.status:11} {_fmt_duration(r.duration):>7} "
+              f"{printable(r.language)[:4]:4} {r.n_words:>6} {r.suggested:>5} {r.accepted:>5} {r.rejected:>5}")
     return 0
 
 

@@ -1,5 +1,5 @@
 """Commands for the stages of the data path: transcribe, detect, eval, substitute, mask, simulate,
-review-sample, risk, signoff, export. Each is a thin wrapper over the stage's own functions."""
+review-sample, risk, signoff, export, verify, keys. Each is a thin wrapper over the stage's own functions."""
 
 from __future__ import annotations
 
@@ -75,7 +75,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("project")
     p.add_argument("--reviewer", help="reviewer's name (omit to show the current state)")
     p.add_argument("--comment", default="")
+    p.add_argument("--exclude", nargs="+", action="extend", default=[], metavar="CONV",
+                   help="leave these conversations out of the release")
+    p.add_argument("--override", nargs=2, action="append", default=[], metavar=("CONV", "REASON"),
+                   help="release CONV although it is not fully reviewed, for this written reason (repeatable)")
     p.set_defaults(func=cmd_signoff)
+
+    p = sub.add_parser("verify", help="check a release folder: signature, trusted key, every file, nothing extra")
+    p.add_argument("release", help="the release folder")
+    p.add_argument("--key", action="append", default=[], metavar="PUBKEYFILE",
+                   help="the reviewer's exported public key (redactdesk keys export); repeatable")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("keys", help="reviewers' signing keys on this machine, and the keys it trusts")
+    ksub = p.add_subparsers(dest="keys_command", metavar="ACTION")
+    ksub.required = True
+    k = ksub.add_parser("list", help="list this machine's own and trusted keys")
+    k.set_defaults(func=cmd_keys)
+    k = ksub.add_parser("export", help="write a reviewer's public key to a file (to give to recipients)")
+    k.add_argument("name", help="the reviewer's name, as used with signoff --reviewer")
+    k.add_argument("--out", required=True, metavar="FILE")
+    k.set_defaults(func=cmd_keys)
+    k = ksub.add_parser("trust", help="trust a reviewer's exported public key on this machine")
+    k.add_argument("file", metavar="FILE")
+    k.set_defaults(func=cmd_keys)
 
     p = sub.add_parser("export", help="write a release folder (needs a valid sign-off unless --draft)")
     p.add_argument("project")
@@ -266,11 +289,22 @@ def cmd_risk(args: argparse.Namespace) -> int:
     from redactdesk.risk.residual import corpus_summary, items_from_project, parse_tag
 
     taxonomy = load_taxonomy()
+    if args.mark:  # checked before the project is opened: a usage error changes nothing
+        cid, start_s, end_s, tag = args.mark
+        if not all(s.isascii() and s.isdigit() and len(s) <= 9 for s in (start_s, end_s)):
+            raise CliError("--mark CONV START END TAG: START and END must be word numbers (whole numbers "
+                           "from 0, END exclusive), e.g. --mark call_1 12 14 MISSED_PERSON_PARTIAL")
+        start, end = int(start_s), int(end_s)
+        if start >= end:
+            raise CliError("--mark CONV START END TAG: END must be greater than START (END is exclusive)")
+        try:
+            category, partial, speaker = parse_tag(tag, taxonomy)
+        except ValueError:
+            raise CliError("--mark CONV START END TAG: TAG must be MISSED_<CATEGORY>[_PARTIAL][_SPEAKER] with a "
+                           "category of the taxonomy, e.g. MISSED_PERSON_PARTIAL") from None
     with open_project(args) as project:
         if args.mark:
-            cid, start, end, tag = args.mark
-            category, partial, speaker = parse_tag(tag, taxonomy)
-            project.add_missed(cid, int(start), int(end), category, partial=partial, speaker=speaker,
+            project.add_missed(cid, start, end, category, partial=partial, speaker=speaker,
                                item_key=args.item)
             print(f"recorded {tag} in {cid} words {start}-{end}")
         sample = project.setting("review.sample")
@@ -286,19 +320,108 @@ def cmd_risk(args: argparse.Namespace) -> int:
     return 0 if summary.passed else 1
 
 
+def _signoff_counts(project, excluded: list[str], overrides: dict[str, str]) -> dict[str, int]:
+    """What the reviewer sees before signing: the release gate's counts (risk.gate), or the same
+    numbers from the corpus list where that module is not installed."""
+    try:
+        from redactdesk.risk.gate import release_readiness
+    except ImportError:
+        release_readiness = None
+    if release_readiness is not None:
+        return dict(release_readiness(project, excluded=excluded, overrides=overrides).counts())
+    rows = project.list_conversations()
+    inc = [r for r in rows if r.id not in set(excluded)]
+    open_ = [r for r in inc if r.n_words == 0 or not r.detected_at or r.suggested
+             or r.status not in ("reviewed", "signed_off")]
+    return {"conversations": len(rows), "included": len(inc), "excluded": len(rows) - len(inc),
+            "undecided_suggestions": sum(r.suggested for r in inc),
+            "no_transcript": sum(r.n_words == 0 for r in inc),
+            "never_detected": sum(r.n_words > 0 and not r.detected_at for r in inc),
+            "not_reviewed": sum(r.status not in ("reviewed", "signed_off") for r in inc),
+            "overridden": sum(r.id in overrides for r in open_),
+            "blocked": sum(r.id not in overrides for r in open_)}
+
+
 def cmd_signoff(args: argparse.Namespace) -> int:
+    from redactdesk.risk.keys import KeyStoreError
     from redactdesk.risk.signoff import sign_off, signoff_state
 
+    overrides: dict[str, str] = {}
+    for cid, reason in args.override:
+        if cid in overrides:
+            raise CliError(f"--override {cid} is given twice")
+        overrides[cid] = reason
     with open_project(args) as project:
-        if args.reviewer:
+        if not args.reviewer:
+            if args.exclude or overrides:
+                raise CliError("--exclude and --override are part of a sign-off: give --reviewer NAME")
+            state = signoff_state(project)
+        else:
             role = Role(args.role) if args.role else Role.REVIEWER
+            if role != Role.REVIEWER:
+                raise PermissionError("only a reviewer can sign a release off (--role reviewer)")
             project.role = role
             project.actor = args.reviewer
-            state = sign_off(project, args.reviewer, args.comment, role=role)
-        else:
-            state = signoff_state(project)
+            unknown = [c for c in [*args.exclude, *overrides] if not project.has_conversation(c)]
+            if unknown:
+                raise CliError(f"no conversation {unknown[0]!r} in the project")
+            counts = _signoff_counts(project, list(args.exclude), overrides)
+            print(f"conversations to release: {counts.get('included', 0)}; "
+                  f"undecided suggestions: {counts.get('undecided_suggestions', 0)}; "
+                  f"never detected: {counts.get('never_detected', 0)}; "
+                  f"not reviewed: {counts.get('not_reviewed', 0)}; "
+                  f"excluded: {counts.get('excluded', 0)}; overridden: {counts.get('overridden', 0)}")
+            if counts.get("blocked", 0) or counts.get("undecided_suggestions", 0):
+                print(f"WARNING: signing with open items: {counts.get('blocked', 0)} conversation(s) to release are "
+                      "not ready and have no override; export will refuse them until they are reviewed, "
+                      "excluded or overridden (the sign-off records these counts)")
+            try:
+                state = sign_off(project, args.reviewer, args.comment, role=role, exclude=args.exclude,
+                                 overrides=overrides, seen=counts)
+            except (ValueError, KeyStoreError) as exc:
+                raise CliError(str(exc)) from exc
     print(state.describe())
     return 0 if state.valid else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from redactdesk.pipeline.release_signature import verify_release
+    from redactdesk.risk.keys import KeyStoreError, read_public_key_file
+
+    try:
+        given = [read_public_key_file(k)[0] for k in args.key]
+    except KeyStoreError as exc:
+        raise CliError(str(exc)) from exc
+    result = verify_release(args.release, keys_given=given)
+    print(result.text())
+    return 0 if result.valid else 1
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    from redactdesk.risk import keys
+
+    try:
+        if args.keys_command == "export":
+            info = keys.export_public_key(args.name, args.out)
+            print(f"wrote the public key of {info.reviewer} (key id {info.key_id}) to {info.path}")
+            print("give it to recipients: `redactdesk keys trust FILE` or `redactdesk verify RELEASE --key FILE`; "
+                  "tell them the key id by another channel")
+        elif args.keys_command == "trust":
+            info = keys.trust_key_file(args.file)
+            who = info.reviewer or "an unnamed reviewer"
+            print(f"{'own key of' if info.own else 'trusted key of'} {who} (key id {info.key_id}): {info.path}")
+        else:
+            own, trusted = keys.own_keys(), keys.trusted_keys()
+            print(f"keys folder: {keys.keys_dir()}")
+            if not own and not trusted:
+                print("  no keys yet (a reviewer's key is made at their first sign-off)")
+            for info in own:
+                print(f"  own      {info.key_id}  {info.reviewer or '?'}")
+            for info in trusted:
+                print(f"  trusted  {info.key_id}  {info.reviewer or '?'}  ({info.path.name})")
+    except (ValueError, OSError) as exc:  # KeyStoreError is a ValueError
+        raise CliError(str(exc)) from exc
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

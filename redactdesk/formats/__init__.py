@@ -1,7 +1,9 @@
 """Importers and exporters: audio through soundfile, transcripts in whisperx JSON, the project's own
 conversation JSON, NIST CTM, Praat TextGrid, ELAN EAF, WebVTT and SRT.
 
-Readers validate everything and raise ``ImportFailed`` listing every problem with its place.
+Readers validate everything and raise ``ImportFailed`` listing every problem with its place, never a
+value from the file. Input is bounded before it is read (``formats.limits``): regular files only,
+size limits, JSON nesting depth, ranges of numbers; every parser runs in linear time.
 """
 
 from redactdesk.formats.audio import AudioInfo, iter_blocks, probe_audio, read_audio, sha256_file

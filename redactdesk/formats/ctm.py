@@ -12,7 +12,8 @@ from pathlib import Path
 
 from redactdesk.core.types import Word
 from redactdesk.formats._textio import atomic_write_text, read_text
-from redactdesk.formats.errors import ImportProblem
+from redactdesk.formats.errors import ImportProblem, Problems
+from redactdesk.formats.limits import MAX_CHANNEL, MAX_LABEL_CHARS, MAX_WORD_CHARS
 from redactdesk.formats.transcript import TranscriptImport, merge_by_start, turns_from_words
 from redactdesk.formats.validate import check_words, raise_if
 
@@ -24,7 +25,7 @@ def read_ctm(path: str | Path, audio_duration: float | None = None, file_id: str
 
 def parse_ctm(text: str, path: str | Path | None = None, audio_duration: float | None = None,
               file_id: str | None = None) -> TranscriptImport:
-    problems: list[ImportProblem] = []
+    problems = Problems()
     rows: list[tuple[str, str, Word, str]] = []  # file, channel label, word, where
     for ln, line in enumerate(text.split("\n"), 1):
         s = line.strip()
@@ -36,6 +37,12 @@ def parse_ctm(text: str, path: str | Path | None = None, audio_duration: float |
             problems.append(ImportProblem(loc, f"expected at least 5 fields (file channel start duration word), "
                                           f"found {len(f)}"))
             continue
+        if len(f[4]) > MAX_WORD_CHARS:
+            problems.append(ImportProblem(loc, f"word (field 5) longer than {MAX_WORD_CHARS} characters"))
+            continue
+        if len(f[0]) > MAX_LABEL_CHARS or len(f[1]) > MAX_LABEL_CHARS:
+            problems.append(ImportProblem(loc, f"file or channel (fields 1–2) longer than {MAX_LABEL_CHARS} characters"))
+            continue
         start, dur = _float(f[2]), _float(f[3])
         conf = _float(f[5]) if len(f) >= 6 else None
         bad = False
@@ -46,7 +53,7 @@ def parse_ctm(text: str, path: str | Path | None = None, audio_duration: float |
             problems.append(ImportProblem(loc, "duration (field 4) is not a number"))
             bad = True
         elif dur < 0:
-            problems.append(ImportProblem(loc, f"negative duration ({dur:.3f} s)"))
+            problems.append(ImportProblem(loc, "negative duration"))
             bad = True
         if len(f) >= 6 and conf is None and f[5].upper() not in ("NA", "-"):
             problems.append(ImportProblem(loc, "confidence (field 6) is not a number"))
@@ -61,10 +68,11 @@ def parse_ctm(text: str, path: str | Path | None = None, audio_duration: float |
     if file_id is not None:
         rows = [r for r in rows if r[0] == file_id]
         if not rows and not problems:
-            problems.append(ImportProblem("file", f"no lines for recording {file_id!r}; found {', '.join(files)}"))
+            problems.append(ImportProblem("file", f"no lines for the recording asked for; the file holds "
+                                          f"{len(files)} other recording(s)"))
     elif len(files) > 1:
-        problems.append(ImportProblem("file", f"holds {len(files)} recordings ({', '.join(files[:5])}"
-                                      f"{', ...' if len(files) > 5 else ''}); choose one with file_id"))
+        problems.append(ImportProblem("file", f"holds {len(files)} recordings (different names in field 1); "
+                                      "choose one with file_id"))
 
     labels = sorted({r[1] for r in rows}, key=_label_order)
     zero_based = "0" in labels
@@ -90,14 +98,20 @@ def _float(s: str) -> float | None:
         return None
 
 
+def _is_number(lab: str) -> bool:
+    """A channel label of ASCII digits small enough to be a channel number."""
+    return lab.isascii() and lab.isdigit() and len(lab) <= 3 and int(lab) <= MAX_CHANNEL + 1
+
+
 def _label_order(lab: str) -> tuple[int, str]:
-    return (0, f"{int(lab):09d}") if lab.isdigit() else (1, lab.upper())
+    return (0, f"{int(lab):09d}") if _is_number(lab) else (1, lab.upper())
 
 
 def _channel_index(lab: str, zero_based: bool) -> int | None:
-    if lab.isdigit():
-        return int(lab) if zero_based else max(0, int(lab) - 1)
-    if len(lab) == 1 and lab.isalpha():
+    if _is_number(lab):
+        n = int(lab) if zero_based else max(0, int(lab) - 1)
+        return n if n <= MAX_CHANNEL else None
+    if len(lab) == 1 and lab.isascii() and lab.isalpha():
         return ord(lab.upper()) - ord("A")
     return None
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from redactdesk.formats._textio import load_json, read_bytes
+from redactdesk.formats._textio import load_json, open_regular
 from redactdesk.formats.conversation_json import FORMAT_NAME, conversation_to_import, parse_conversation
 from redactdesk.formats.ctm import read_ctm
 from redactdesk.formats.eaf import read_eaf
 from redactdesk.formats.errors import fail
+from redactdesk.formats.limits import MAX_TRANSCRIPT_BYTES
 from redactdesk.formats.subtitles import read_srt, read_vtt
 from redactdesk.formats.textgrid import read_textgrid
 from redactdesk.formats.transcript import TranscriptImport
@@ -28,7 +29,12 @@ def detect_format(path: str | Path) -> str | None:
         return "json"  # decided from content by read_transcript
     if p.suffix.lower() in _BY_SUFFIX:
         return _BY_SUFFIX[p.suffix.lower()]
-    head = read_bytes(p)[:4096]
+    fh, _ = open_regular(p, MAX_TRANSCRIPT_BYTES, "transcript")
+    try:
+        with fh:
+            head = fh.read(4096)
+    except OSError:
+        return None
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (Praat writes TextGrids so)
         head = head.decode("utf-16", errors="ignore").encode("utf-8")
     head = head.removeprefix(b"\xef\xbb\xbf")
@@ -54,8 +60,8 @@ def read_transcript(path: str | Path, audio_duration: float | None = None, fmt: 
     p = Path(path)
     if fmt is not None and fmt not in FORMATS:
         raise ValueError(f"unknown transcript format {fmt!r}; use one of {', '.join(FORMATS)}")
-    if not p.exists():
-        raise fail(p, "file", "no such file")
+    fh, _ = open_regular(p, MAX_TRANSCRIPT_BYTES, "transcript")  # regular, within the limit, or ImportFailed
+    fh.close()
     kind = fmt or detect_format(p)
     if kind in ("json", "whisperx", "conversation", "words"):
         data = load_json(p)

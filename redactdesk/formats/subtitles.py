@@ -13,15 +13,17 @@ from pathlib import Path
 
 from redactdesk.core.types import Word
 from redactdesk.formats._textio import atomic_write_text, read_text
-from redactdesk.formats.errors import ImportProblem
+from redactdesk.formats.errors import ImportProblem, Problems
+from redactdesk.formats.limits import MAX_LABEL_CHARS
 from redactdesk.formats.transcript import TranscriptImport, spread, turns_from_words
 from redactdesk.formats.validate import check_words, raise_if
 
-_TS = r"(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{1,3})"
-_TIMING = re.compile(rf"^\s*{_TS}\s*-->\s*{_TS}(?:\s+.*)?$")
-_TAG = re.compile(r"<([^>]*)>")
-_INLINE_TS = re.compile(rf"^{_TS}$")
-_VOICE = re.compile(r"^v(?:\.[^\s]*)?\s+(.+)$", re.DOTALL)
+# Every pattern is anchored and free of nested or overlapping quantifiers, so it runs in linear
+# time on any line; tags are found with str.find (a regex over "<<<<..." would be quadratic).
+_TS = r"(?:([0-9]{1,6}):)?([0-9]{1,2}):([0-9]{2})[.,]([0-9]{1,3})"
+_TIMING = re.compile(rf"[ \t]*{_TS}[ \t]*-->[ \t]*{_TS}(?:[ \t][^\n]*)?")
+_INLINE_TS = re.compile(_TS)
+_VOICE = re.compile(r"v(?:\.[^\s]*)?\s+(.+)", re.DOTALL)
 
 
 def _seconds(h: str | None, m: str, s: str, frac: str) -> float:
@@ -55,7 +57,7 @@ def _blocks(text: str) -> list[list[tuple[int, str]]]:
 def parse_subtitles(text: str, kind: str, path: str | Path | None = None,
                     audio_duration: float | None = None) -> TranscriptImport:
     """Parse WebVTT (``kind="vtt"``) or SRT (``kind="srt"``) text."""
-    problems: list[ImportProblem] = []
+    problems = Problems()
     blocks = _blocks(text.lstrip("\ufeff"))
     if kind == "vtt":
         if not blocks or not blocks[0][0][1].startswith("WEBVTT"):
@@ -75,13 +77,13 @@ def parse_subtitles(text: str, kind: str, path: str | Path | None = None,
             continue
         ln, timing = block[timing_at]
         loc = f"cue {n_cue} (line {ln})"
-        m = _TIMING.match(timing)
+        m = _TIMING.fullmatch(timing)
         if not m:
             problems.append(ImportProblem(loc, "malformed timing line (expected 'HH:MM:SS.mmm --> HH:MM:SS.mmm')"))
             continue
         start, end = _seconds(*m.groups()[:4]), _seconds(*m.groups()[4:])
         if start > end:
-            problems.append(ImportProblem(loc, f"starts at {start:.3f} s, after it ends at {end:.3f} s"))
+            problems.append(ImportProblem(loc, "starts after it ends"))
             continue
         payload = "\n".join(line for _, line in block[timing_at + 1 :])
         for w in _cue_words(payload, start, end, loc, problems):
@@ -93,28 +95,46 @@ def parse_subtitles(text: str, kind: str, path: str | Path | None = None,
     return TranscriptImport(words=words, turns=turns_from_words(words), warnings=warnings, format=kind)
 
 
+def _split_tags(payload: str) -> list[tuple[str, str | None]]:
+    """``payload`` as (text before a tag, the tag's inside) pairs, the last with tag None.
+
+    A tag runs from '<' to the next '>'; a '<' with no '>' after it is text. Linear time: each
+    character is looked at a bounded number of times (no backtracking regex).
+    """
+    out: list[tuple[str, str | None]] = []
+    pos = 0
+    while True:
+        lt = payload.find("<", pos)
+        gt = payload.find(">", lt + 1) if lt >= 0 else -1
+        if lt < 0 or gt < 0:
+            out.append((payload[pos:], None))
+            return out
+        out.append((payload[pos:lt], payload[lt + 1 : gt]))
+        pos = gt + 1
+
+
 def _cue_words(payload: str, start: float, end: float, loc: str, problems: list[ImportProblem]) -> list[Word]:
     # chunks: (anchor time, [(token, speaker)]) split by inline timestamps
     chunks: list[tuple[float, list[tuple[str, str | None]]]] = [(start, [])]
     speaker: str | None = None
-    pos = 0
-    for m in [*_TAG.finditer(payload), None]:
-        seg = payload[pos : m.start() if m else len(payload)]
+    for seg, tag in _split_tags(payload):
         for tok in html.unescape(seg).split():
             if any(c.isalnum() for c in tok):
                 chunks[-1][1].append((tok, speaker))
-        if m is None:
+        if tag is None:
             break
-        pos = m.end()
-        tag = m.group(1).strip()
-        if (v := _VOICE.match(tag)) is not None:
+        tag = tag.strip()
+        if (v := _VOICE.fullmatch(tag)) is not None:
             speaker = html.unescape(v.group(1)).strip() or None
+            if speaker is not None and len(speaker) > MAX_LABEL_CHARS:
+                problems.append(ImportProblem(loc, f"voice name longer than {MAX_LABEL_CHARS} characters"))
+                speaker = None
         elif tag == "/v":
             speaker = None
-        elif (t := _INLINE_TS.match(tag)) is not None:
+        elif (t := _INLINE_TS.fullmatch(tag)) is not None:
             at = _seconds(*t.groups())
             if not start <= at <= end:
-                problems.append(ImportProblem(loc, f"inline timestamp {at:.3f} s lies outside the cue"))
+                problems.append(ImportProblem(loc, "an inline timestamp lies outside the cue"))
                 at = min(max(at, chunks[-1][0]), end)
             chunks.append((max(at, chunks[-1][0]), []))
     words: list[Word] = []

@@ -1,4 +1,5 @@
-"""Praat TextGrid (via praatio): reader and writer.
+"""Praat TextGrid: reader (our own linear-time tokenizer for Praat's long and short text forms, plus
+praatio's JSON form) and writer (praatio).
 
 Reading picks word tiers in this order: tiers named "<speaker> - words" (Montreal Forced Aligner
 style; speaker from the name), else a tier named "words" (no speaker), else every interval tier
@@ -14,11 +15,11 @@ import tempfile
 from pathlib import Path
 
 from praatio import textgrid as tgio
-from praatio.utilities import textgrid_io
 
 from redactdesk.core.types import Word
-from redactdesk.formats._textio import read_text
+from redactdesk.formats._textio import parse_json, read_text
 from redactdesk.formats.errors import ImportProblem
+from redactdesk.formats.limits import MAX_LABEL_CHARS
 from redactdesk.formats.transcript import (
     TranscriptImport,
     merge_by_start,
@@ -28,9 +29,27 @@ from redactdesk.formats.transcript import (
 )
 from redactdesk.formats.validate import check_words, raise_if
 
-_MFA_WORDS = re.compile(r"^(.*?)\s*-\s*words$", re.IGNORECASE)
-_PHONES = re.compile(r"(^|[\s-])(phones?|phonemes?|segments?)$", re.IGNORECASE)
 WORDS_TIER = "words"
+_PHONES = re.compile(r"(?:^|[\s-])(?:phones?|phonemes?|segments?)\Z", re.IGNORECASE)  # constant work per start
+
+# Praat's text forms (long and short) are one stream of tokens: quoted strings ("" inside is a
+# quote), free-standing numbers and <flags>; everything else ("xmin =", "item [1]:") is decoration,
+# and "!" starts a comment. Linear time: no alternative can backtrack more than once over its own run.
+_TOKEN = re.compile(
+    r'"[^"]*(?:""[^"]*)*"'
+    r"|<(?:exists|absent)>"
+    r"|(?<!\S)[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?(?!\S)"
+    r"|![^\n]*"
+)
+
+
+class _Malformed(Exception):
+    """Parse error inside the TextGrid reader: ``where`` and ``message`` are value-free."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(message)
+        self.where = where
+        self.message = message
 
 
 def read_textgrid(path: str | Path, audio_duration: float | None = None) -> TranscriptImport:
@@ -38,21 +57,36 @@ def read_textgrid(path: str | Path, audio_duration: float | None = None) -> Tran
     return parse_textgrid(read_text(path), path, audio_duration)
 
 
+def mfa_speaker(name: str) -> str | None | bool:
+    """For a Montreal-Forced-Aligner tier name "<speaker> - words": the speaker (None when empty);
+    False for any other name. (Plain string operations: a regex here backtracked quadratically.)"""
+    s = name.rstrip()
+    if not s.lower().endswith("words"):
+        return False
+    rest = s[:-5].rstrip()
+    if not rest.endswith("-"):
+        return False
+    return rest[:-1].rstrip() or None
+
+
 def parse_textgrid(text: str, path: str | Path | None = None,
                    audio_duration: float | None = None) -> TranscriptImport:
     try:
-        tg = textgrid_io.parseTextgridStr(text, includeEmptyIntervals=False)
-    except Exception as exc:  # praatio raises assorted errors on malformed files
-        raise_if(path, [ImportProblem("file", f"not a readable TextGrid ({type(exc).__name__})")])
-    tiers = [(i, t) for i, t in enumerate(tg.get("tiers", []), 1) if t.get("class") == "IntervalTier"]
-    chosen: list[tuple[int, dict, str | None]] = []
-    mfa = [(i, t, _MFA_WORDS.match(t["name"])) for i, t in tiers]
-    if any(m for _, _, m in mfa):
-        chosen = [(i, t, m.group(1) or None) for i, t, m in mfa if m]
-    elif any(t["name"].strip().lower() == WORDS_TIER for _, t in tiers):
-        chosen = [(i, t, None) for i, t in tiers if t["name"].strip().lower() == WORDS_TIER]
+        tiers = _parse_json_form(text, path) if text.lstrip()[:1] == "{" else _parse_text_form(text)
+    except _Malformed as exc:
+        raise_if(path, [ImportProblem(exc.where, f"not a readable TextGrid ({exc.message})")])
+    tiers = [(i, name, entries) for i, (cls, name, entries) in enumerate(tiers, 1) if cls == "IntervalTier"]
+    problems = [ImportProblem(f"tier {i}", f"tier name longer than {MAX_LABEL_CHARS} characters")
+                for i, name, _ in tiers if len(name) > MAX_LABEL_CHARS]
+    raise_if(path, problems)
+    chosen: list[tuple[int, list, str | None]] = []
+    mfa = [(i, entries, mfa_speaker(name)) for i, name, entries in tiers]
+    if any(m is not False for _, _, m in mfa):
+        chosen = [(i, entries, m) for i, entries, m in mfa if m is not False]
+    elif any(name.strip().lower() == WORDS_TIER for _, name, _ in tiers):
+        chosen = [(i, entries, None) for i, name, entries in tiers if name.strip().lower() == WORDS_TIER]
     else:
-        chosen = [(i, t, t["name"]) for i, t in tiers if not _PHONES.search(t["name"].strip())]
+        chosen = [(i, entries, name) for i, name, entries in tiers if not _PHONES.search(name.strip())]
     if not chosen:
         raise_if(path, [ImportProblem("file", "no interval tier with words")])
 
@@ -60,10 +94,11 @@ def parse_textgrid(text: str, path: str | Path | None = None,
     items: list[tuple[Word, str]] = []
     groups: list[int] = []
     spread_count = 0
-    for ti, tier, speaker in chosen:
-        for ii, entry in enumerate(tier["entries"], 1):
-            start, end, label = float(entry[0]), float(entry[1]), str(entry[2])
+    for ti, entries, speaker in chosen:
+        for ii, (start, end, label) in enumerate(entries, 1):
             tokens = label.split()
+            if not tokens:
+                continue
             loc = f"tier {ti}, interval {ii}"
             if len(tokens) == 1:
                 items.append((Word(text=tokens[0], start=start, end=end, speaker=speaker), loc))
@@ -78,6 +113,131 @@ def parse_textgrid(text: str, path: str | Path | None = None,
         warnings.append(f"{spread_count} interval(s) held several words; their times were spread evenly")
     words = [w for w, _ in merge_by_start(items)]
     return TranscriptImport(words=words, turns=turns_from_words(words), warnings=warnings, format="textgrid")
+
+
+_Tier = tuple[str, str, list[tuple[float, float, str]]]  # class, name, (start, end, label) entries
+
+
+class _Tokens:
+    """The token stream of a Praat text file, read lazily, each token with its line number."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._it = _TOKEN.finditer(text)
+        self._peeked: tuple[str, int, int] | None = None
+        self._line, self._last = 1, 0
+
+    def _pull(self) -> tuple[str, int, int] | None:
+        """The next (token, line, end offset), skipping comments; None at the end."""
+        if self._peeked is not None:
+            tok, self._peeked = self._peeked, None
+            return tok
+        for m in self._it:
+            self._line += self.text.count("\n", self._last, m.start())
+            self._last = m.start()
+            if m.group()[0] != "!":
+                return m.group(), self._line, m.end()
+        return None
+
+    def _next(self, what: str) -> tuple[str, int, int]:
+        tok = self._pull()
+        if tok is None:
+            raise _Malformed("file", f"the file ends where {what} belongs")
+        return tok
+
+    def string(self, what: str) -> str:
+        tok, line, _ = self._next(what)
+        if tok[0] != '"':
+            raise _Malformed(f"line {line}", f"expected {what} (a quoted text)")
+        return tok[1:-1].replace('""', '"')
+
+    def number(self, what: str) -> float:
+        tok, line, _ = self._next(what)
+        if tok[0] in '"<':
+            raise _Malformed(f"line {line}", f"expected {what} (a number)")
+        return float(tok)
+
+    def count(self, what: str, per_item: int) -> int:
+        """A count of items that each take ``per_item`` more tokens; it cannot promise more tokens
+        than the rest of the file could hold (each takes two characters at least)."""
+        tok, line, end = self._next(what)
+        n = float(tok) if tok[0] not in '"<' else -1.0
+        if not (n.is_integer() and 0 <= n):
+            raise _Malformed(f"line {line}", f"{what} is not a whole number")
+        if n * per_item > (len(self.text) - end) // 2 + 1:
+            raise _Malformed(f"line {line}", f"{what} promises more entries than the file holds")
+        return int(n)
+
+    def flag(self) -> bool | None:
+        """Consume an <exists>/<absent> flag when one comes next: True/False, or None when none does."""
+        tok = self._pull()
+        if tok is not None and tok[0][0] == "<":
+            return tok[0] == "<exists>"
+        self._peeked = tok
+        return None
+
+
+def _parse_text_form(text: str) -> list[_Tier]:
+    toks = _Tokens(text)
+    if toks.string("the file type") not in ("ooTextFile", "ooTextFile short"):
+        raise _Malformed("line 1", "not a Praat text file")
+    if toks.string("the object class") != "TextGrid":
+        raise _Malformed("line 2", "the object is not a TextGrid")
+    toks.number("the start time")
+    toks.number("the end time")
+    if toks.flag() is False:
+        return []
+    tiers: list[_Tier] = []
+    for _ in range(toks.count("the number of tiers", 5)):
+        cls = toks.string("a tier class")
+        name = toks.string("a tier name")
+        toks.number("a tier start time")
+        toks.number("a tier end time")
+        if cls == "IntervalTier":
+            n = toks.count("the number of intervals", 3)
+            entries = [(toks.number("an interval start"), toks.number("an interval end"),
+                        toks.string("an interval text")) for _ in range(n)]
+        elif cls == "TextTier":
+            n = toks.count("the number of points", 2)
+            for _ in range(n):
+                toks.number("a point time")
+                toks.string("a point mark")
+            entries = []
+        else:
+            raise _Malformed("file", "a tier class is neither IntervalTier nor TextTier")
+        tiers.append((cls, name, entries))
+    return tiers
+
+
+def _parse_json_form(text: str, path: str | Path | None) -> list[_Tier]:
+    """praatio's JSON TextGrid: {"tiers": [{"class", "name", "entries": [[start, end, label], ...]}]}
+    or its simplified form {"start", "end", "tiers": {name: {"type", "entries"}}}."""
+    data = parse_json(text, path)
+    if not isinstance(data, dict):
+        raise _Malformed("file", "expected a JSON object")
+    raw = data.get("tiers")
+    if isinstance(raw, dict):  # simplified form
+        raw = [{"class": t.get("type") if isinstance(t, dict) else None, "name": name,
+                "entries": t.get("entries") if isinstance(t, dict) else None} for name, t in raw.items()]
+    if not isinstance(raw, list):
+        raise _Malformed("file", "'tiers' is not a list")
+    tiers: list[_Tier] = []
+    for ti, t in enumerate(raw, 1):
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not isinstance(t.get("entries"), list):
+            raise _Malformed(f"tier {ti}", "expected an object with 'name' and 'entries'")
+        cls = t.get("class")
+        entries: list[tuple[float, float, str]] = []
+        if cls == "IntervalTier":
+            for ei, e in enumerate(t["entries"], 1):
+                if not (isinstance(e, list) and len(e) == 3 and isinstance(e[2], str)
+                        and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in e[:2])):
+                    raise _Malformed(f"tier {ti}, interval {ei}", "expected [start, end, text]")
+                try:
+                    entries.append((float(e[0]), float(e[1]), e[2]))
+                except OverflowError:
+                    raise _Malformed(f"tier {ti}, interval {ei}", "a time is out of range") from None
+        tiers.append((cls if isinstance(cls, str) else "", t["name"], entries))
+    return tiers
 
 
 def build_textgrid(words: list[Word], duration: float | None = None) -> tgio.Textgrid:

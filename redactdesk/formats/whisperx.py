@@ -14,7 +14,8 @@ from typing import Any
 from redactdesk.core.types import Word
 from redactdesk.formats import _jsonfields as jf
 from redactdesk.formats._textio import load_json
-from redactdesk.formats.errors import ImportProblem
+from redactdesk.formats.errors import ImportProblem, Problems
+from redactdesk.formats.limits import MAX_WORD_CHARS
 from redactdesk.formats.timing_fill import fill_missing_times, is_missing
 from redactdesk.formats.transcript import TranscriptImport, spread, turns_from_words
 from redactdesk.formats.validate import check_words, raise_if
@@ -30,7 +31,7 @@ def read_whisperx(path: str | Path, audio_duration: float | None = None) -> Tran
 def parse_whisperx(data: Any, path: str | Path | None = None,
                    audio_duration: float | None = None) -> TranscriptImport:
     """Read already-parsed whisperx JSON (see ``read_whisperx``)."""
-    problems: list[ImportProblem] = []
+    problems = Problems()
     warnings: list[str] = []
     if not isinstance(data, dict):
         raise_if(path, [ImportProblem("file", "expected a JSON object with 'segments'")])
@@ -46,7 +47,7 @@ def parse_whisperx(data: Any, path: str | Path | None = None,
                 continue
             seg_start = jf.number(seg, "start", loc, problems)
             seg_end = jf.number(seg, "end", loc, problems)
-            seg_speaker = jf.speaker(seg.get("speaker"))
+            seg_speaker = jf.label(seg, "speaker", loc, problems)
             raw = seg.get("words")
             if raw is None:
                 got = _spread_segment(seg, loc, seg_start, seg_end, seg_speaker, problems)
@@ -65,6 +66,8 @@ def parse_whisperx(data: Any, path: str | Path | None = None,
                     seg_words.append(w)
                     where.append(f"{loc}, word {wi}")
             words.extend(fill_missing_times(seg_words, seg_start, seg_end))
+    elif segments is not None and not isinstance(segments, list):
+        problems.append(ImportProblem("file", "'segments' is not a list"))
     elif isinstance(data.get("word_segments"), list) and data["word_segments"]:
         for wi, wd in enumerate(data["word_segments"], 1):
             w = _word(wd, f"word_segments {wi}", None, problems)
@@ -73,8 +76,9 @@ def parse_whisperx(data: Any, path: str | Path | None = None,
                 where.append(f"word_segments {wi}")
     elif "segments" not in data and "word_segments" not in data:
         problems.append(ImportProblem("file", "no 'segments' or 'word_segments' list: not whisperx output"))
-    elif segments is not None and not isinstance(segments, list):
-        problems.append(ImportProblem("file", "'segments' is not a list"))
+    elif "word_segments" in data and not isinstance(data["word_segments"], list):
+        problems.append(ImportProblem("file", "'word_segments' is not a list"))
+    language = jf.language(data, "file", problems)
 
     words = fill_missing_times(words)  # runs a segment could not anchor, and word_segments
     timed = [i for i, w in enumerate(words) if not is_missing(w)]
@@ -91,7 +95,6 @@ def parse_whisperx(data: Any, path: str | Path | None = None,
         warnings.append(f"{n_est} word(s) had no times; estimated times given (marked unaligned)")
     if spread_segments:
         warnings.append(f"{spread_segments} segment(s) had no word list; their times were spread over their words")
-    language = data.get("language") if isinstance(data.get("language"), str) else None
     return TranscriptImport(words=words, turns=turns_from_words(words), language=language,
                             warnings=warnings, format="whisperx")
 
@@ -100,12 +103,13 @@ def _word(wd: Any, loc: str, seg_speaker: str | None, problems: list[ImportProbl
     if not isinstance(wd, dict):
         problems.append(ImportProblem(loc, "expected a JSON object"))
         return None
-    n0 = len(problems)
-    text = jf.text(wd, ("word", "text"), loc, problems)
+    n0 = jf.seen(problems)
+    text = jf.text(wd, ("word", "text"), loc, problems, max_chars=MAX_WORD_CHARS)
     start = jf.number(wd, "start", loc, problems)
     end = jf.number(wd, "end", loc, problems)
     score = jf.number(wd, "score", loc, problems)
-    if len(problems) > n0:
+    speaker = jf.label(wd, "speaker", loc, problems)
+    if jf.seen(problems) > n0:
         return None
     timed = start is not None and end is not None
     return Word(
@@ -113,14 +117,14 @@ def _word(wd: Any, loc: str, seg_speaker: str | None, problems: list[ImportProbl
         start=start if timed else NAN,
         end=end if timed else NAN,
         confidence=score if jf.finite(score) else None,
-        speaker=jf.speaker(wd.get("speaker")) or seg_speaker,
+        speaker=speaker or seg_speaker,
         aligned=timed,
     )
 
 
 def _spread_segment(seg: dict, loc: str, start: float | None, end: float | None, speaker: str | None,
                     problems: list[ImportProblem]) -> list[Word]:
-    text = jf.text(seg, ("text",), loc, problems)
+    text = jf.text(seg, ("text",), loc, problems, max_chars=MAX_WORD_CHARS * 1000)
     if text is None:
         return []
     tokens = text.split()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,20 +23,26 @@ class ImportResult:
 
 
 def conversation_id_for(project: Project, audio_path: Path, wanted: str | None = None) -> str:
-    """A readable, unique id: the given one, or the audio file's stem (made unique with a suffix)."""
-    if wanted:
-        if project.has_conversation(wanted):
-            raise ValueError(f"a conversation called {wanted!r} already exists")
+    """A readable, unique id that is safe as a file name (``redactdesk.core.ids``): the given one,
+    or one made from the audio file's stem (cut to 64 characters, made unique with a suffix).
+
+    Raises ``IdError`` (a ValueError; the message never repeats the id) when ``wanted`` breaks the
+    id rule or is taken. Ids differing only in letter case count as taken: a release folder on a
+    case-insensitive disk could not hold both.
+    """
+    from redactdesk.core.ids import IdError, check_id, safe_id_from, unique_id
+
+    taken_folded = {c.casefold() for c in project.conversation_ids()}
+    if wanted is not None:
+        check_id(wanted)
+        if wanted.casefold() in taken_folded:
+            raise IdError("a conversation with this id already exists (ids are compared ignoring case)")
         return wanted
     stem = audio_path.name
     for suffix in AUDIO_SUFFIXES:
         if stem.lower().endswith(suffix):
             stem = stem[: -len(suffix)]
-    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem) or "conversation"
-    cid, n = base, 2
-    while project.has_conversation(cid):
-        cid, n = f"{base}_{n}", n + 1
-    return cid
+    return unique_id(safe_id_from(stem), lambda cid: cid.casefold() in taken_folded)
 
 
 def find_sidecar_transcript(audio_path: Path) -> Path | None:
@@ -45,8 +50,11 @@ def find_sidecar_transcript(audio_path: Path) -> Path | None:
     stem = audio_path.with_suffix("")
     for suffix in TRANSCRIPT_SUFFIXES:
         candidate = Path(str(stem) + suffix)
-        if candidate.exists():
-            return candidate
+        try:
+            if candidate.exists():
+                return candidate
+        except OSError:  # a name too long for the file system cannot exist
+            continue
     return None
 
 
@@ -80,14 +88,34 @@ def import_recording(project: Project, audio_path: str | Path, transcript_path: 
                 span.status = keep_spans_as
             span.id = None
         conv.spans = list(t.spans)
-    project.add_conversation(conv)
+    # the id is chosen again under the write lock, in the transaction that stores the conversation:
+    # two processes importing at once can neither take the same id nor both store one recording
+    project.add_conversation(conv, id_chooser=lambda p: conversation_id_for(p, audio, conversation_id),
+                             refuse_duplicate=conversation_id is None)
     return ImportResult(conv.id, len(conv.words), sum(not w.aligned for w in conv.words), len(conv.spans), warnings)
 
 
 def import_many(project: Project, audio_paths: list[Path], *, language: str | None = None,
-                progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> list[ImportResult]:
-    """Import several recordings, each with its sidecar transcript when one exists."""
+                progress: ProgressFn | None = None, cancel: CancelFn | None = None,
+                failures: list[tuple[str, str]] | None = None) -> list[ImportResult]:
+    """Import several recordings, each with its sidecar transcript when one exists.
+
+    A recording that cannot be imported (a damaged file, an already imported one) is left out —
+    all or nothing for that recording — and the others go on; ``failures`` collects (file name,
+    message) pairs, messages free of values from the files. Without ``failures`` the first error is
+    raised, as before.
+    """
+    from redactdesk.formats.errors import ImportFailed
+    from redactdesk.store.errors import ProjectBusy, ProjectError
+
     results = []
     for audio in track(audio_paths, len(audio_paths), progress, cancel, label=lambda p: p.name):
-        results.append(import_recording(project, audio, find_sidecar_transcript(audio), language=language))
+        try:
+            results.append(import_recording(project, audio, find_sidecar_transcript(audio), language=language))
+        except ProjectBusy:
+            raise
+        except (ImportFailed, ProjectError, ValueError) as exc:
+            if failures is None:
+                raise
+            failures.append((Path(audio).name, str(exc)))
     return results

@@ -27,7 +27,7 @@ def test_latin1_file_names_the_byte_offset(tmp_path):
     with pytest.raises(ImportFailed) as ei:
         read_transcript(p)
     assert str(ei.value.problems[0]) == (
-        "byte 37 (line 2): not valid UTF-8 (byte 0xf1); save the file as UTF-8")
+        "byte 37 (line 2): not valid UTF-8; save the file as UTF-8")
 
 
 def test_utf8_bom_is_accepted(tmp_path):
@@ -73,8 +73,8 @@ def test_check_words_collects_everything():
              Word("e", 5.0, 5.04)]
     probs = check_words(words, [f"w{i}" for i in range(5)], audio_duration=5.0)
     assert [(p.where, p.message.split(" (")[0].split(",")[0]) for p in probs] == [
-        ("w1", "empty word text"), ("w1", "starts at 0.400 s"), ("w2", "start time is infinite"),
-        ("w3", "starts at 0.200 s")]
+        ("w1", "empty word text"), ("w1", "starts after it ends"), ("w2", "start time is infinite"),
+        ("w3", "starts before the previous word: words are out of time order")]
     # 5.04 s is inside the 50 ms tolerance; groups make ordering per channel
     assert check_words([Word("a", 1.0, 1.1), Word("b", 0.5, 0.6)], ["1", "2"], groups=[0, 1]) == []
 

@@ -1,0 +1,49 @@
+"""The release pre-check and decisions from the command line, as a reviewer on a server uses them."""
+
+from __future__ import annotations
+
+from redactdesk.cli.main import main
+from redactdesk.core.types import Conversation, Span, SpanStatus, Word
+from redactdesk.store import Project
+
+WORDS = "hello this is Marjorie Quillfeather my card is 4111 1111 1111 1111 thanks".split()
+
+
+def _project(tmp_path):
+    path = tmp_path / "p.rdproj"
+    with Project.create(path) as p:
+        conv = Conversation(id="call_1", words=[Word(w, i * 0.5, i * 0.5 + 0.4, 0.9, "c") for i, w in enumerate(WORDS)])
+        conv.turns = conv.turns_from_speakers()
+        conv.spans = [Span(3, 5, "PERSON", status=SpanStatus.ACCEPTED)]
+        p.add_conversation(conv)
+        p.replace_suggestions("call_1", [])
+    return path
+
+
+def test_precheck_lists_the_unmarked_card_and_decide_resolves_it(tmp_path, capsys):
+    path = _project(tmp_path)
+    assert main(["precheck", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAIL: 1 item(s)") and "call_1 words 8-12: CREDIT_CARD" in out and "4111" not in out
+    assert main(["decide", str(path), "call_1", "8", "12", "--accept", "credit_card"]) == 0
+    assert main(["precheck", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("PASS")
+    with Project.open(path) as p:
+        assert [a.action for a in p.audit_log("call_1", limit=1)] == ["accept"]
+
+
+def test_decide_refuses_words_outside_and_unknown_categories(tmp_path, capsys):
+    path = _project(tmp_path)
+    assert main(["decide", str(path), "call_1", "10", "99", "--reject"]) == 2
+    assert "do not lie inside" in capsys.readouterr().err
+    assert main(["decide", str(path), "call_1", "0", "1", "--accept", "NOPE"]) == 2
+
+
+def test_mark_reviewed_refuses_open_suggestions(tmp_path, capsys):
+    path = _project(tmp_path)
+    with Project.open(path) as p:
+        p.replace_suggestions("call_1", [Span(0, 1, "PERSON", score=0.5)])
+    assert main(["mark-reviewed", str(path), "call_1"]) == 2
+    assert "undecided" in capsys.readouterr().err
+    assert main(["decide", str(path), "call_1", "0", "1", "--reject"]) == 0
+    assert main(["mark-reviewed", str(path), "call_1"]) == 0
