@@ -1062,17 +1062,23 @@ class MainWindow(QMainWindow):
             self.ctx.error("Import not available", f"the import pipeline is not installed ({exc})")
             return
 
+        failures: list[tuple[str, str]] = []
+
         def work(job):
             p = self._worker_project()
             try:
-                return import_many(p, list(paths), language=language,
+                return import_many(p, list(paths), language=language, failures=failures,
                                    progress=lambda f, m: job.report(f, None, m), cancel=lambda: job.is_cancelled)
             finally:
                 p.close()
 
         def done(results):
             warn = sum(len(r.warnings) for r in results)
-            self._after_job(f"Imported {len(results)} recording(s)" + (f", {warn} warning(s)" if warn else ""))
+            self._after_job(f"Imported {len(results)} recording(s)" + (f", {warn} warning(s)" if warn else "")
+                            + (f", {len(failures)} not imported" if failures else ""))
+            if failures:
+                self.ctx.error(f"{len(failures)} recording(s) not imported",
+                               "\n\n".join(f"{name}: {msg}" for name, msg in failures[:20]))
             if self.ctx.conversation is None and results:
                 self.choose_conversation(results[0].conversation_id)
 

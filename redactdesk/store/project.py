@@ -19,6 +19,7 @@ import json
 import os
 import secrets
 import sqlite3
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -257,7 +258,17 @@ def _tamper_message(p: Path, check: AuditCheck) -> str:
             "cannot be trusted; restore a backup or ask whoever changed it")
 
 
-def _open_error(p: Path, exc: sqlite3.Error) -> ProjectError:
+# SQLite's message about a damaged file may hold bytes that are not UTF-8: Python then raises
+# UnicodeDecodeError instead of sqlite3.Error while building the exception
+_OPEN_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
+def _err(exc: BaseException) -> str:
+    """An SQLite error by its name ("SQLITE_CORRUPT"): its text may quote bytes of the damaged file."""
+    return str(getattr(exc, "sqlite_errorname", "") or type(exc).__name__)
+
+
+def _open_error(p: Path, exc: BaseException) -> ProjectError:
     """The user's reading of an SQLite error met while opening ``p`` (never a raw traceback)."""
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
     if _is_busy(exc):
@@ -265,17 +276,17 @@ def _open_error(p: Path, exc: sqlite3.Error) -> ProjectError:
     if code == sqlite3.SQLITE_NOTADB:
         return NotAProject(f"{p} is not a redactdesk project (not an SQLite database)")
     if code == sqlite3.SQLITE_CORRUPT:
-        return CorruptProject(f"{p} is damaged or half-written ({exc}); restore a backup")
+        return CorruptProject(f"{p} is damaged or half-written ({_err(exc)}); restore a backup")
     if code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH, sqlite3.SQLITE_READONLY):
-        return ProjectError(f"{p}: cannot open ({exc})")
+        return ProjectError(f"{p}: cannot open ({_err(exc)})")
     if code == sqlite3.SQLITE_IOERR:
-        return ProjectError(f"{p}: cannot be read ({exc}); check the disk and try again")
+        return ProjectError(f"{p}: cannot be read ({_err(exc)}); check the disk and try again")
     if code == sqlite3.SQLITE_ERROR:  # e.g. "no such column": tables that are not ours
         return NotAProject(f"{p} is an SQLite database but not a redactdesk project")
-    return CorruptProject(f"{p} is damaged or half-written ({exc}); restore a backup")
+    return CorruptProject(f"{p} is damaged or half-written ({_err(exc)}); restore a backup")
 
 
-def _write_error(p: Path, exc: sqlite3.Error) -> ProjectError | None:
+def _write_error(p: Path, exc: BaseException) -> ProjectError | None:
     """The user's reading of an SQLite error met while writing (None: a bug, keep the traceback)."""
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
     if _is_busy(exc):
@@ -283,11 +294,11 @@ def _write_error(p: Path, exc: sqlite3.Error) -> ProjectError | None:
     if code == sqlite3.SQLITE_FULL:
         return ProjectError(f"{p.name}: the disk is full; nothing was changed")
     if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
-        return ProjectError(f"{p}: cannot write ({exc})")
+        return ProjectError(f"{p}: cannot write ({_err(exc)})")
     if code == sqlite3.SQLITE_IOERR:
-        return ProjectError(f"{p}: cannot be written ({exc}); check the disk and try again")
+        return ProjectError(f"{p}: cannot be written ({_err(exc)}); check the disk and try again")
     if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return CorruptProject(f"{p} is damaged ({exc}); restore a backup")
+        return CorruptProject(f"{p} is damaged ({_err(exc)}); restore a backup")
     return None
 
 
@@ -379,18 +390,20 @@ class Project:
             raise ProjectError(f"{p}: no such project file")
         if p.is_dir():
             raise NotAProject(f"{p} is a folder, not a redactdesk project file")
+        if not stat.S_ISREG(p.stat().st_mode):  # a FIFO or device would block SQLite's open for ever
+            raise NotAProject(f"{p} is not a regular file, so it is not a redactdesk project")
         timeout = float(kw.get("busy_timeout", DEFAULT_BUSY_TIMEOUT))
         version = cls._inspect(p, timeout)
         try:
             conn = sqlite3.connect(_sqlite_uri(p, "rw"), uri=True, check_same_thread=False, timeout=timeout)
-        except sqlite3.Error as exc:
+        except _OPEN_ERRORS as exc:
             raise _open_error(p, exc) from exc
         project = cls(p, conn, **kw)
         try:
             project._configure()
             if version < SCHEMA_VERSION:
                 project._migrate(from_version=version)
-        except sqlite3.Error as exc:
+        except _OPEN_ERRORS as exc:
             conn.close()
             error = _write_error(p, exc)
             if error is None:
@@ -418,10 +431,10 @@ class Project:
             raise
         except ProjectError:
             if any(s.exists() and s not in existed for s in sidecars):
-                with contextlib.suppress(sqlite3.Error):
+                with contextlib.suppress(*_OPEN_ERRORS):
                     conn = sqlite3.connect(_sqlite_uri(p, "rw"), uri=True, timeout=0)
                     try:
-                        with contextlib.suppress(sqlite3.Error):
+                        with contextlib.suppress(*_OPEN_ERRORS):
                             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
                     finally:
                         conn.close()
@@ -431,11 +444,15 @@ class Project:
     def _inspect_readonly(p: Path, timeout: float) -> int:
         try:
             conn = sqlite3.connect(_sqlite_uri(p, "ro"), uri=True, timeout=timeout)
-        except sqlite3.Error as exc:
+        except _OPEN_ERRORS as exc:
             raise _open_error(p, exc) from exc
+        conn.text_factory = lambda b: b.decode("utf-8", "replace")  # a damaged file may hold any bytes
         try:
             conn.execute("BEGIN")  # one snapshot for every check below
-            problems = [r[0] for r in conn.execute("PRAGMA integrity_check(100)")]
+            try:
+                problems = [r[0] for r in conn.execute("PRAGMA integrity_check(100)")]
+            except UnicodeDecodeError:  # the report quotes damaged bytes: it is not "ok" either way
+                problems = ["damaged"]
             if problems != ["ok"]:
                 raise CorruptProject(
                     f"{p} is damaged: SQLite's integrity check found {len(problems)}"
@@ -467,7 +484,7 @@ class Project:
             if not check.ok:
                 raise TamperedProject(_tamper_message(p, check))
             return version
-        except sqlite3.Error as exc:
+        except _OPEN_ERRORS as exc:
             raise _open_error(p, exc) from exc
         finally:
             conn.close()

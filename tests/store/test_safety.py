@@ -418,3 +418,23 @@ def test_writer_killed_mid_transaction_leaves_a_project_that_opens_cleanly(tmp_p
         p.add_conversation(small_conv("after"))
     with Project.open(path) as p:
         assert p.conversation_ids() == ["after", "kept"]
+
+
+def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path):
+    fifo = tmp_path / "p.rdproj"
+    os.mkfifo(fifo)
+    with pytest.raises(NotAProject, match="not a regular file"):
+        Project.open(fifo)
+
+
+def test_messages_about_a_damaged_file_name_the_error_not_its_text(tmp_path):
+    path = tmp_path / "p.rdproj"
+    Project.create(path).close()
+    data = path.read_bytes()
+    at = data.index(b"CREATE TABLE settings (key")
+    # the schema's SQL made unreadable: SQLite's message quotes the word it stumbles on
+    bad = b"CREATE TABLE settings Zqxwvut"
+    path.write_bytes(data[:at] + bad + data[at + len(bad):])
+    with pytest.raises(ProjectError) as err:
+        Project.open(path)
+    assert "Zqxwvut" not in str(err.value)
