@@ -1,29 +1,35 @@
-"""Gazetteer matcher: first names, surnames, cities and countries (Faker locale data en_US + es_ES,
-plus resources/detect/cities.txt). Everyday words that are also names ("will", "mark", "rosa") only
-count next to another name or after a name cue; lone ambiguous words are left to spaCy and the vote."""
+"""The gazetteer source: names, places, organisations, addresses and spelling passages from lists.
+
+Two layers:
+
+- :class:`Gazetteer` (:func:`load_gazetteer`): the small en_US + es_ES Faker lists plus
+  resources/detect/cities.txt, which the spaCy rendering, the pattern source and name propagation
+  consult (``is_name``, ``place``, ``common``, ``ambiguous``). ``common`` also holds the everyday
+  words of resources/detect/common_words.txt.
+- :class:`GazetteerSource`: the recognisers of the whole world's names and places, run in this order
+  over one shared "taken" mask so a word belongs to one item: spelling-alphabet passages
+  (:mod:`.spelled`), street addresses (:mod:`.addresses`), organisations (:mod:`.organisations`),
+  countries / cities / regions (:mod:`.places`), person names (:mod:`.worldnames`). Each part can be
+  switched off with a parameter of the same name; each is also registered as its own source
+  (``addresses``, ``organisations``, ``places``, ``worldnames``, ``spelling``) for evaluation.
+"""
 
 from __future__ import annotations
 
 import functools
-import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.detect.lexicon import ambiguous_names, city_names
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
+from redactdesk.detect.textfold import fold
 
 SOURCE = "gazetteer"
 
+__all__ = ["Gazetteer", "GazetteerSource", "fold", "load_gazetteer", "match_gazetteer", "match_lists"]
+
 _PLACE_CUES = frozenset("in from to at near live lives living moved visit visiting en de desde a vivo vive hacia".split())
-
-
-@functools.lru_cache(maxsize=65536)
-def fold(word: str) -> str:
-    """Lower case without accents ("García" -> "garcia"), so ASR spelling variants match."""
-    if word.isascii():
-        return word.lower()
-    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,12 @@ def load_gazetteer() -> Gazetteer:
     regions = folded(list(AddrEn.states) + list(AddrEs.states))
     cities = folded(city_names())
     amb = folded(ambiguous_names())
-    common = folded(LoremEn.word_list)
+    from redactdesk.detect.worldnames import everyday_words, load_world_names
+
+    world = load_world_names()
+    common = folded(LoremEn.word_list) | frozenset(
+        w for w in everyday_words() if not world.is_name(w) or world.is_common(w)
+    )
     places = cities | countries | regions
     max_words = max(len(x.split()) for x in places)
     starts = frozenset(x.split()[0] for x in places if " " in x)
@@ -188,17 +199,65 @@ def match_gazetteer(doc: DetectDoc, gaz: Gazetteer | None = None) -> list[Hit]:
     return hits
 
 
+def _parts() -> dict[str, Callable[[DetectDoc, list[bool]], list[Hit]]]:
+    from redactdesk.detect.addresses import find_addresses
+    from redactdesk.detect.organisations import find_organisations
+    from redactdesk.detect.places import find_places
+    from redactdesk.detect.spelled import find_spelling_passages
+    from redactdesk.detect.worldnames import find_names
+
+    return {"spelling": find_spelling_passages, "addresses": find_addresses, "organisations": find_organisations,
+            "places": find_places, "names": find_names}
+
+
+PARTS = ("spelling", "addresses", "organisations", "places", "names")
+
+
+def match_lists(doc: DetectDoc, parts: Sequence[str] = PARTS) -> list[Hit]:
+    """Hits of the list-based recognisers ``parts`` (in :data:`PARTS` order) in one document."""
+    fns = _parts()
+    taken = [False] * len(doc.words)
+    hits: list[Hit] = []
+    for name in PARTS:
+        if name in parts:
+            hits.extend(fns[name](doc, taken))
+    return hits
+
+
 class GazetteerSource:
-    """Names, cities and countries from the bundled gazetteer."""
+    """Names, places, organisations, addresses and spelling passages from the bundled lists."""
 
     name = SOURCE
-    categories = frozenset({"PERSON", "CITY", "COUNTRY"})
+    categories = frozenset({"PERSON", "CITY", "COUNTRY", "LOCATION", "ADDRESS", "ORGANIZATION", "SPELLED_LETTERS"})
     trusted: frozenset[str] = frozenset()
-    defaults: dict[str, Any] = {}
+    defaults: dict[str, Any] = {part: True for part in PARTS}
 
     def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
         return check_params(self.name, params, self.defaults)
 
     def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
-        gaz = load_gazetteer()
-        return [match_gazetteer(d, gaz) for d in docs]
+        parts = [p for p in PARTS if params.get(p, True)]
+        return [match_lists(d, parts) for d in docs]
+
+
+class PartSource(GazetteerSource):
+    """One recogniser of the gazetteer source on its own (for evaluation and custom source sets)."""
+
+    def __init__(self, name: str, part: str, categories: frozenset[str]) -> None:
+        self.name = name
+        self.part = part
+        self.categories = categories
+        self.defaults = {}
+
+    def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
+        return [match_lists(d, (self.part,)) for d in docs]
+
+
+def part_sources() -> list[PartSource]:
+    return [
+        PartSource("worldnames", "names", frozenset({"PERSON"})),
+        PartSource("places", "places", frozenset({"CITY", "COUNTRY", "LOCATION"})),
+        PartSource("addresses", "addresses", frozenset({"ADDRESS"})),
+        PartSource("organisations", "organisations", frozenset({"ORGANIZATION"})),
+        PartSource("spelling", "spelling", frozenset({"SPELLED_LETTERS"})),
+    ]

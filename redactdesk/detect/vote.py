@@ -27,13 +27,14 @@ FAMILIES: dict[str, str] = {
     "CARD_EXPIRY": "DATE",
     "CITY": "PLACE",
     "COUNTRY": "PLACE",
+    "LOCATION": "PLACE",
 }
 
 # earlier wins when spans of different families overlap
 PRIORITY: tuple[str, ...] = (
     "EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "IP_ADDRESS", "URL", "PHONE", "CARD_EXPIRY", "CVV",
     "ROUTING", "BANK_ACCOUNT", "PASSPORT", "USERNAME", "PASSWORD", "DATE_OF_BIRTH", "ADDRESS", "PERSON",
-    "GENERIC_ID", "POSTCODE", "DATE", "ORGANIZATION", "CITY", "COUNTRY", "AGE", "MONEY", "MONTH", "PRODUCT",
+    "GENERIC_ID", "POSTCODE", "DATE", "ORGANIZATION", "CITY", "COUNTRY", "LOCATION", "AGE", "MONEY", "MONTH", "PRODUCT",
     "SPELLED_LETTERS",
 )
 
@@ -202,7 +203,7 @@ def propagate_names(words: Sequence[str], spans: list[Span], common: Iterable[st
     """Once a word is a name in a call, its other uncovered occurrences are that name too ("thanks
     Claude" after "my name is Claude Bocca"). Everyday and stop words never spread."""
     common, stop = frozenset(common), frozenset(stop)
-    lower = [w.lower().strip(".,;:!?\"'") for w in words]
+    lower = [w.lower().strip(".,;:!?\"'").removesuffix("'s").removesuffix("’s") for w in words]
     names: dict[str, tuple[int, int]] = {}
     for s in spans:
         if s.category != "PERSON":

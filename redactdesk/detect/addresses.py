@@ -1,0 +1,443 @@
+"""Street addresses as one item, in the orders of many countries (category ADDRESS).
+
+A street part is found first, in one of these shapes (words from resources/detect/structures.yaml):
+
+- number, name, type: "123 Main St", "10 Downing Street", "12 rue de la Paix" (number, type, name);
+- type, name, number: "Calle Mayor 12", "Via Roma 10", "Avda. de la Constitución, 5";
+- name with a glued type, number: "Hauptstraße 5", "Keizersgracht 123", "Drottninggatan 7";
+- name, type, number: "Berliner Straße 5";
+- post boxes and military post: "PO Box 123", "Apartado de Correos 45", "PSC 0413, Box 8144",
+  "Unit 4523 Box 123", "USNS Kirby" (then APO/FPO/DPO);
+- a named street without a number in cased text ("Victoria Street") or after "on"/"at" in speech.
+
+The tail then takes, over commas and in any order: units ("Apt. 864", "Suite 501", "Flat 2",
+"piso 3º", "puerta 2", "3º B"), the town (place list, or capitalised words before a region or
+postcode), the region ("IL", "Ontario"), the postcode (US, UK, Canadian, Dutch, Polish, Portuguese
+... shapes, or five spoken digits) and the country. Spoken numbers come from the normaliser
+("twelve baker street apartment four london"). No country's parser is needed.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from redactdesk.detect.normalize import ALNUM, LETTER, NUM
+from redactdesk.detect.places import load_places
+from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.detect.worldnames import everyday_words, structures, word_set, word_view
+
+SOURCE = "gazetteer"
+
+_POSTCODE_ONE = re.compile(
+    r"(?:[A-Z]{1,2}-)?\d{5}(?:-\d{4})?|\d{4,6}|\d{2}-\d{3}|\d{4}-\d{3}|\d{5}-\d{3}|\d{3}-\d{4}"
+    r"|[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}|[A-Z]\d[A-Z]\d[A-Z]\d|\d{4}[A-Z]{2}|[A-Z]{1,2}-\d{4,5}"
+)
+_POSTCODE_FIRST = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z]|\d{4}|\d{3}|[A-Z]\d{2}")  # UK/CA/NL/SE/IE halves
+_POSTCODE_SECOND = re.compile(r"\d[A-Z]{2}|\d[A-Z]\d|[A-Z]{2}|\d{2}|[A-Z\d]{4}")
+_HOUSE = re.compile(r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?|[A-Za-z]?\d{1,5}")
+_UNIT_ID = re.compile(r"#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,4}|\d+(?:º|ª|o|a|st|nd|rd|th)|[IVX]{1,4}")
+_PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard blvd terrace crescent parkway "
+                          "highway strasse calle rue avenida carrer".split())
+
+
+# types before the name that speech can use unambiguously ("calle mayor doce", "via roma dieci")
+_SPOKEN_BEFORE = frozenset("calle avenida avda paseo carretera camino ronda travesia glorieta rambla plaza rua rue "
+                           "viale piazza corso carrer passeig ulica strada".split())
+
+
+@functools.lru_cache(maxsize=1)
+def _po_index() -> dict[str, tuple[tuple[str, ...], ...]]:
+    idx: dict[str, list[tuple[str, ...]]] = {}
+    for ph in structures().get("po_box", ()):
+        idx.setdefault(ph[0], []).append(ph)
+    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in idx.items()}
+
+
+@functools.lru_cache(maxsize=65536)
+def _glued(key: str) -> bool:
+    """The word ends with a glued street type ("hauptstrasse", "keizersgracht")."""
+    return any(key.endswith(g) and len(key) >= len(g) + 3 for g in word_set("street_glued"))
+
+
+class _Addresses:
+    def __init__(self, doc: DetectDoc, taken: list[bool]) -> None:
+        self.doc = doc
+        self.v = word_view(doc)
+        self.keys = self.v.keys
+        self.n = len(self.keys)
+        self.taken = taken
+        self.stop = doc.lex.stop_words if doc.lex else frozenset()
+        self.common = everyday_words()
+        self.places = load_places()
+        self.after = word_set("street_after")
+        self.before = word_set("street_before")
+        self.units = word_set("unit_words")
+        self.dirs = word_set("directions")
+        self.military = word_set("military_post")
+        self.po = _po_index()
+        self.cores = self.v.cores
+        self.num = [False] * self.n  # word belongs to a number token (spoken or written)
+        self.num_end = list(range(1, self.n + 1))  # end word of that number token
+        self.ordinal = [False] * self.n
+        norm = doc.norm
+        if norm is not None:
+            for t in norm.tokens:
+                if t.kind in (NUM, ALNUM) or (t.kind == LETTER and False):
+                    for w in range(t.w0, t.w1):
+                        if w < self.n:
+                            if t.ordinal:
+                                self.ordinal[w] = True
+                            else:
+                                self.num[w] = True
+                                self.num_end[w] = max(self.num_end[w], t.w1)
+        for w, c in enumerate(self.cores):
+            if c.startswith("#") and c[1:].isdigit():
+                self.num[w] = True
+            if c and c[0].isdigit() and c[-1:] in ("º", "ª"):
+                self.ordinal[w] = True
+        self.hits: list[Hit] = []
+
+    # helpers -----------------------------------------------------------------------------------
+    def same(self, a: int, b: int) -> bool:
+        return 0 <= a < self.n and 0 <= b < self.n and self.v.seg[a] == self.v.seg[b]
+
+    def free(self, k: int) -> bool:
+        return 0 <= k < self.n and not self.taken[k]
+
+    def house(self, k: int) -> int:
+        """End of a house number starting at ``k`` (0 when none)."""
+        if not self.free(k) or not self.num[k]:
+            return 0
+        c = self.cores[k]
+        if any(ch.isdigit() for ch in c):
+            if not _HOUSE.fullmatch(c):
+                return 0
+            return k + 1
+        # spoken: the number token's words, at most four ("one twenty three")
+        e = self.num_end[k]
+        return e if e - k <= 4 else 0
+
+    def name_word(self, k: int, first: bool = False) -> bool:
+        if not self.free(k) or not self.keys[k]:
+            return False
+        key = self.keys[k]
+        if self.v.cased:
+            return self.v.cap[k] or self.ordinal[k] or (not first and key in ("de", "del", "la", "las", "los", "of",
+                                                                                "the", "di", "du", "des", "do", "da",
+                                                                                "dos", "von", "der", "van", "y", "e"))
+        return (key not in self.stop or key in ("de", "del", "la", "las", "los", "the", "of")) and (
+            key.replace("-", "").isalpha() or self.ordinal[k])
+
+    def glued_type(self, key: str) -> bool:
+        return _glued(key)
+
+    # street parts ------------------------------------------------------------------------------
+    def po_box(self, i: int) -> int:
+        keys = self.keys
+        for ph in self.po.get(keys[i], ()):
+            m = len(ph)
+            if i + m < self.n and tuple(keys[i : i + m]) == ph and self.same(i, i + m):
+                if ph in (("box",), ("unit",)) and not (self.v.cap[i] or ph == ("unit",)):
+                    continue
+                e = self.house(i + m)
+                if not e:
+                    continue
+                if ph == ("unit",):
+                    # military "Unit 4523 Box 123" only
+                    if not (e < self.n and keys[e] == "box" and self.house(e + 1)):
+                        continue
+                    e = self.house(e + 1)
+                if ph in (("uss",), ("usns",), ("usnv",), ("usv",)):
+                    continue
+                if ph == ("box",) and not (i > 0 and self.keys[i - 1] in self.military):
+                    continue
+                return e
+        if keys[i] in ("uss", "usns", "usnv", "usv"):
+            # a ship, then FPO: "USNS Kirby, FPO AA 12345"
+            e = i + 1
+            while e < self.n and e - i <= 3 and self.keys[e] not in self.military and not self.v.comma_after[e - 1]:
+                e += 1
+            if e < self.n and e > i + 1 and any(self.keys[k] in self.military for k in range(e, min(self.n, e + 2))):
+                return e
+        return 0
+
+    def number_first(self, i: int) -> int:
+        e = self.house(i)
+        if not e or e >= self.n or not self.same(i, e):
+            return 0
+        if i > 0 and self.num[i - 1] and self.same(i - 1, i) and not self.v.comma_after[i - 1]:
+            return 0  # inside a longer number (a phone number, an amount)
+        j = e
+        keys = self.keys
+        if self.v.comma_after[j - 1] and not (j < self.n and keys[j] in self.before):
+            return 0
+        # "12 rue de la Paix", "5 Avenue des Champs"
+        if keys[j] in self.before and keys[j] not in ("al", "av", "ul", "c"):
+            k = j + 1
+            while k < self.n and k - j <= 6 and self.same(j, k) and self.name_word(k, False):
+                k += 1
+                if self.v.comma_after[k - 1] or self.v.stop_after[k - 1]:
+                    break
+            while k > j + 1 and keys[k - 1] in ("de", "del", "la", "las", "los", "of", "the", "des", "du"):
+                k -= 1
+            if k > j + 1 and (not self.v.cased or any(self.v.cap[x] for x in range(j + 1, k))):
+                return k
+        # "123 Main St", "1600 Pennsylvania Avenue NW", "221B Baker Street"
+        k = j
+        while k < self.n and k - j < 5 and self.same(j, k):
+            key = keys[k]
+            if key in self.after and k > j and (not self.v.cased or self.v.cap[k] or key in _PLAIN_STREET):
+                end = k + 1
+                if end < self.n and keys[end] in self.dirs and self.same(k, end) and (
+                        not self.v.cased or self.v.upper[end] or self.v.cap[end]) and not self.v.comma_after[k]:
+                    end += 1
+                return end
+            if not self.name_word(k, k == j) or (k > j and self.v.comma_after[k - 1]):
+                break
+            if self.glued_type(key) and k == j:
+                return k + 1
+            k += 1
+        return 0
+
+    def type_first(self, i: int) -> int:
+        keys = self.keys
+        if keys[i] not in self.before:
+            return 0
+        if not self.v.cased and keys[i] not in _SPOKEN_BEFORE:
+            return 0  # "square root of forty two", "place two of ..."
+        lower_type = self.v.cased and not self.v.cap[i]  # "ul. Marszałkowska 1", "c/ Mayor 5"
+        k = i + 1
+        while k < self.n and k - i <= 6 and self.same(i, k) and not self.num[k] and (
+                self.name_word(k, False) or (not self.v.cased and self.free(k) and self.keys[k].isalpha()
+                                             and self.keys[k] not in self.units)):
+            k += 1
+            if self.v.stop_after[k - 1]:
+                return 0
+            if self.v.comma_after[k - 1]:
+                break
+        if k == i + 1 or (self.v.cased and not any(self.v.cap[x] for x in range(i + 1, k))):
+            return 0
+        e = self.house(k) if k < self.n and self.same(i, k) else 0
+        if e:
+            return e
+        if lower_type:
+            return 0
+        if self.v.cased and keys[i] in ("calle", "avenida", "avda", "rue", "via", "viale", "piazza", "rua",
+                                        "carrer", "paseo", "plaza", "corso", "boulevard") and self.v.cap[i + 1]:
+            return -k  # a named street without a number
+        return 0
+
+    def name_type_number(self, i: int) -> int:
+        """"Hauptstraße 5", "Berliner Straße 5", "Keizersgracht 123"."""
+        if not self.name_word(i, True) or (self.v.cased and not self.v.cap[i]):
+            return 0
+        keys = self.keys
+        k = i
+        while k < self.n and k - i < 4 and self.same(i, k):
+            key = keys[k]
+            is_type = (key in self.after and k > i) or self.glued_type(key)
+            if is_type and self.free(k):
+                e = self.house(k + 1) if k + 1 < self.n and self.same(k, k + 1) and not (
+                    self.v.comma_after[k] and key in self.after) else 0
+                if e:
+                    return e
+                if key in _PLAIN_STREET and k > i and (self.v.cased and self.v.cap[k] and all(
+                        self.v.cap[x] for x in range(i, k)) or not self.v.cased and self.cue_before(i)):
+                    if all(keys[x] in self.stop for x in range(i, k)):
+                        return 0
+                    return -(k + 1)  # a named street without a number
+                return 0
+            if not self.name_word(k, k == i) or (k > i and self.v.comma_after[k - 1]):
+                return 0
+            k += 1
+        return 0
+
+    def cue_before(self, i: int) -> bool:
+        return i > 0 and self.same(i - 1, i) and self.keys[i - 1] in ("on", "at", "in", "en", "address", "calle",
+                                                                     "live", "lives", "street", "off", "near")
+
+    # tail --------------------------------------------------------------------------------------
+    def postcode(self, k: int) -> int:
+        if not self.free(k):
+            return 0
+        c = self.cores[k]
+        if c and _POSTCODE_ONE.fullmatch(c) and (any(ch.isdigit() for ch in c)):
+            if c.isdigit() and len(c) == 4 and k + 1 < self.n and self.same(k, k + 1) and re.fullmatch(
+                    r"[A-Z]{2}", self.cores[k + 1]) and self.v.cased:
+                return k + 2  # Dutch "1015 CJ"
+            return k + 1
+        if c and k + 1 < self.n and _POSTCODE_FIRST.fullmatch(c) and _POSTCODE_SECOND.fullmatch(self.cores[k + 1]) \
+                and self.same(k, k + 1) and any(ch.isdigit() for ch in c + self.cores[k + 1]) and self.v.cased \
+                and not self.v.comma_after[k]:
+            return k + 2
+        # spoken digits: five (or four to six) digit words in a row
+        if self.num[k] and not any(ch.isdigit() for ch in c):
+            e, digits = k, 0
+            norm = self.doc.norm
+            while e < self.n and self.num[e] and not any(ch.isdigit() for ch in self.cores[e]):
+                t = norm.token_of_word(e) if norm else None
+                if t is None:
+                    break
+                tok = norm.tokens[t]
+                digits += len(tok.text)
+                e = max(e + 1, tok.w1)
+                if digits >= 5:
+                    break
+            if 4 <= digits <= 6:
+                return e
+        return 0
+
+    def unit(self, k: int) -> int:
+        if not self.free(k):
+            return 0
+        key = self.keys[k]
+        c = self.cores[k]
+        if key in self.units:
+            e = k + 1
+            if e < self.n and self.keys[e] in ("no", "number", "nº", "num", "#"):
+                e += 1
+            if e < self.n and self.same(k, e) and self.free(e) and (
+                    self.num[e] or self.ordinal[e] or _UNIT_ID.fullmatch(self.cores[e] or "-")) and (
+                    self.num[e] or self.ordinal[e] or len(self.cores[e]) <= 3) and self.cores[e][:1] != "(":
+                e = self.num_end[e] if self.num[e] else e + 1
+                if e < self.n and self.same(k, e) and self.free(e) and re.fullmatch(r"[A-Za-z]", self.cores[e]) and (
+                        not self.v.comma_after[e - 1]):
+                    e += 1
+                return e
+            if key in ("bajo", "entresuelo", "ático", "atico", "izquierda", "izda", "izq", "derecha", "dcha",
+                       "exterior", "interior", "centro"):
+                return k + 1
+            return 0
+        if c.startswith("#") and self.num[k]:
+            return k + 1
+        if self.ordinal[k]:
+            e = k + 1
+            if e < self.n and self.same(k, e) and self.free(e) and (
+                    re.fullmatch(r"[A-Za-z]", self.cores[e]) or self.keys[e] in self.units):
+                e += 1
+            return e
+        return 0
+
+    def town(self, k: int, after_postcode: bool) -> int:
+        """A town, region or country at ``k`` (place list, or capitalised words in cased text)."""
+        if not self.free(k) or not self.keys[k]:
+            return 0
+        m = self.places.match(self.keys, k, self.v.seg_end[k])
+        if m is not None:
+            length, place = m
+            if place.category == "REGION_CODE":
+                if self.v.cased and not self.v.upper[k]:
+                    return 0
+                return k + length
+            if (not self.v.cased or all(self.v.cap[x] for x in range(k, k + length)
+                                        if self.keys[x] not in ("de", "la", "of", "the", "del", "am", "an"))):
+                if not place.common or after_postcode or self.v.cased:
+                    return k + length
+        if self.v.cased and self.v.cap[k] and self.keys[k].replace("-", "").isalpha() and not self.v.sent_start[k]:
+            e = k
+            while e < self.n and e - k < 3 and self.same(k, e) and self.v.cap[e] and self.keys[e].replace(
+                    "-", "").isalpha():
+                e += 1
+                if self.v.comma_after[e - 1]:
+                    break
+            if after_postcode:
+                return e
+            # a capitalised unknown town needs a region code or postcode after it
+            if e < self.n and (self.postcode(e) or (self.places.get(self.keys[e]) is not None and self.places.get(
+                    self.keys[e]).category == "REGION_CODE" and self.v.upper[e])):
+                return e
+        if self.cores[k][:1] == "(" and self.v.cased:
+            e = k
+            while e < self.n and e - k < 3 and not self.doc.words[e].rstrip(",.").endswith(")"):
+                e += 1
+            return e + 1 if e < self.n else 0
+        return 0
+
+    def tail(self, b: int, start: int) -> int:
+        end = b
+        items = 0
+        last_postcode = False
+        while end < self.n and items < 8 and self.same(start, end):
+            prev = end - 1
+            if self.v.stop_after[prev] and not self.doc.words[prev].endswith("."):
+                break
+            if self.v.stop_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end]:
+                break
+            for fn in (self.unit, self.postcode):
+                e = fn(end)
+                if e:
+                    last_postcode = fn == self.postcode
+                    end = e
+                    items += 1
+                    break
+            else:
+                e = self.town(end, last_postcode)
+                if e:
+                    end = e
+                    items += 1
+                    last_postcode = False
+                    continue
+                # a region code after a town or postcode: "Roma RM", "Vancouver BC"
+                c = self.cores[end]
+                if self.v.cased and self.v.upper[end] and 2 <= len(c) <= 3 and c.isalpha() and self.free(end) and (
+                        items and self.keys[end] not in self.military):
+                    end += 1
+                    items += 1
+                    continue
+                # "Box 8144" after PSC, "APO AE 09123"
+                if self.keys[end] in self.military or (self.keys[end] == "box" and self.house(end + 1)):
+                    e = end + 1
+                    if self.keys[end] == "box":
+                        e = self.house(end + 1)
+                    elif e < self.n and re.fullmatch(r"A[AEP]", self.cores[e]):
+                        e += 1
+                    end = e
+                    items += 1
+                    continue
+                break
+        return end
+
+    # ------------------------------------------------------------------------------------------
+    def run(self) -> list[Hit]:
+        i = 0
+        while i < self.n:
+            if self.taken[i] or not self.keys[i]:
+                i += 1
+                continue
+            kind = "po"
+            e = self.po_box(i)
+            if not e:
+                kind = "street"
+                e = self.number_first(i) or self.type_first(i) or self.name_type_number(i)
+            if not e:
+                i += 1
+                continue
+            named_only = e < 0
+            e = abs(e)
+            end = self.tail(e, i)
+            # a unit before the street: "Flat 2, 10 Downing Street", "Apt 5 / 12 Main St"
+            if not named_only and i >= 2 and self.same(i - 2, i) and self.keys[i - 2] in self.units and (
+                    self.unit(i - 2) == i) and not self.taken[i - 2]:
+                i -= 2
+            if named_only and end == e:
+                reason = "street name and street type"
+                score, strong = 0.7, self.v.cased or self.cue_before(i)
+                cat = "ADDRESS"
+            else:
+                reason = "post box" if kind == "po" else "street address"
+                if end > e:
+                    reason += " with unit, town or postcode"
+                score, strong, cat = 0.9, True, "ADDRESS"
+            self.hits.append(Hit(i, end, cat, score, SOURCE, reason, strong))
+            for k in range(i, end):
+                self.taken[k] = True
+            i = end
+        return self.hits
+
+
+def find_addresses(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
+    """ADDRESS hits (one per whole address); marks the words it takes in ``taken``."""
+    if not doc.words:
+        return []
+    return _Addresses(doc, taken).run()

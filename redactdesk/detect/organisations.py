@@ -1,0 +1,179 @@
+"""Organisations by legal form, generic word and context (category ORGANIZATION).
+
+"Acme Corp", "Müller GmbH", "Banco Santander S.A.", "X Ltd", "X & Sons", "University of X",
+"X Bank", "X Hospital". The words live in resources/detect/structures.yaml (``org_legal``,
+``org_after``, ``org_before``). In cased text the name part is a run of capitalised words (with
+"of", "de", "&" inside); in lower-case speech it is one to three words that are no stop words,
+and a generic word ("bank") alone after an everyday word ("food bank") is not enough.
+"""
+
+from __future__ import annotations
+
+from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_view
+
+SOURCE = "gazetteer"
+
+
+def _phrase_index(key: str) -> dict[str, list[tuple[str, ...]]]:
+    idx: dict[str, list[tuple[str, ...]]] = {}
+    for ph in structures().get(key, ()):
+        idx.setdefault(ph[0], []).append(ph)
+    for v in idx.values():
+        v.sort(key=len, reverse=True)
+    return idx
+
+
+_CACHE: dict[str, dict[str, list[tuple[str, ...]]]] = {}
+
+
+def _index(key: str) -> dict[str, list[tuple[str, ...]]]:
+    if key not in _CACHE:
+        _CACHE[key] = _phrase_index(key)
+    return _CACHE[key]
+
+
+def _phrase_at(keys: list[str], i: int, idx: dict[str, list[tuple[str, ...]]], end: int) -> int:
+    for ph in idx.get(keys[i], ()):
+        m = len(ph)
+        if i + m <= end and tuple(keys[i : i + m]) == ph:
+            return m
+    return 0
+
+
+def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
+    v = word_view(doc)
+    keys = v.keys
+    n = len(keys)
+    stop = doc.lex.stop_words if doc.lex else frozenset()
+    common = everyday_words()
+    names = load_world_names()
+    legal, after, before = _index("org_legal"), _index("org_after"), _index("org_before")
+    connectors = {p[0] for p in structures().get("org_connectors", ())}
+    hits: list[Hit] = []
+
+    def seg_end(i: int) -> int:
+        return v.seg_end[i]
+
+    def proper(k: int, spoken_ok: bool) -> bool:
+        """A word that can be part of an organisation's own name."""
+        if k < 0 or k >= n or taken[k] or not keys[k]:
+            return False
+        if v.cased:
+            return v.cap[k] or any(c.isdigit() for c in keys[k])
+        return spoken_ok and keys[k] not in stop and keys[k].replace(" ", "").isalnum()
+
+    def left_name(w: int) -> int:
+        """Start of the capitalised (or spoken) name that ends right before word ``w``."""
+        k = w
+        while k - 1 >= 0 and w - k < 5 and v.seg[k - 1] == v.seg[w]:
+            j = k - 1
+            if v.stop_after[j] or (v.comma_after[j] and j != w - 1):
+                break
+            if v.comma_after[j] and j == w - 1 and not v.cased:
+                break
+            if proper(j, True):
+                k = j
+                continue
+            if keys[j] in connectors and k < w and j - 1 >= 0 and proper(j - 1, True) and v.cased:
+                k = j
+                continue
+            break
+        while k < w and (keys[k] in connectors or keys[k] in stop or (v.sent_start[k] and keys[k] in common)):
+            k += 1
+        return k
+
+    def distinct(k: int) -> bool:
+        """A word that tells one organisation from another (no stop or everyday word)."""
+        key = keys[k]
+        if key in stop:
+            return False
+        if names.is_name(key):
+            return not names.is_common(key)
+        return key not in common
+
+    def right_name(s: int, end: int) -> int:
+        k = s
+        while k < end and k - s < 5:
+            if proper(k, True):
+                k += 1
+                if v.stop_after[k - 1] or v.comma_after[k - 1]:
+                    break
+                continue
+            if keys[k] in connectors and v.cased and k + 1 < end and proper(k + 1, True) and k > s - 1:
+                k += 1
+                continue
+            break
+        while k > s and keys[k - 1] in connectors:
+            k -= 1
+        return k
+
+    i = 0
+    while i < n:
+        if taken[i] or not keys[i]:
+            i += 1
+            continue
+        end = seg_end(i)
+        # legal form after a name: "Acme Corp", "Banco Santander S.A."
+        m = _phrase_at(keys, i, legal, end)
+        if m and i > 0:
+            a = left_name(i)
+            if a < i and (v.cased and all(v.cap[k] or keys[k] in connectors or not keys[k].isalpha()
+                                          for k in range(a, i))
+                          or not v.cased and not all(keys[k] in common for k in range(a, i))):
+                # "Banco Santander S.A.": take a generic word before the name too
+                if a > 0 and _phrase_at(keys, a - 1, before, end) == 1 and (not v.cased or v.cap[a - 1]):
+                    a -= 1
+                short = m == 1 and len(keys[i]) <= 2 and not v.cased
+                if not short:
+                    hits.append(Hit(a, i + m, "ORGANIZATION", 0.85, SOURCE, "name and legal form", True))
+                    for k in range(a, i + m):
+                        taken[k] = True
+                    i += m
+                    continue
+        # generic word after a name: "Smith Bank", "Cosham Railway Station" (cased: capitalised)
+        m = _phrase_at(keys, i, after, end)
+        if m and i > 0 and (not v.cased or v.cap[i]):
+            a = left_name(i)
+            if a < i:
+                own = [k for k in range(a, i) if keys[k] not in connectors]
+                distinctive = [k for k in own if distinct(k)]
+                if v.cased and distinctive or (v.cased and len(own) >= 2 and not v.sent_start[a]) or (
+                    not v.cased and distinctive and len(distinctive) == len(own)
+                ):
+                    e = i + m
+                    # "... Bank of America", "... University of Texas"
+                    if e + 1 < end and keys[e] in ("of", "de", "del") and proper(e + 1, v.cased):
+                        e = right_name(e + 1, end)
+                    strong = v.cased or len(distinctive) >= 1 and all(not names.is_common(keys[k]) for k in own)
+                    hits.append(Hit(a, e, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE,
+                                    f"name before '{' '.join(keys[i:i + m])}'", strong))
+                    for k in range(a, e):
+                        taken[k] = True
+                    i = e
+                    continue
+        # generic word before a name: "University of Leicester", "Banco Santander", "Hotel Ritz"
+        m = _phrase_at(keys, i, before, end)
+        if m and (not v.cased or v.cap[i]):
+            s = i + m
+            if s < end and keys[s] in ("of", "de", "del", "for", "di", "du", "des", "de la"):
+                s += 1
+                if s < end and keys[s] in ("la", "the", "los", "las"):
+                    s += 1
+            e = right_name(s, end)
+            own = [k for k in range(s, e) if keys[k] not in connectors]
+            distinctive = [k for k in own if distinct(k) or (v.cased and keys[k] not in stop)]
+            if own and distinctive and (v.cased or s > i + m or len(distinctive) == len(own)):
+                if not v.cased and s == i + m and keys[i] not in ("banco", "universidad", "hotel", "hospital",
+                                                                  "caja", "grupo", "university", "bank"):
+                    i += 1
+                    continue
+                strong = v.cased or s > i + m
+                hits.append(Hit(i, e, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE,
+                                f"name after '{' '.join(keys[i:i + m])}'", strong))
+                for k in range(i, e):
+                    taken[k] = True
+                i = e
+                continue
+        i += 1
+    return hits

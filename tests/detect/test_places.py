@@ -1,0 +1,54 @@
+"""Countries, cities and regions from the place list: positives and look-alike negatives."""
+
+import pytest
+
+from redactdesk.detect.gazetteer import match_lists
+from redactdesk.detect.places import load_places
+from redactdesk.detect.sources import DetectDoc
+
+
+def places(text, lang="en"):
+    doc = DetectDoc.from_words(text.split(), lang)
+    return [(" ".join(doc.words[h.start_word:h.end_word]).strip(".,;:"), h.category)
+            for h in sorted(match_lists(doc), key=lambda h: h.start_word)
+            if h.category in ("CITY", "COUNTRY", "LOCATION")]
+
+
+def test_place_list_has_countries_in_several_languages_and_cities():
+    pl = load_places()
+    for key, cat in (("germany", "COUNTRY"), ("alemania", "COUNTRY"), ("deutschland", "COUNTRY"),
+                     ("espana", "COUNTRY"), ("new york", "CITY"), ("buenos aires", "CITY"), ("munich", "CITY"),
+                     ("bavaria", "LOCATION"), ("europe", "LOCATION")):
+        assert pl.get(key) is not None and pl.get(key).category == cat, key
+    assert pl.get("reading").common and pl.get("nice").common
+    assert pl.match(["new", "york", "times"], 0)[0] == 2
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("She moved from Germany to Buenos Aires last year.", [("Germany", "COUNTRY"), ("Buenos Aires", "CITY")]),
+    ("He lives in Reading now.", [("Reading", "CITY")]),
+    ("We drove through Bavaria and then Lombardy.", [("Bavaria", "LOCATION"), ("Lombardy", "LOCATION")]),
+    ("vivo en sevilla desde enero", [("sevilla", "CITY")]),
+    ("i flew to new york and then to cairo", [("new york", "CITY"), ("cairo", "CITY")]),
+    ("Shoreview, Minnesota is small.", [("Shoreview", "CITY"), ("Minnesota", "LOCATION")]),
+])
+def test_places_found(text, expected):
+    assert places(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Reading is fun and the weather is nice.",
+    "reading books on a nice day in the bath",
+    "can you turn up the lights please",
+    "My DNI is 20.123.456 and my ACN is 004 085 616.",
+    "switch to eastern time zone",
+    "la paz de la casa es importante",
+])
+def test_everyday_words_are_no_places(text):
+    assert places(text, "es" if text.startswith("la paz") else "en") == []
+
+
+def test_names_that_are_places():
+    assert places("Michael Jordan flew to Jordan.") == [("Jordan", "COUNTRY")]
+    assert places("David Ferrier and Victoria Beckham came.") == []
+    assert places("Paris Hilton stayed in Paris.") == [("Paris", "CITY")]

@@ -1,0 +1,42 @@
+"""Spelling-alphabet passages are one item; the alphabet words are never items of their own."""
+
+import pytest
+
+from redactdesk.detect.gazetteer import match_lists
+from redactdesk.detect.pipeline import detect_texts
+from redactdesk.detect.sources import DetectDoc
+
+
+def passages(text, lang="en"):
+    doc = DetectDoc.from_words(text.split(), lang)
+    return [(" ".join(doc.words[h.start_word:h.end_word]), h.category, h.strong) for h in match_lists(doc)]
+
+
+@pytest.mark.parametrize("text,passage", [
+    ("it's Cher G as in George A as in Adam R as in Robert", "G as in George A as in Adam R as in Robert"),
+    ("it's Cher G is in George A is in Adam R is in Robert", "G is in George A is in Adam R is in Robert"),
+    ("G as in George, A as in Adam", "G as in George, A as in Adam"),
+    ("the code is sierra mike india okay", "sierra mike india"),
+])
+def test_passage_is_one_strong_item(text, passage):
+    hits = passages(text)
+    assert (passage, "SPELLED_LETTERS", True) in hits
+    assert not any(c in ("PERSON", "CITY", "COUNTRY") and t in passage for t, c, _ in hits)
+
+
+def test_spanish_passage():
+    assert ("P de París, E de España", "SPELLED_LETTERS", True) in passages("es P de París, E de España", "es")
+
+
+def test_alphabet_words_never_stand_as_names_in_the_vote():
+    text = "my surname is Cher G is in George A is in Adam R is in Robert"
+    spans = detect_texts([text], "en", sources=["patterns", "gazetteer", "spacy"])[0]
+    words = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    covering = [w for w, _ in words if "George" in w]
+    assert covering and all("Adam" in w and "Robert" in w for w in covering)
+    assert ("Adam", "PERSON") not in words and ("George", "PERSON") not in words
+
+
+def test_plain_words_are_no_passage():
+    assert passages("I know George and Adam from school") == [] or all(
+        c != "SPELLED_LETTERS" for _, c, _ in passages("I know George and Adam from school"))

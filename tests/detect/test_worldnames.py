@@ -1,0 +1,104 @@
+"""World name lists and the name recogniser: positives, look-alike negatives, written and spoken."""
+
+import pytest
+
+from redactdesk.detect.gazetteer import match_lists
+from redactdesk.detect.sources import DetectDoc
+from redactdesk.detect.textfold import fold, fold_key
+from redactdesk.detect.worldnames import everyday_words, find_names, load_world_names
+
+
+def names(text, lang="en"):
+    """PERSON hits of the gazetteer source (places and addresses are taken first, as in use)."""
+    doc = DetectDoc.from_words(text.split(), lang)
+    return [(" ".join(doc.words[h.start_word:h.end_word]).strip(".,;:"), h.strong)
+            for h in sorted(match_lists(doc), key=lambda h: h.start_word) if h.category == "PERSON"]
+
+
+def test_find_names_alone_reads_one_document():
+    doc = DetectDoc.from_words("Yesterday Maria Lopez called.".split(), "en")
+    assert [(h.start_word, h.end_word, h.category) for h in find_names(doc)] == [(1, 3, "PERSON")]
+
+
+def texts(text, lang="en"):
+    return [t for t, _ in names(text, lang)]
+
+
+def test_list_holds_names_of_many_locales_and_marks_everyday_words():
+    nl = load_world_names()
+    for key in ("maria", "lopez", "aleksandr", "lukasz", "nguyen", "oneill", "giulia", "mueller", "muller"):
+        assert nl.is_name(key), key
+    for key in ("will", "grant", "hope", "rose", "summer", "paz"):
+        assert nl.is_common(key), key
+    for key in ("david", "maria", "smith", "jordan", "garcia", "herrera"):
+        assert not nl.is_common(key), key
+    assert len(nl.flags) > 30000
+    assert "grant" in everyday_words() and "david" not in everyday_words()
+
+
+def test_fold_transliterates_other_scripts():
+    assert fold("García") == "garcia" and fold("Łukasz") == "lukasz" and fold("Александр") == "aleksandr"
+    assert fold_key("O'Neill") == "oneill" and fold_key("St.") == "st"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Yesterday Maria Lopez called the office.", ["Maria Lopez"]),
+    ("We met Yuki Tanaka and Darius Maciulevičius there.", ["Yuki Tanaka", "Darius Maciulevičius"]),
+    ("The report was signed by J. R. Smith on Monday.", ["J. R. Smith"]),
+    ("A letter from Ludwig van der Berg arrived.", ["Ludwig van der Berg"]),
+    ("She danced with Juan de la Cruz all night.", ["Juan de la Cruz"]),
+    ("Please ask Mr. Brennan for the keys.", ["Brennan"]),
+    ("The papers went to señora Gutiérrez yesterday.", ["Gutiérrez"]),
+    ("Then Frau Schmidt opened the door.", ["Schmidt"]),
+    ("Signed: JOHN SMITH, director.", ["JOHN SMITH"]),
+    ("The visit of Ahmed Al-Hassan was short.", ["Ahmed Al-Hassan"]),
+    ("They met Jean-Pierre Dubois in Lyon.", ["Jean-Pierre Dubois"]),
+])
+def test_written_names(text, expected):
+    assert texts(text) == expected
+
+
+def test_last_first_and_lists():
+    found = texts("Present were Eklund, Michael and Hodge at the hearing.")
+    assert "Eklund, Michael" in found and "Hodge" in found
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my name is maria lopez", ["maria lopez"]),
+    ("i spoke with david johnson yesterday", ["david johnson"]),
+    ("they included karol balinski and others", ["karol balinski"]),
+    ("call maria please", ["maria"]),
+    ("meeting with jack on monday", ["jack"]),
+])
+def test_spoken_names(text, expected):
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "I will mark the rose and hope for a grant in May.",
+    "i will mark the rose and hope for a grant in may",
+    "The summer was long and the young white bill was paid.",
+    "can you turn up the lights please",
+    "what is the square root of forty two",
+    "My The Damm algorithm is 5724.",
+    "Will you call me tomorrow?",
+    "it is a long way to the white house",
+])
+def test_everyday_words_are_no_names(text):
+    assert [t for t, strong in names(text) if strong] == []
+
+
+def test_cased_everyday_word_names_need_a_second_part_or_a_title():
+    assert texts("We saw Will Smith at the cinema.") == ["Will Smith"]
+    assert texts("Grant Park is closed.") == []
+    assert texts("Thank you, Mr. Grant.") == ["Grant"]
+
+
+def test_jordan_country_and_person():
+    doc = DetectDoc.from_words("Michael Jordan flew to Jordan last week.".split(), "en")
+    hits = {(" ".join(doc.words[h.start_word:h.end_word]).strip("."), h.category) for h in match_lists(doc)}
+    assert ("Michael Jordan", "PERSON") in hits and ("Jordan", "COUNTRY") in hits
+
+
+def test_names_in_spanish_text():
+    assert texts("me llamo maría josé fernández", "es") == ["maría josé fernández"]
