@@ -19,6 +19,7 @@ from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.validators import (
     es_id_kind,
     full_year,
+    is_book_number,
     is_card,
     is_date,
     is_email,
@@ -551,6 +552,8 @@ class _Finder:
         before = self.doc.lower[w0 - 1] if w0 > 0 else ""
         money = (after and (after[0] in _flat(lex.hot("money_after")) or " ".join(after) in _flat(lex.hot("money_after")))) or before in ("$", "€", "£")
         timeish = after and after[0] in _flat(lex.hot("time_after"))
+        if not money and self._not_personal(w0, w1):
+            return  # an ISBN, a barcode, a device number: nobody's
 
         # Spanish IDs: 8 digits + letter (DNI), X/Y/Z + 7 digits + letter (NIE), letter + 7 + control (CIF)
         nxt = self.is_letter_tok(t1) if t1 < len(toks) and toks[t1].seg == seg[0].seg else None
@@ -571,11 +574,14 @@ class _Finder:
 
         # cards: the whole run, else the longest Luhn-valid stretch of whole tokens
         card_ctx = self.ctx("card", w0, w1, left=12)
-        if is_card(digits):
+        # a national or tax number after its name is no card, even when it passes Luhn (the
+        # identifier source validates it); a card inside a longer run needs a card word
+        named_id = not card_ctx and self.doc.find_phrase(_identifier_names(lex), w0 - 12, w0) is not None
+        if is_card(digits) and not named_id:
             self.add(t0, t1, "CREDIT_CARD", 0.98 if card_ctx else 0.9,
                      f"Luhn-valid {n}-digit card number read as digits" + (f"; context '{card_ctx}'" if card_ctx else ""))
             return
-        if n > 13:
+        if n > 13 and card_ctx:
             best = None
             for a in range(t0, t1):
                 for b in range(t1, a, -1):
@@ -655,7 +661,7 @@ class _Finder:
                 self.add(t0, t1, "PHONE", 0.95 if valid else 0.75,
                          ("valid" if valid else "possible") + f" {lex.phone_region} phone number after '{phone_ctx}'")
                 return
-            if valid and not (id_ctx and not phone_ctx) and not card_ctx:
+            if valid and not (id_ctx and not phone_ctx) and not card_ctx and not named_id:
                 self.add(t0, t1, "PHONE", 0.8, f"valid {lex.phone_region} phone number read as digits")
                 return
 
@@ -689,6 +695,13 @@ class _Finder:
             return
         if n >= int(self.p["min_bare_run"]):
             self.add(t0, t1, "GENERIC_ID", 0.45, f"{n}-digit run without context")
+
+    def _not_personal(self, w0: int, w1: int) -> bool:
+        """A book, product or device number (ISBN, EAN, IMEI ...): after such a word (the lexicon's
+        ``identifier_words.not_personal``) or a valid ISBN as written ("978-3-16-148410-0")."""
+        if self.doc.find_phrase(_not_personal_words(self.lex), w0 - 6, w0) is not None:
+            return True
+        return is_book_number(" ".join(self.doc.words[w0:w1]))
 
     def _near_place(self, w0: int, w1: int) -> bool:
         """A place name or street address within a few words (the postcode slot of an address)."""
@@ -914,6 +927,22 @@ def _date_regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
         (re.compile(rf"(?<![\w])(\d{{1,2}}) ({months})(?:,? {year})?(?![\w])"), "dmy"),
         (re.compile(rf"(?<![\w])({months}),? (?:of )?{year}(?![\w])"), "my"),
     ]
+
+
+@functools.lru_cache(maxsize=4)
+def _not_personal_words(lex: Any) -> tuple[tuple[str, ...], ...]:
+    from redactdesk.detect.lexicon import _phrases
+
+    return _phrases((lex.raw.get("identifier_words") or {}).get("not_personal") or [])
+
+
+@functools.lru_cache(maxsize=4)
+def _identifier_names(lex: Any) -> tuple[tuple[str, ...], ...]:
+    """Names of national, tax and VAT numbers (the lexicon's ``identifier_words``)."""
+    from redactdesk.detect.lexicon import _phrases
+
+    words = lex.raw.get("identifier_words") or {}
+    return _phrases(words.get("national_id") or []) + _phrases(words.get("vat_id") or [])
 
 
 @functools.lru_cache(maxsize=64)

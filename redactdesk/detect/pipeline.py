@@ -145,11 +145,25 @@ def _char_bounds(text: str, offsets: list[tuple[int, int]], w0: int, w1: int) ->
     _, e = offsets[w1 - 1]
     first_end = offsets[w0][1]
     last_start = offsets[w1 - 1][0]
-    while s < first_end - 1 and text[s] in _EDGE_PUNCT:
+    while s < first_end - 1 and text[s] in _EDGE_PUNCT and not _closed_inside(text, s, e):
         s += 1
-    while e > last_start + 1 and text[e - 1] in _EDGE_PUNCT:
+    while e > last_start + 1 and text[e - 1] in _EDGE_PUNCT and not _opened_inside(text, s, e):
         e -= 1
     return s, e
+
+
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _closed_inside(text: str, s: int, e: int) -> bool:
+    """An opening bracket at ``s`` whose partner lies inside the span belongs to it: "(415) 555-0132"."""
+    close = _PAIRS.get(text[s])
+    return close is not None and close in text[s + 1:e]
+
+
+def _opened_inside(text: str, s: int, e: int) -> bool:
+    opener = {v: k for k, v in _PAIRS.items()}.get(text[e - 1])
+    return opener is not None and opener in text[s:e - 1]
 
 
 def detect_texts(

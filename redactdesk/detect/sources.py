@@ -170,7 +170,7 @@ def check_params(name: str, params: Mapping[str, Any] | None, defaults: Mapping[
 
 
 _REGISTRY: dict[str, Source] = {}
-DEFAULT_SOURCES = ("patterns", "gazetteer", "spacy")
+DEFAULT_SOURCES = ("patterns", "identifiers", "gazetteer", "spacy", "tagger")
 
 
 def register_source(source: Source, *, replace: bool = False) -> Source:

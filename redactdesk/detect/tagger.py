@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 SOURCE = "tagger"
 LABELS = {"PERSON": "PERSON", "LOCATION": "LOCATION", "ORGANIZATION": "ORGANIZATION"}
 SCORES = {"PERSON": 0.8, "LOCATION": 0.6, "ORGANIZATION": 0.6}
+# organisations are too often everyday words the tagger takes for brands ("google the word"): they vote
+STRONG_CATEGORIES = frozenset({"PERSON", "LOCATION"})
 MAX_WORDS = 120  # a turn longer than this is tagged in pieces (the model saw sentences)
 
 
@@ -81,12 +83,34 @@ def _pieces(doc: DetectDoc) -> list[tuple[list[str], list[int]]]:
     return out
 
 
+def distinctive(words: Sequence[str], language: str) -> bool:
+    """Does a found stretch hold a word that is no everyday word — a listed name or place, or a
+    word no word list knows ("adeyemi")? A stretch of everyday words ("delete", "define framework")
+    is what the tagger gets wrong most: it then needs a second source in the vote."""
+    from redactdesk.detect.lexicon import load_lexicon
+    from redactdesk.detect.textfold import fold_key
+    from redactdesk.detect.worldnames import everyday_words, load_world_names
+
+    names, everyday = load_world_names(), everyday_words()
+    stop = load_lexicon(language).stop_words
+    for w in words:
+        key = fold_key(w)
+        if len(key) < 2 or not key.isalpha() or w.lower() in stop:
+            continue
+        if names.is_name(key) and not names.is_common(key):
+            return True
+        if key not in everyday and not names.is_name(key):
+            return True
+    return False
+
+
 class TaggerSource:
-    """The bundled transcript tagger (see the module docstring)."""
+    """The bundled transcript tagger (see the module docstring). A hit with a distinctive word
+    stands alone in the vote (``strong``); one of everyday words only votes."""
 
     name = SOURCE
     categories = frozenset(LABELS.values())
-    trusted = frozenset({"PERSON"})
+    trusted: frozenset[str] = frozenset()
     defaults: dict[str, Any] = {"batch_size": 256}
 
     def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -112,8 +136,10 @@ class TaggerSource:
             for (i, where), sdoc in zip(jobs, nlp.pipe(sdocs, batch_size=int(params["batch_size"])), strict=True):
                 for ent in sdoc.ents:
                     cat = LABELS.get(ent.label_)
-                    if cat is None:
-                        continue
+                    if cat is None or not any(t.text.isalpha() for t in ent):
+                        continue  # digit groups are the patterns' business, never a name
                     w0, w1 = where[ent.start], where[ent.end - 1] + 1
-                    out[i].append(Hit(w0, w1, cat, SCORES[cat], SOURCE, f"transcript tagger {cat.lower()}"))
+                    strong = cat in STRONG_CATEGORIES and distinctive([t.text for t in ent], lang)
+                    out[i].append(Hit(w0, w1, cat, SCORES[cat], SOURCE, f"transcript tagger {cat.lower()}",
+                                      strong=strong))
         return out

@@ -8,6 +8,7 @@ import re
 
 import phonenumbers
 from stdnum import iban as _iban
+from stdnum import isbn as _isbn
 from stdnum import luhn
 from stdnum.es import cif as _cif
 from stdnum.es import dni as _dni
@@ -23,6 +24,16 @@ _EMAIL = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+-]*@[a-z0-9
 def is_card(digits: str) -> bool:
     """A payment card number: 13-19 digits passing the Luhn check."""
     return digits.isdigit() and 13 <= len(digits) <= 19 and luhn.is_valid(digits)
+
+
+def is_book_number(text: str) -> bool:
+    """A valid ISBN as written: an ISBN-13 (978 / 979 prefix) or a hyphenated ISBN-10 ("0-306-40615-2")."""
+    compact = re.sub(r"[\s-]", "", text)
+    if not 10 <= len(compact) <= 13 or not _isbn.is_valid(compact):
+        return False
+    if len(compact) == 13:
+        return compact[:3] in ("978", "979")
+    return len(compact) == 10 and text.count("-") >= 2
 
 
 def is_iban(text: str) -> bool:

@@ -32,7 +32,8 @@ FAMILIES: dict[str, str] = {
 
 # earlier wins when spans of different families overlap
 PRIORITY: tuple[str, ...] = (
-    "EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "IP_ADDRESS", "URL", "PHONE", "CARD_EXPIRY", "CVV",
+    "EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "NATIONAL_ID", "VAT_ID", "IP_ADDRESS", "MAC_ADDRESS", "URL",
+    "PHONE", "CARD_EXPIRY", "CVV",
     "ROUTING", "BANK_ACCOUNT", "PASSPORT", "USERNAME", "PASSWORD", "DATE_OF_BIRTH", "ADDRESS", "PERSON",
     "GENERIC_ID", "POSTCODE", "DATE", "ORGANIZATION", "CITY", "COUNTRY", "LOCATION", "AGE", "MONEY", "MONTH", "PRODUCT",
     "SPELLED_LETTERS",
@@ -40,7 +41,8 @@ PRIORITY: tuple[str, ...] = (
 
 
 # checksum- or structure-validated categories: nothing else wins an overlap against them
-VALIDATED = frozenset({"EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "IP_ADDRESS", "URL", "PHONE"})
+VALIDATED = frozenset({"EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "NATIONAL_ID", "VAT_ID", "IP_ADDRESS",
+                       "MAC_ADDRESS", "URL", "PHONE"})
 
 
 @dataclass(frozen=True)

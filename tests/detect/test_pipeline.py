@@ -46,7 +46,7 @@ def test_detect_texts_char_offsets_end_exclusive():
     assert out[1] == []
     (span,) = out[0]
     assert text[span["start"] : span["end"]] == "212 555 1234"
-    assert span["category"] == "PHONE" and span["source"] == "patterns"
+    assert span["category"] == "PHONE" and "patterns" in span["source"].split("+")
 
 
 def test_jsonl_contract(tmp_path):
@@ -56,8 +56,10 @@ def test_jsonl_contract(tmp_path):
     out = tmp_path / "sub" / "out.jsonl"
     assert detect_jsonl(src, out, "en") == 2
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert rows[0] == {"id": 7, "spans": [{"start": 15, "end": 20, "category": "POSTCODE", "score": 0.85,
-                                           "source": "patterns"}]}
+    (span,) = rows[0]["spans"]
+    assert rows[0]["id"] == 7 and set(span) == {"start", "end", "category", "score", "source"}
+    assert (span["start"], span["end"], span["category"]) == (15, 20, "POSTCODE") and 0 < span["score"] <= 1
+    assert "patterns" in span["source"].split("+")
     assert rows[1] == {"id": "b", "spans": []}
 
 

@@ -1,0 +1,94 @@
+"""Telephone numbers as written: every form :class:`phonenumbers.PhoneNumberMatcher` finds (leniency
+VALID) for the lexicon's region or with an international prefix for any region ("(415) 555-0132",
+"415.555.0132", "+44 20 7946 0958", "+14155550132"), plus two shapes people only use for phones:
+
+- a national number written exactly as some region formats its numbers, with the area code in
+  brackets ("(02) 1234 5678" is Sydney's format) — valid in that region;
+- the North-American 3-3-4 shape with brackets or matching separators ("(555) 123-4567",
+  "555.123.4567", "+1-555-123-4567 x204") even where the number is not assigned (test data, new
+  area codes): the shape is the evidence, the score is lower.
+
+Spoken digit runs are the pattern source's business (:mod:`redactdesk.detect.patterns`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import phonenumbers
+from phonenumbers import Leniency, PhoneNumberFormat
+
+from redactdesk.detect.char_spans import CharSpan
+
+_BRACKETED = re.compile(r"(?<![\w+(])\(\d{1,5}(?:-\d{1,5})?\)[ .-]?\d[\d .-]{3,16}\d(?!\w)")
+_NANP = re.compile(
+    r"(?<![\w+.-])(?:(?:(?:\+?1|001)[ .-]?)?(?:\(\d{3}\)[ ]?\d{3}[-. ]\d{4}|(?P<s>[-.])?\d{3}(?P<t>[-.])\d{3}(?P=t)\d{4})"
+    r"|(?:\+1|001) \d{3} \d{3} \d{4})"  # "+1 768 538 6348": spaces only after the country code
+    r"(?:\s?(?:x|ext\.?|extension)\s?\d{1,6})?(?![\w-]|\.\d)",
+    re.IGNORECASE,
+)
+_MIXED = re.compile(r"\s[-–]\s")
+_QUICK = re.compile(r"\d[\d\s().+-]{5,}\d")
+
+
+@functools.lru_cache(maxsize=1)
+def _regions_by_digits() -> dict[int, tuple[str, ...]]:
+    """Regions by the digit count of their national numbers as written (national prefix included)."""
+    out: dict[int, set[str]] = {}
+    for region in phonenumbers.SUPPORTED_REGIONS:
+        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if meta is None or meta.general_desc is None:
+            continue
+        prefix = len(meta.national_prefix or "")
+        for n in meta.general_desc.possible_length or ():
+            for k in {n, n + prefix}:
+                out.setdefault(k, set()).add(region)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def _regions_formatting(candidate: str) -> str | None:
+    """A region whose national format writes this (valid) number exactly as ``candidate``."""
+    want = re.sub(r"\s+", " ", candidate.strip())
+    digits = sum(c.isdigit() for c in want)
+    for region in _regions_by_digits().get(digits, ()):
+        try:
+            num = phonenumbers.parse(want, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(num) and phonenumbers.format_number(num, PhoneNumberFormat.NATIONAL) == want:
+            return region
+    return None
+
+
+def find_phones(text: str, region: str) -> list[CharSpan]:
+    """Phone numbers in written ``text`` (``region``: the lexicon's default, e.g. "US")."""
+    if not _QUICK.search(text):
+        return []
+    out: list[CharSpan] = []
+    for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=Leniency.VALID):
+        if _MIXED.search(m.raw_string) and "." in m.raw_string:
+            continue  # "3.10 - 50.06 - 5.04": decimals in a list, not a number
+        num = m.number
+        where = phonenumbers.region_code_for_number(num) or region
+        intl = m.raw_string.lstrip().startswith("+")
+        out.append(CharSpan(m.start, m.end, "PHONE", 0.9,
+                            f"valid {where} phone number" + (" in international form" if intl else "")))
+    taken = [(c.start, c.end) for c in out]
+
+    def free(s: int, e: int) -> bool:
+        return not any(s < b and a < e for a, b in taken)
+
+    for m in _NANP.finditer(text):
+        if m.group("s"):
+            continue  # "-555-123-4567": part of something longer
+        if free(m.start(), m.end()):
+            out.append(CharSpan(m.start(), m.end(), "PHONE", 0.7, "North-American 3-3-4 phone number shape"))
+            taken.append((m.start(), m.end()))
+    for m in _BRACKETED.finditer(text):
+        if free(m.start(), m.end()):
+            where = _regions_formatting(m.group(0))
+            if where:
+                out.append(CharSpan(m.start(), m.end(), "PHONE", 0.8, f"written in the national format of {where}"))
+                taken.append((m.start(), m.end()))
+    return sorted(out)

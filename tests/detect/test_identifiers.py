@@ -1,0 +1,277 @@
+"""The "identifiers" source: stdnum formats, IBANs, written phones, IP / MAC, postcodes, written dates.
+
+Positive values are made from the libraries' own rules (random strings drawn until python-stdnum
+accepts them, IBAN check digits computed by stdnum, phonenumbers' example numbers), never copied
+from the benchmark; the negatives are look-alikes ordinary text is full of.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+import random
+
+import phonenumbers
+import pytest
+from phonenumbers import PhoneNumberFormat, PhoneNumberType
+
+from redactdesk.detect.identifiers import IdentifierSource, find_identifiers
+from redactdesk.detect.pipeline import detect_texts
+from redactdesk.detect.sources import DetectDoc, get_source
+from redactdesk.detect.stdnum_catalog import catalog, chance, formats_for, valid_formats
+
+DIGITS = "zero one two three four five six seven eight nine".split()
+RNG = random.Random(1603)
+
+
+def found(text: str, lang: str = "en") -> set[tuple[str, str]]:
+    words = text.split()
+    doc = DetectDoc.from_words(words, lang)
+    return {(h.category, " ".join(words[h.start_word:h.end_word]).strip(".,")) for h in find_identifiers(doc)}
+
+
+def categories(text: str, lang: str = "en") -> set[str]:
+    return {c for c, _ in found(text, lang)}
+
+
+def draw(module, pattern: str, tries: int = 20000) -> str:
+    """A random value of ``pattern`` ('9' a digit, 'A' a letter, anything else kept) that ``module`` accepts."""
+    for _ in range(tries):
+        value = "".join(RNG.choice("0123456789") if c == "9" else RNG.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                        if c == "A" else c for c in pattern)
+        if module.is_valid(value):
+            return value
+    raise AssertionError(f"no valid {module.__name__} value of shape {pattern}")
+
+
+def say(value: str) -> str:
+    """Read an identifier aloud: digits one by one, letters as letters, separators dropped."""
+    return " ".join(DIGITS[int(c)] if c.isdigit() else c.lower() for c in value if c.isalnum())
+
+
+def iban(country: str, bban_pattern: str) -> str:
+    from stdnum import iban as stdiban
+
+    for _ in range(200):
+        bban = "".join(RNG.choice("0123456789") if c == "9" else RNG.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                       for c in bban_pattern)
+        value = country + stdiban.calc_check_digits(country + "00" + bban) + bban
+        if stdiban.is_valid(value):
+            return value
+    raise AssertionError(country)
+
+
+# --- the catalog -------------------------------------------------------------------------------------
+
+
+def test_catalog_indexes_personal_formats_and_leaves_out_product_numbers():
+    cat = catalog()
+    names = {f.name: f for f in cat.formats}
+    assert names["pl.pesel"].category == "NATIONAL_ID" and 11 in names["pl.pesel"].digit_lengths
+    assert names["iban"].category == "IBAN" and not names["iban"].digit_lengths
+    assert names["de.vat"].category == "VAT_ID" and names["us.ssn"].category == "SSN"
+    assert names["es.dni"].category == "ES_ID" and names["us.rtn"].category == "ROUTING"
+    for product in ("isbn", "ean", "imei", "isin", "issn", "bic", "luhn", "mac"):
+        assert product not in names
+    assert any(f.name == "pl.pesel" for f in formats_for("44051401359"))
+
+
+def test_chance_tells_a_check_digit_from_no_check():
+    from stdnum.pl import pesel
+
+    value = draw(pesel, "99999999999")
+    (f,) = [f for f in valid_formats(value) if f.name == "pl.pesel"]
+    assert chance(f, value) < 0.1
+    ar_dni = next(f for f in catalog().formats if f.name == "ar.dni")
+    assert chance(ar_dni, "20123456") > 0.5  # any 8 digits: a context word is needed
+    # a fixed letter prefix is no check: "P" + 8 free digits
+    ptin = next(f for f in catalog().formats if f.name == "us.ptin")
+    assert chance(ptin, "P01594846") > 0.5
+
+
+# --- stdnum formats, written and spoken ----------------------------------------------------------------
+
+
+def test_national_ids_with_their_name_written_and_spoken():
+    from stdnum.pl import pesel
+
+    value = draw(pesel, "99999999999")
+    assert ("NATIONAL_ID", value) in found(f"My PESEL is {value}.")
+    assert ("NATIONAL_ID", say(value)) in found(f"my pesel is {say(value)}")
+
+
+def test_letters_and_digits_stand_without_context():
+    from stdnum.at import uid
+    from stdnum.es import dni
+    from stdnum.nl import btw
+
+    at_uid = draw(uid, "ATU99999999")
+    assert ("VAT_ID", at_uid) in found(f"It says {at_uid} here.")
+    nl = draw(btw, "NL999999999B01")
+    assert ("VAT_ID", nl) in found(f"Please check {nl} again")
+    es = draw(dni, "99999999A")
+    assert ("ES_ID", es[:8] + "-" + es[8]) in found(f"I wrote {es[:8]}-{es[8]} on the form.")
+    assert ("ES_ID", say(es)) in found(f"it says {say(es)} here")
+
+
+def test_documented_layout_stands_without_context_but_bare_digits_do_not():
+    from stdnum.be import nn
+
+    value = draw(nn, "99999999999")
+    spaced = f"{value[:2]} {value[2:4]} {value[4:6]} {value[6:9]} {value[9:]}"  # its documented layout
+    assert categories(f"Please check {spaced} again.") == {"NATIONAL_ID"}
+    assert categories(f"Please check {value} again.") == set()  # bare digits: the pattern source decides
+    # a vague word asks for a strong check (date and check digits here); any number after its name
+    assert categories(f"My ID is {value}.") == {"NATIONAL_ID"}
+
+
+def test_iban_every_form_and_no_context():
+    for country, bban in (("DE", "999999999999999999"), ("GB", "AAAA99999999999999"), ("NL", "AAAA9999999999"),
+                          ("AL", "99999999AAAAAAAAAAAAAAAA"), ("AZ", "AAAAAAAAAAAAAAAAAAAAAAAA")):
+        value = iban(country, bban)
+        spaced = " ".join(value[i:i + 4] for i in range(0, len(value), 4))
+        assert ("IBAN", value) in found(f"Please check {value} again.")
+        assert ("IBAN", spaced) in found(f"It says {spaced} here.")
+        assert ("IBAN", say(value)) in found(f"i wrote {say(value)} on the form")
+
+
+def test_vague_and_other_reference_words():
+    from stdnum.ca import sin
+
+    value = draw(sin, "999999999")
+    written = f"{value[:3]}-{value[3:6]}-{value[6:]}"
+    assert categories(f"My social insurance number is {written}.") == {"NATIONAL_ID"}
+    # an order or a book number is not a national number, whatever its check digit says
+    assert categories(f"My order number is {written}.") == set()
+    assert categories(f"The ISBN is {written}.") == set()
+
+
+# --- phones ------------------------------------------------------------------------------------------
+
+
+def test_phones_in_every_written_form():
+    us = phonenumbers.example_number_for_type("US", PhoneNumberType.FIXED_LINE)
+    national = phonenumbers.format_number(us, PhoneNumberFormat.NATIONAL)  # "(201) 555-0123"
+    assert ("PHONE", national) in found(f"Call {national} today.")
+    for region in ("GB", "DE", "ES", "IN"):
+        num = phonenumbers.example_number_for_type(region, PhoneNumberType.MOBILE)
+        for fmt in (PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.E164):
+            value = phonenumbers.format_number(num, fmt)
+            assert ("PHONE", value) in found(f"Reach me on {value} please"), value
+    au = phonenumbers.example_number_for_type("AU", PhoneNumberType.FIXED_LINE)
+    au_national = phonenumbers.format_number(au, PhoneNumberFormat.NATIONAL)  # "(02) 1234 5678"
+    assert ("PHONE", au_national) in found(f"It says {au_national} here.")
+    for shape in ("555.123.4567", "555-123-4567", "+1-555-123-4567 x204"):
+        assert "PHONE" in categories(f"Call {shape} now.")
+
+
+# --- network -----------------------------------------------------------------------------------------
+
+
+def test_ip_and_mac_addresses():
+    v6 = ipaddress.IPv6Address(RNG.getrandbits(128))
+    for value in (v6.exploded, v6.compressed, "2001:db8::8a2e:370:7334", "192.168.10.254"):
+        assert ("IP_ADDRESS", value) in found(f"The address is {value}."), value
+    pairs = [f"{RNG.randint(0, 255):02X}" for _ in range(6)]
+    for value in (":".join(pairs), "-".join(pairs), ".".join("".join(pairs[i:i + 2]).lower() for i in (0, 2, 4))):
+        assert ("MAC_ADDRESS", value) in found(f"It says {value} here."), value
+    assert categories("It says 1234.5678.9012 here.") == set()  # digits only: needs "MAC"
+    assert ("MAC_ADDRESS", "1234.5678.9012") in found("The MAC address is 1234.5678.9012.")
+
+
+# --- postcodes ---------------------------------------------------------------------------------------
+
+
+def test_postcodes():
+    assert ("POSTCODE", "SW1A 2AA") in found("Send it to London SW1A 2AA, please.")
+    assert ("POSTCODE", "M1 1AE") in found("It goes to M1 1AE tomorrow")
+    assert ("POSTCODE", "K1A 0B1") in found("Ottawa ON K1A 0B1")
+    assert ("POSTCODE", "1012 AB") in found("Send it to 1012 AB Amsterdam.")
+    assert ("POSTCODE", "62704-1234") in found("Springfield, IL 62704-1234")
+    assert ("POSTCODE", "62704") in found("my zip code is 62704")
+    assert categories("We sold 62704 units") == set()  # 5 digits alone are a number
+    assert categories("In 2021 BC nothing happened") == set()
+    assert ("POSTCODE", "e c one a one b b") in found("send it to london e c one a one b b please")
+    assert ("POSTCODE", "k one a zero b one") in found("ottawa k one a zero b one")
+
+
+# --- dates -------------------------------------------------------------------------------------------
+
+
+def test_written_dates():
+    d = dt.date(1985, 3, 21)
+    forms = [d.strftime("%d-%b-%Y").upper(), d.strftime("%b-%y"), d.strftime("%d/%m/%Y"), d.strftime("%d.%m.%Y"),
+             d.isoformat(), f"{d:%B} {d.day}, {d.year}", f"{d.day}st of {d:%B} {d.year}", "Tuesday 3 March",
+             "2021-05-21T10:30:00Z", f"{d.month}/{d.day}/{d:%y}"]
+    for value in forms:
+        assert ("DATE", value) in found(f"It happened on {value} here"), value
+    assert ("DATE_OF_BIRTH", "21/03/1985") in found("My date of birth is 21/03/1985.")
+
+
+# --- look-alikes -------------------------------------------------------------------------------------
+
+LOOK_ALIKES = [
+    "Please upgrade to version 3.2.1 today.", "We meet at 10:30 tomorrow.", "It costs $1,299.99 in total.",
+    "The ISBN is 978-3-16-148410-0.", "I bought 978-3-16-148410-0 yesterday.", "The barcode 4006381333931 is here.",
+    "IMEI 35686800-004141-20 is blocked.", "The ISIN US0378331005 is listed.", "It happened in 2021.",
+    "Growth was 45% this year.", "The final score was 3-1 after extra time.", "We sold 12,500 units.",
+    "Room 101 is free.", "The flight BA2490 left at 18:45.", "The ratio is 16:9.", "Covid-19 rose by 12.5 percent.",
+    "The model XPS13 has 16GB of RAM.", "Chapter 11, section 3.2.", "In 1998-99 the club won 2-0.",
+    "the score was three one", "version three point two point one", "we sold fifteen hundred units",
+    "it was twenty twenty one at ten thirty", "I have 3 kids and 2 dogs.", "Between 1990 and 2000 it grew.",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_look_alikes_stay_unflagged(text):
+    assert found(text) == set()
+
+
+def test_book_and_device_numbers_are_no_generic_id_or_phone():
+    texts = ["The ISBN is 978-3-16-148410-0.", "I bought 0-306-40615-2 yesterday.", "The EAN 4006381333931 is here.",
+             "IMEI 35686800-004141-20 is blocked.", "my isbn is nine seven eight three one six one four eight four one"]
+    for text, spans in zip(texts, detect_texts(texts, "en", sources=["patterns", "identifiers"]), strict=True):
+        assert spans == [], (text, spans)
+    # money stays money
+    (spans,) = detect_texts(["The balance is 1,299 dollars."], "en", sources=["patterns", "identifiers"])
+    assert [s["category"] for s in spans] == ["MONEY"]
+
+
+# --- the source in the vote --------------------------------------------------------------------------
+
+
+def test_registered_and_votes_alone_or_with_others():
+    src = get_source("identifiers")
+    assert isinstance(src, IdentifierSource) and "NATIONAL_ID" in src.trusted
+    value = iban("DE", "999999999999999999")
+    text = f"Please wire it to {value} and call +44 20 7946 0958 from 2001:db8::1:0:0:1."
+    for sources in (["identifiers"], ["patterns", "identifiers"]):
+        (spans,) = detect_texts([text], "en", sources=sources)
+        got = {(text[s["start"]:s["end"]], s["category"]) for s in spans}
+        assert {(value, "IBAN"), ("+44 20 7946 0958", "PHONE"), ("2001:db8::1:0:0:1", "IP_ADDRESS")} <= got
+        assert all("identifiers" in s["source"] for s in spans)
+
+
+def test_spanish_and_params():
+    from stdnum.es import nie
+
+    names = {"X": "equis", "L": "ele", "M": "eme", "Z": "zeta", "J": "jota", "H": "hache", "K": "ka", "R": "erre"}
+    digits = "cero uno dos tres cuatro cinco seis siete ocho nueve".split()
+    value = next(v for v in (draw(nie, "X9999999A") for _ in range(200)) if v[-1] in names)
+    said = " ".join(digits[int(c)] if c.isdigit() else names[c] for c in value)
+    assert ("ES_ID", said) in found(f"mi nie es {said}", "es")
+    src = IdentifierSource()
+    doc = DetectDoc.from_words("It says 38:F3:D6:D2:99:EA here.".split())
+    assert src.apply([doc], src.validate({"network": False})) == [[]]
+    with pytest.raises(Exception):  # noqa: B017 - SourceParamsError
+        src.validate({"nope": 1})
+
+
+def test_a_named_id_is_no_card_or_phone_in_the_vote():
+    from stdnum import luhn
+    from stdnum.br import cnpj
+
+    value = next(v for v in (draw(cnpj, "99999999999999") for _ in range(400)) if luhn.is_valid(v))
+    for text in (f"My CNPJ is {value}.", f"my cnpj is {say(value)}"):
+        (spans,) = detect_texts([text], "en", sources=["patterns", "identifiers"])
+        assert [s["category"] for s in spans] == ["VAT_ID"], spans
