@@ -39,7 +39,7 @@ from typing import Any
 
 from redactdesk.detect.char_spans import CharSpan
 from redactdesk.detect.lexicon import Lexicon, _phrases
-from redactdesk.detect.network_ids import find_ips, find_macs
+from redactdesk.detect.network_ids import find_handles, find_ips, find_macs
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, WORD
 from redactdesk.detect.postcodes import find_postcodes, is_region_code, region_codes, spoken_postcode
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
@@ -211,8 +211,10 @@ class _IdFinder:
         text = self.written.text
         has_digits = bool(_HAS_DIGIT.search(text))
         spoken_digits = any(tk.kind == NUM for tk in self.doc.norm.tokens)
+        if self.p["network"] and "@" in text:
+            self.handles(text)
         if not has_digits and not spoken_digits:
-            return []
+            return self.relative_dates() if self.p["dates"] else self.hits
         deferred: list[CharSpan] = []
         if has_digits:
             if self.p["network"]:
@@ -231,7 +233,19 @@ class _IdFinder:
                 self.postcodes_written(text)
         if spoken_digits and (self.p["stdnum"] or self.p["postcodes"]):
             self.spoken()
+        return self.relative_dates() if self.p["dates"] else self.hits
+
+    def relative_dates(self) -> list[Hit]:
+        """"tomorrow", "next friday", "on the fifth" (after every other family: they never overlap one)."""
+        from redactdesk.detect.relative_dates import find_relative_dates
+
+        for h in find_relative_dates(self.doc, self.used):
+            self.add(h.start_word, h.end_word, h.category, h.score, h.reason)
         return self.hits
+
+    def handles(self, text: str) -> None:
+        for c in find_handles(text):
+            self.add_chars(c)
 
     def network(self, text: str) -> None:
         found = sorted(find_ips(text) + find_macs(text), key=lambda c: (-(c.end - c.start), c.start))
@@ -551,7 +565,7 @@ class IdentifierSource:
     name = SOURCE
     categories = frozenset(
         "IBAN NATIONAL_ID VAT_ID SSN ES_ID PASSPORT BANK_ACCOUNT ROUTING GENERIC_ID PHONE IP_ADDRESS MAC_ADDRESS "
-        "POSTCODE DATE DATE_OF_BIRTH".split()
+        "POSTCODE DATE DATE_OF_BIRTH USERNAME".split()
     )
     trusted = categories
     defaults: dict[str, Any] = {"context_left": 8, "stdnum": True, "phones": True, "network": True,

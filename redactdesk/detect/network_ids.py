@@ -59,3 +59,18 @@ def find_macs(text: str) -> list[CharSpan]:
         out.append(CharSpan(m.start(), m.end(), "MAC_ADDRESS", 0.85, "MAC address (Cisco dotted form)",
                             "context" if digits_only else ""))
     return out
+
+
+# "@name" as social networks write a user (not inside an e-mail address, not a price "@ 5")
+_HANDLE = re.compile(r"(?<![\w@.+-])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.[A-Za-z]{2,}\b)")
+
+
+def find_handles(text: str) -> list[CharSpan]:
+    """Social-media handles ("@JuliaRoberts", "@b2s_tera"): a username, which identifies its owner."""
+    out = []
+    for m in _HANDLE.finditer(text):
+        body = m.group()[1:]
+        if body.isdigit():  # "@5" is a price or a count
+            continue
+        out.append(CharSpan(m.start(), m.end(), "USERNAME", 0.9, "a social-media handle (@name)"))
+    return out

@@ -471,6 +471,7 @@ def _drop_fillers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
 # --- email / web / IP glue -------------------------------------------------------------------------
 
 _LABEL_KINDS = (WORD, LETTER, NUM, ALNUM)
+_AT_LABEL_RE = re.compile(r"[a-z0-9][a-z0-9._%+-]*@[a-z0-9][a-z0-9-]*")
 _LABEL_RE = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._+-]*")
 _DOMAIN_RE = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
 
@@ -511,8 +512,9 @@ class _Glue:
         tk = self.t[i]
         if tk.kind not in _LABEL_KINDS or tk.ordinal:
             return False
-        if tk.kind == WORD:
-            return bool(_LABEL_RE.fullmatch(tk.text)) and _connector(self.t, i, self.lex) is None
+        if tk.kind == WORD:  # "jack@gmail" (then "dot com"): a written local part and domain label
+            return bool(_LABEL_RE.fullmatch(tk.text) or _AT_LABEL_RE.fullmatch(tk.text)) \
+                and _connector(self.t, i, self.lex) is None
         return True
 
     def label_start(self, i: int) -> int:

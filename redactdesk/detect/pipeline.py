@@ -86,8 +86,23 @@ def detect_docs(
             spans = propagate_names(doc.words, spans, never, doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        out.append(spans)
+        out.append(_with_possessives(doc.words, spans))
     return out
+
+
+_POSSESSIVE = frozenset({"'s", "’s", "'", "’"})
+_NAMED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY"})
+
+
+def _with_possessives(words: Sequence[str], spans: list[Span]) -> list[Span]:
+    """A name's possessive written as its own token ("mark 's", as tokenised text and some ASR give it)
+    belongs to the name: leaving it out would leave an item partly covered."""
+    starts = {s.start_word for s in spans}
+    for s in spans:
+        if s.category in _NAMED and s.end_word < len(words) and s.end_word not in starts \
+                and words[s.end_word].strip(".,;:!?") in _POSSESSIVE:
+            s.end_word += 1
+    return spans
 
 
 def _respect_decisions(spans: list[Span], existing: Iterable[Span]) -> list[Span]:

@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 SOURCE = "tagger"
 LABELS = {"PERSON": "PERSON", "LOCATION": "LOCATION", "ORGANIZATION": "ORGANIZATION"}
 SCORES = {"PERSON": 0.8, "LOCATION": 0.6, "ORGANIZATION": 0.6}
-# organisations are too often everyday words the tagger takes for brands ("google the word"): they vote
+# an organisation stands alone only when short and led by a distinctive word: the tagger takes
+# whole commands for brands ("order me chinese food")
 STRONG_CATEGORIES = frozenset({"PERSON", "LOCATION"})
 MAX_WORDS = 120  # a turn longer than this is tagged in pieces (the model saw sentences)
 
@@ -104,6 +105,21 @@ def distinctive(words: Sequence[str], language: str) -> bool:
     return False
 
 
+def _capitalised(doc: DetectDoc, w0: int, w1: int) -> bool:
+    """In cased writing, a stretch whose every word is capitalised — and that is not just a capital
+    at the start of a sentence — is a proper noun the tagger is right about ("Ice Cube", "Lady Gaga")."""
+    if not doc.cache.get("cased"):
+        doc.cache["cased"] = "yes" if any(w[:1].islower() for w in doc.words) and any(
+            w[:1].isupper() for w in doc.words) else "no"
+    if doc.cache["cased"] != "yes":
+        return False
+    words = [w.strip(".,;:!?\"'()[]") for w in doc.words[w0:w1]]
+    if not all(w[:1].isupper() and not w.isupper() for w in words if w[:1].isalpha()):
+        return False
+    starts_sentence = w0 == 0 or w0 in doc.breaks or doc.words[w0 - 1][-1:] in ".!?"
+    return len(words) >= 2 or not starts_sentence
+
+
 class TaggerSource:
     """The bundled transcript tagger (see the module docstring). A hit with a distinctive word
     stands alone in the vote (``strong``); one of everyday words only votes."""
@@ -139,7 +155,10 @@ class TaggerSource:
                     if cat is None or not any(t.text.isalpha() for t in ent):
                         continue  # digit groups are the patterns' business, never a name
                     w0, w1 = where[ent.start], where[ent.end - 1] + 1
-                    strong = cat in STRONG_CATEGORIES and distinctive([t.text for t in ent], lang)
+                    words = [t.text for t in ent]
+                    strong = (distinctive(words, lang) and (
+                        cat in STRONG_CATEGORIES or (len(words) <= 3 and distinctive(words[:1], lang)))
+                    ) or _capitalised(docs[i], w0, w1)
                     out[i].append(Hit(w0, w1, cat, SCORES[cat], SOURCE, f"transcript tagger {cat.lower()}",
                                       strong=strong))
         return out

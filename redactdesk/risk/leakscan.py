@@ -74,6 +74,16 @@ def _only_function_words(original: str, language: str) -> bool:
     return bool(words) and all(w in stop for w in words)
 
 
+def _only_relative_date(original: str, language: str) -> bool:
+    from redactdesk.resources import month_and_day_words, relative_date_words
+
+    words = [w.removesuffix("'s") for w in re.findall(r"[^\W\d_]+(?:'s)?", original.lower())]
+    known = relative_date_words(language) | function_words(language)
+    months, days = month_and_day_words(language)
+    absolute = any(w in months for w in words) and any(w in days for w in words)  # "the fifth of may"
+    return bool(words) and not re.search(r"\d", original) and not absolute and all(w in known for w in words)
+
+
 def hint(original: str) -> str:
     """A masked hint of a value for reports: first character of each word, the rest starred."""
     return " ".join(w[0] + "*" * (len(w) - 1) for w in original.split()) or "*"
@@ -108,6 +118,8 @@ def needles(conversations: Iterable[Conversation]) -> list[Needle]:
             original = conv.span_text(span)
             if _only_function_words(original, conv.language):
                 continue  # a garbled item heard as "con": searching for it finds only the word "con"
+            if span.category in YEAR_KEPT and _only_relative_date(original, conv.language):
+                continue  # "tomorrow", "next friday": kept as said by design, they name no day alone
             for v in sorted(variants(original, conv.language)):
                 if v.isdigit() and len(v) < 4:
                     continue  # short numbers (ages, days) occur everywhere; longer runs are caught

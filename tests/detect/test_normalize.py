@@ -111,3 +111,19 @@ def test_whisper_spanish_split_numbers_are_one_number_over_all_their_words():
     # digit groups and small numbers joined by "y" stay apart
     assert norm("llame al 900 12 34 56", "es").text == "llame al 900 12 34 56"
     assert norm("el 4 y 5", "es").text == "el 4 y 5"
+
+
+def test_a_written_local_part_with_a_spoken_dot_is_one_email():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "send it to jack@gmail dot com today"
+    spans = detect_texts([text], "en")[0]
+    assert ("jack@gmail dot com", "EMAIL") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+
+
+def test_a_possessive_token_after_a_name_belongs_to_it():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "reply to derek 's email"
+    spans = detect_texts([text], "en")[0]
+    assert ("derek 's", "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]

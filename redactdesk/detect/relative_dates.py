@@ -1,0 +1,88 @@
+"""Dates said relative to the day of the call: "tomorrow", "next friday", "this weekend", "on the
+twenty first", "el próximo viernes".
+
+Combined with the recording's date they pin a day, so they are DATE items — with a low score, so
+a reviewer decides. Their surrogate is themselves (a date shift moves the call's date, and
+"tomorrow" stays tomorrow), so the leak scan does not search for them either. The words come from
+the lexicon's ``relative_dates`` block; everything works on the cleaned lower-case words, so
+written and spoken input read alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from redactdesk.detect.sources import DetectDoc, Hit
+
+SCORE = 0.45
+REASON = "a date said relative to the call"
+
+
+def _words(raw: Any) -> frozenset[str]:
+    return frozenset(str(w).lower() for w in (raw or ()))
+
+
+def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]]:
+    """Word ranges ``[a, b)`` of relative dates in the cleaned lower-case words ``lower``."""
+    spec = (lex.raw or {}).get("relative_dates") or {}
+    if not spec:
+        return []
+    days = [tuple(str(d).lower().split()) for d in spec.get("days", ())]
+    phrases = sorted([tuple(str(w).lower() for w in p) for p in spec.get("phrases", ())] + days, key=len, reverse=True)
+    modifiers = _words(spec.get("modifiers"))
+    units = _words(spec.get("units"))
+    preps = _words(spec.get("day_prepositions"))
+    ordinals = _words(spec.get("ordinals"))
+    tens = _words(spec.get("tens"))
+    weekdays = frozenset(lex.weekdays)
+    months = frozenset(m for m in lex.months if m not in lex.ambiguous_months and len(m) > 3)
+    named = weekdays | months
+    n = len(lower)
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        w = lower[i].removesuffix("'s")
+        got = None
+        for p in phrases:
+            if tuple(x.removesuffix("'s") for x in lower[i:i + len(p)]) == p:
+                got = (i, i + len(p))
+                break
+        if got and lex.language == "es" and lower[i] == "mañana" and i and lower[i - 1] in ("la", "las"):
+            got = None  # "por la mañana": the morning, not tomorrow
+        if got is None and w in modifiers and i + 1 < n:
+            nxt = lower[i + 1].removesuffix("'s")
+            if nxt in units | named:
+                got = (i, i + 2)
+            elif i + 2 < n and nxt in ("de", "del") and lower[i + 2] in units:
+                got = (i, i + 3)
+        if got is None and w in weekdays:
+            a = i - 1 if i and lower[i - 1] in modifiers else i
+            got = (a, i + 1)
+        if got is None and w in tens and i + 1 < n and lower[i + 1] in ordinals:
+            got = (i, i + 2)  # "twenty second"
+        if got is None and w in ordinals and i >= 2 and lower[i - 1] == "the" and lower[i - 2] in preps:
+            got = (i - 1, i + 1)  # "on the fifth"
+        if got is not None:
+            a, b = got
+            if out and out[-1][1] >= a:  # "next friday" right after "this weekend": one item each
+                a = max(a, out[-1][1])
+            if b > a:
+                out.append((a, b))
+            i = b
+            continue
+        i += 1
+    return out
+
+
+def find_relative_dates(doc: DetectDoc, taken: Sequence[bool] | None = None) -> list[Hit]:
+    """DATE hits for relative dates in ``doc`` not on words already ``taken``."""
+    if doc.lex is None:
+        return []
+    lower = [w.lower().strip(".,;:!?¡¿\"“”()") for w in doc.words]
+    hits = []
+    for a, b in relative_date_ranges(lower, doc.lex):
+        if taken is not None and any(taken[a:b]):
+            continue
+        hits.append(Hit(a, b, "DATE", SCORE, "identifiers", REASON))
+    return hits
