@@ -56,9 +56,9 @@ def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]
                 got = (i, i + 2)
             elif i + 2 < n and nxt in ("de", "del") and lower[i + 2] in units:
                 got = (i, i + 3)
-        if got is None and w in weekdays:
+        if got is None and w in weekdays and not (i and lower[i - 1] in ("every", "each", "cada", "todos")):
             a = i - 1 if i and lower[i - 1] in modifiers else i
-            got = (a, i + 1)
+            got = (a, i + 1)  # "every friday" is a recurrence, not a day
         if got is None and w in tens and i + 1 < n and lower[i + 1] in ordinals:
             got = (i, i + 2)  # "twenty second"
         if got is None and w in ordinals and i >= 2 and lower[i - 1] == "the" and lower[i - 2] in preps:

@@ -156,8 +156,11 @@ class TaggerSource:
                         continue  # digit groups are the patterns' business, never a name
                     w0, w1 = where[ent.start], where[ent.end - 1] + 1
                     words = [t.text for t in ent]
+                    # a lone word opening a turn is often a command verb the tagger took for a brand
+                    opens = len(words) == 1 and (w0 == 0 or w0 in docs[i].breaks)
                     strong = (distinctive(words, lang) and (
-                        cat in STRONG_CATEGORIES or (len(words) <= 3 and distinctive(words[:1], lang)))
+                        cat in STRONG_CATEGORIES
+                        or (len(words) <= 3 and not opens and distinctive(words[:1], lang)))
                     ) or _capitalised(docs[i], w0, w1)
                     out[i].append(Hit(w0, w1, cat, SCORES[cat], SOURCE, f"transcript tagger {cat.lower()}",
                                       strong=strong))

@@ -292,7 +292,12 @@ def test_dates_said_relative_to_the_call_are_low_scored_dates():
         return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], lang)[0]]
 
     assert ("tomorrow", "DATE") in found("is there any program for tomorrow evening")
-    assert ("every friday", "DATE") in found("set an alarm for every friday at six")
+    assert ("next friday", "DATE") in found("set an alarm for next friday at six")
+    from redactdesk.detect.lexicon import load_lexicon
+    from redactdesk.detect.relative_dates import relative_date_ranges
+
+    # a recurrence or a time of day names no day
+    assert relative_date_ranges("pray every friday at noon tonight".split(), load_lexicon("en")) == []
     assert ("twenty second", "DATE") in found("what day does the twenty second fall on")
     assert found("the first time i called") == []
     assert ("próximo viernes", "DATE") in found("nos vemos el próximo viernes", "es")
