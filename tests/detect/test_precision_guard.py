@@ -1,0 +1,34 @@
+"""Things that are not personal data stay unflagged: commands, devices, food, media, wake words,
+alphabet words, times of day and recurrences."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactdesk.detect.pipeline import detect_texts
+
+NOT_PERSONAL = [
+    "turn on the vacuum",
+    "order me some chinese food",
+    "shuffle the current album of songs",
+    "play some jazz music in the kitchen",
+    "set an alarm for the marathon event",
+    "hey siri what is the weather like",
+    "olly remind me to water the plants tonight",
+    "define framework",
+    "pray every friday at noon",
+    "what is the exchange rate of the euro",
+]
+
+
+@pytest.mark.parametrize("text", NOT_PERSONAL)
+def test_everyday_commands_hold_no_personal_item(text):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert [f for f in found if f[1] in ("PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY")] == [], found
+
+
+def test_alphabet_words_of_a_spelling_passage_are_no_names_of_their_own():
+    text = "my surname is G as in George A as in Adam R as in Robert thanks"
+    spans = detect_texts([text], "en")[0]
+    pieces = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    assert len(pieces) == 1 and pieces[0][0].startswith("G as in George") and pieces[0][0].endswith("Robert")
