@@ -149,6 +149,21 @@ class _Candidate:
     partial: bool = False  # leaves out digits of its run: a context word alone is not enough
 
 
+_SINGLE_DIGIT = re.compile(r"[-–]?\d[.,]?")
+
+
+def _read_out_digits(words: Sequence[str], w0: int, w1: int) -> bool:
+    """Digits read out one at a time ("5 3 -5 -8 ...", as Whisper writes a card or phone said digit
+    by digit, or inside a longer run): the pattern source reads such runs whole, with their context."""
+    n = w1 - w0
+    if n < 4:
+        return False
+    singles = sum(1 for w in words[w0:w1] if _SINGLE_DIGIT.fullmatch(w))
+    before = w0 > 0 and _SINGLE_DIGIT.fullmatch(words[w0 - 1]) is not None
+    after = w1 < len(words) and _SINGLE_DIGIT.fullmatch(words[w1]) is not None
+    return singles * 2 > n or before or after
+
+
 class _IdFinder:
     def __init__(self, doc: DetectDoc, params: Mapping[str, Any]) -> None:
         assert doc.norm is not None and doc.lex is not None
@@ -276,7 +291,7 @@ class _IdFinder:
         deferred = []
         for c in find_phones(text, self.lex.phone_region):
             r = self.written.words(c.start, c.end)
-            if r is None:
+            if r is None or _read_out_digits(self.doc.words, *r):
                 continue
             ctx = self.id_context(r[0], r[1])
             if ctx and ctx[0] in ("national", "vat", "bank"):

@@ -35,6 +35,8 @@ def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]
     preps = _words(spec.get("day_prepositions"))
     ordinals = _words(spec.get("ordinals"))
     tens = _words(spec.get("tens"))
+    not_after = _words(spec.get("not_after"))
+    service_days = _words(spec.get("service_days"))
     weekdays = frozenset(lex.weekdays)
     months = frozenset(m for m in lex.months if m not in lex.ambiguous_months and len(m) > 3)
     named = weekdays | months
@@ -50,6 +52,8 @@ def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]
                 break
         if got and lex.language == "es" and lower[i] == "mañana" and i and lower[i - 1] in ("la", "las"):
             got = None  # "por la mañana": the morning, not tomorrow
+        if got and got[1] - got[0] == 1 and w in service_days and i and lower[i - 1] in not_after:
+            got = None  # "anything else today"
         if got is None and w in modifiers and i + 1 < n:
             nxt = lower[i + 1].removesuffix("'s")
             if nxt in units | named:

@@ -33,7 +33,9 @@ def is_book_number(text: str) -> bool:
         return False
     if len(compact) == 13:
         return compact[:3] in ("978", "979")
-    return len(compact) == 10 and text.count("-") >= 2
+    # a written ISBN-10 is one token in four hyphenated groups; Whisper's spoken digits ("-9 -9 7 -2 ...")
+    # also carry hyphens, but as signs before single digits
+    return len(compact) == 10 and re.fullmatch(r"\d{1,5}-\d{1,7}-\d{1,7}-[\dXx]", text.strip()) is not None
 
 
 def is_iban(text: str) -> bool:

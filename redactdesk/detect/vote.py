@@ -5,7 +5,8 @@ that overlap form a cluster. The cluster stands when
 
 * a source *trusted* for the hit's category proposed it (spaCy for PERSON and DATE, validated
   patterns for cards, IBANs, phones ...), or the hit is marked ``strong`` by its source, or
-* a strict majority of the sources that could have proposed that family agree.
+* at least half of the sources that could have proposed that family agree (two at least, unless
+  only one could).
 
 A standing cluster becomes one span covering its hits, keeping every source that agreed, a score in
 [0, 1] (noisy-OR of each source's best score) and a one-line reason. Spans of different families
@@ -124,7 +125,8 @@ def combine(
             agree = sorted({h.source for h in group})
             trusted_hits = [h for h in group if h.strong or h.category in _trusted(policy, by_name, h.source)]
             n_eligible = max(len(eligible | set(agree)), 1)
-            stands = bool(trusted_hits) or len(agree) > policy.majority * n_eligible
+            # half of the eligible sources, and two when there are two or more (one alone if it is the only one)
+            stands = bool(trusted_hits) or len(agree) >= max(min(2, n_eligible), policy.majority * n_eligible)
             if not stands and not policy.keep_minority:
                 continue
             pool = trusted_hits or group

@@ -312,3 +312,10 @@ def test_relative_dates_are_no_needles_but_absolute_ones_are():
     assert _only_relative_date("next friday", "en") and _only_relative_date("tomorrow's", "en")
     assert not _only_relative_date("the twenty second of march", "en")
     assert not _only_relative_date("March 3rd", "en") and not _only_relative_date("Smith", "en")
+
+
+def test_whisper_signed_digits_are_no_book_number():
+    from redactdesk.detect.validators import is_book_number
+
+    assert is_book_number("0-306-40615-2")
+    assert not is_book_number("-9 -9 7 -2 1 -3 3 7 -2 -9")  # a phone number as Whisper writes it
