@@ -118,10 +118,16 @@ def generated_call_samples(n: int, seed: int = 150000) -> list[Sample]:
 
 
 # --------------------------------------------------------------------------------------- systems
-def redactdesk_system(sources: Sequence[str] | None = None) -> Predict:
+def redactdesk_system(sources: Sequence[str] | None = None, tagger_model: Path | None = None) -> Predict:
+    from redactdesk.detect import tagger
     from redactdesk.detect.pipeline import detect_texts
 
     def predict(texts: Sequence[str], lang: str) -> list[list[tuple[int, int, str]]]:
+        if tagger_model is not None:  # another trained tagger in the same vote (model choices side by side)
+            tagger.model_dir = lambda _lang: tagger_model
+        else:
+            tagger.model_dir = _bundled_model_dir
+        tagger.load_tagger.cache_clear()
         out = []
         for k in range(0, len(texts), 256):
             res = detect_texts(list(texts[k:k + 256]), lang, sources=sources)
@@ -129,6 +135,12 @@ def redactdesk_system(sources: Sequence[str] | None = None) -> Predict:
         return out
 
     return predict
+
+
+def _bundled_model_dir(language: str) -> Path:
+    from redactdesk.resources import resource
+
+    return resource("models", f"tagger_{language}")
 
 
 PRESIDIO_MAP = {"PERSON": "PERSON", "LOCATION": "LOCATION", "ORGANIZATION": "ORGANIZATION",
@@ -230,7 +242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=1500, help="sentences per NER set (default 1500)")
     ap.add_argument("--calls", type=int, default=20, help="generated calls (default 20; 0 to skip)")
     ap.add_argument("--systems", default="redactdesk,presidio",
-                    help="comma-separated: redactdesk, presidio, or redactdesk:SRC+SRC for a source subset")
+                    help="comma-separated: redactdesk, presidio, redactdesk:SRC+SRC (a source subset), "
+                         "redactdesk@DIR (the full vote with another trained tagger)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     sets = load_sets(args.data, args.limit, args.calls)
@@ -243,6 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 systems[name] = p
         elif name.startswith("redactdesk:"):
             systems[name] = redactdesk_system(name.split(":", 1)[1].split("+"))
+        elif name.startswith("redactdesk@"):
+            systems[name] = redactdesk_system(tagger_model=Path(name.split("@", 1)[1]))
         elif name == "redactdesk":
             systems[name] = redactdesk_system()
     results: dict[str, dict[str, Score]] = {}

@@ -133,8 +133,9 @@ def combine(
             best = max(pool, key=lambda h: (h.score, -policy.rank(h.category), h.end_word - h.start_word))
             category = best.category
             # the extent comes from the trusted (or strong) hits of the chosen category when there are
-            # any (an untrusted source only votes), else from all hits of that category
-            members = [h for h in trusted_hits if h.category == category] or [
+            # any — of every place category, so "houston texas" (a city, then its region) stays one
+            # place — (an untrusted source only votes), else from all hits of that category
+            members = [h for h in trusted_hits if h.category == category or fam == "PLACE"] or [
                 h for h in group if h.category == category
             ] or [best]
             start = min(h.start_word for h in members)

@@ -116,3 +116,11 @@ def test_registry_hook_for_new_sources():
         unregister_source("al_model_test")
     with pytest.raises(UnknownSourceError, match="no detection source named"):
         get_source("al_model_test")
+
+
+def test_a_city_and_its_region_said_together_are_one_place():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "she was born in philadelphia pennsylvania in the spring"
+    spans = detect_texts([text], "en")[0]
+    assert "philadelphia pennsylvania" in [text[s["start"]:s["end"]] for s in spans]
