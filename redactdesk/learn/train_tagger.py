@@ -53,7 +53,7 @@ def tagger_config(*, seed: int, width: int, depth: int, rows: int, epochs: int, 
     cfg["system"]["seed"] = seed
     embed = cfg["components"]["tok2vec"]["model"]["embed"]
     embed["attrs"] = ["NORM", "PREFIX", "SUFFIX", "SHAPE"]
-    embed["rows"] = [rows, 2000, 4000, 500]
+    embed["rows"] = [rows, max(500, rows // 5), max(1000, rows // 3), 500]
     encode = cfg["components"]["tok2vec"]["model"]["encode"]
     encode["width"], encode["depth"] = width, depth
     tr = cfg["training"]
@@ -134,6 +134,8 @@ def train(data: Path, out: Path, *, calls: int = 300, epochs: int = 12, seed: in
         if out.exists():
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)
+        nlp.meta.update({"name": "redactdesk_tagger_en", "description": "redactdesk transcript tagger (see TRAINING.md)",
+                         "license": "MIT (model); trained on WikiANN (ODC-BY 1.0), BTC and SLURP (CC BY 4.0)"})
         nlp.to_disk(out)
     seconds = time.perf_counter() - t0
     per_type = {k: {m: round(v, 4) for m, v in d.items()} for k, d in (scores.get("ents_per_type") or {}).items()}
@@ -159,14 +161,14 @@ def _write_report(out: Path, lines: list[str], report: dict) -> None:
     text = f"""# redactdesk transcript tagger — training report
 
 Labels: {", ".join(TAGGER_LABELS)}. Input: words as ASR writes them (lower case, no punctuation),
-cleaned exactly as `redactdesk.learn.tagger_data.clean_token` does at detection time.
+cleaned exactly as `redactdesk.detect.tagger.clean_token` does at detection time.
 
 ## Data
 {chr(10).join(lines)}
 
 Every sentence in spoken form (lower case, punctuation dropped, numbers as words); the trained model
 is this project's own artefact. Held out for evaluation: WikiANN dev, BTC part h, wikigold, SLURP devel
-(`benchmarks/bench_detect_public.py`).
+odd ids (`benchmarks/bench_detect_public.py`).
 
 ## Result on a held-out twentieth of the training mixture
 {report["sentences"]:,} training sentences, {report["dev_sentences"]:,} held out; {report["seconds"]} s on this machine.
