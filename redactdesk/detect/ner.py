@@ -127,7 +127,9 @@ def render(doc: DetectDoc, gaz: Gazetteer | None = None) -> Rendering:
                 title = True
             elif lw.isalpha() and len(lw) > 1 and lw not in lex.stop_words:
                 name_like = gaz.is_name(lw) or gaz.place([lw]) is not None
-                if name_like and (f not in gaz.ambiguous or (i > 0 and lower[i - 1] in cue_words)):
+                # an everyday word that is also a name ("cook", "snow", "will") needs a cue to be one
+                everyday = f in gaz.ambiguous or f in gaz.common
+                if name_like and (not everyday or (i > 0 and lower[i - 1] in cue_words)):
                     title = True
                 elif name_like and i > 0 and (
                     (gaz.is_name(lower[i - 1]) and fold(lower[i - 1]) not in gaz.ambiguous)
