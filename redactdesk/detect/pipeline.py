@@ -8,6 +8,7 @@ the conversation's old suggestions with the new ones.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -81,9 +82,7 @@ def detect_docs(
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY, forced=forced)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
-            gaz = load_gazetteer()
-            never = gaz.common | gaz.ambiguous | (_context_words(doc.lex) if doc.lex else frozenset())
-            spans = propagate_names(doc.words, spans, never, doc.lex.stop_words if doc.lex else ())
+            spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         out.append(_with_possessives(doc.words, spans))
@@ -103,6 +102,14 @@ def _with_possessives(words: Sequence[str], spans: list[Span]) -> list[Span]:
                 and words[s.end_word].strip(".,;:!?") in _POSSESSIVE:
             s.end_word += 1
     return spans
+
+
+@functools.lru_cache(maxsize=4)
+def _never_names(lex: Any) -> frozenset[str]:
+    """Words that never spread as a name (everyday and ambiguous words, context words) — built once:
+    the union of these large sets per document cost more than all the recognizers together."""
+    gaz = load_gazetteer()
+    return gaz.common | gaz.ambiguous | (_context_words(lex) if lex else frozenset())
 
 
 def _respect_decisions(spans: list[Span], existing: Iterable[Span]) -> list[Span]:

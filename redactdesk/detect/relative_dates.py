@@ -10,6 +10,7 @@ written and spoken input read alike.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,30 +24,39 @@ def _words(raw: Any) -> frozenset[str]:
     return frozenset(str(w).lower() for w in (raw or ()))
 
 
-def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]]:
-    """Word ranges ``[a, b)`` of relative dates in the cleaned lower-case words ``lower``."""
+@functools.lru_cache(maxsize=4)
+def _vocabulary(lex: Any) -> dict[str, Any] | None:
     spec = (lex.raw or {}).get("relative_dates") or {}
     if not spec:
-        return []
+        return None
     days = [tuple(str(d).lower().split()) for d in spec.get("days", ())]
     phrases = sorted([tuple(str(w).lower() for w in p) for p in spec.get("phrases", ())] + days, key=len, reverse=True)
-    modifiers = _words(spec.get("modifiers"))
-    units = _words(spec.get("units"))
-    preps = _words(spec.get("day_prepositions"))
-    ordinals = _words(spec.get("ordinals"))
-    tens = _words(spec.get("tens"))
-    not_after = _words(spec.get("not_after"))
-    service_days = _words(spec.get("service_days"))
     weekdays = frozenset(lex.weekdays)
     months = frozenset(m for m in lex.months if m not in lex.ambiguous_months and len(m) > 3)
-    named = weekdays | months
+    v = {key: _words(spec.get(name)) for key, name in (
+        ("modifiers", "modifiers"), ("units", "units"), ("preps", "day_prepositions"), ("ordinals", "ordinals"),
+        ("tens", "tens"), ("not_after", "not_after"), ("service_days", "service_days"))}
+    v.update(phrases=phrases, weekdays=weekdays, named=weekdays | months,
+             first_words=frozenset(p[0] for p in phrases))
+    v["triggers"] = (v["first_words"] | v["modifiers"] | weekdays | v["tens"] | v["ordinals"])
+    return v
+
+
+def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]]:
+    """Word ranges ``[a, b)`` of relative dates in the cleaned lower-case words ``lower``."""
+    v = _vocabulary(lex)
+    if v is None or not any(w.removesuffix("'s") in v["triggers"] for w in lower):
+        return []
+    phrases, modifiers, units, preps = v["phrases"], v["modifiers"], v["units"], v["preps"]
+    ordinals, tens, not_after, service_days = v["ordinals"], v["tens"], v["not_after"], v["service_days"]
+    weekdays, named, first_words = v["weekdays"], v["named"], v["first_words"]
     n = len(lower)
     out: list[tuple[int, int]] = []
     i = 0
     while i < n:
         w = lower[i].removesuffix("'s")
         got = None
-        for p in phrases:
+        for p in phrases if w in first_words else ():
             if tuple(x.removesuffix("'s") for x in lower[i:i + len(p)]) == p:
                 got = (i, i + len(p))
                 break
