@@ -146,3 +146,13 @@ def default_allow() -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1)
 def city_names() -> frozenset[str]:
     return frozenset(_read_list("cities.txt"))
+
+
+@functools.lru_cache(maxsize=4)
+def context_words(lex: Lexicon) -> frozenset[str]:
+    """Every word of the lexicon's hotword phrases except the name cues: words that frame an item
+    ("number", "card", "email") and are never an item themselves."""
+    return frozenset(
+        w for key, phrases in lex.hotwords.items() if not key.startswith("name") and key != "org_suffix"
+        for ph in phrases for w in ph
+    )

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.detect.gazetteer import Gazetteer, fold, load_gazetteer
+from redactdesk.detect.lexicon import context_words as lexicon_context_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 
 log = logging.getLogger(__name__)
@@ -158,14 +159,6 @@ def render(doc: DetectDoc, gaz: Gazetteer | None = None) -> Rendering:
 
 
 @functools.lru_cache(maxsize=4)
-def _context_words(lex: Any) -> frozenset[str]:
-    """Every word of the lexicon's hotword phrases except the name cues."""
-    return frozenset(
-        w for key, phrases in lex.hotwords.items() if not key.startswith("name") and key != "org_suffix"
-        for ph in phrases for w in ph
-    )
-
-
 def _number_next(doc: DetectDoc, i: int) -> bool:
     from redactdesk.detect.normalize import NUM
 
@@ -205,7 +198,7 @@ def ner_hits(doc: DetectDoc, ents: Sequence[tuple[int, int, str]], rendering: Re
     lex = doc.lex
     assert lex is not None
     stop = lex.stop_words
-    context_words = _context_words(lex)
+    context_words = lexicon_context_words(lex)
     out: list[Hit] = []
     for cs, ce, label in ents:
         cat = _LABELS.get(label)

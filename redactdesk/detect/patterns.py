@@ -722,14 +722,14 @@ class _Finder:
 
     def _unknown_word(self, word: str, gaz: Any) -> bool:
         """An alphabetic word that is no stop word, everyday word, context word or month: likely a name."""
-        from redactdesk.detect.ner import _context_words
+        from redactdesk.detect.lexicon import context_words
 
         return (
             word.isalpha()
             and len(word) > 1
             and word not in self.lex.stop_words
             and word not in gaz.common
-            and word not in _context_words(self.lex)
+            and word not in context_words(self.lex)
             and word not in self.lex.months
             and word not in self.lex.weekdays
             and not gaz.place([word])

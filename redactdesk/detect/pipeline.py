@@ -21,9 +21,8 @@ from redactdesk.core.taxonomy import Taxonomy
 from redactdesk.core.types import Conversation, Span, SpanStatus
 from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
-from redactdesk.detect.lexicon import check_language, default_allow
+from redactdesk.detect.lexicon import check_language, context_words, default_allow
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
-from redactdesk.detect.ner import _context_words
 from redactdesk.detect.sources import DEFAULT_SOURCES, DetectDoc, Source, get_source
 from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine, propagate_names
 
@@ -109,7 +108,7 @@ def _never_names(lex: Any) -> frozenset[str]:
     """Words that never spread as a name (everyday and ambiguous words, context words) — built once:
     the union of these large sets per document cost more than all the recognizers together."""
     gaz = load_gazetteer()
-    return gaz.common | gaz.ambiguous | (_context_words(lex) if lex else frozenset())
+    return gaz.common | gaz.ambiguous | (context_words(lex) if lex else frozenset())
 
 
 def _respect_decisions(spans: list[Span], existing: Iterable[Span]) -> list[Span]:
