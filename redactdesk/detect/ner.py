@@ -12,7 +12,6 @@ the gazetteer and patterns. Models load lazily, once per process, with only the 
 
 from __future__ import annotations
 
-import functools
 import logging
 import warnings
 from collections.abc import Mapping, Sequence
@@ -158,7 +157,6 @@ def render(doc: DetectDoc, gaz: Gazetteer | None = None) -> Rendering:
     return Rendering("".join(parts), spans)
 
 
-@functools.lru_cache(maxsize=4)
 def _number_next(doc: DetectDoc, i: int) -> bool:
     from redactdesk.detect.normalize import NUM
 
