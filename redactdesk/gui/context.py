@@ -13,6 +13,8 @@ Attributes
     ``ctx.settings``       the user's ``QSettings`` (preferences, not project data).
     ``ctx.player``         the :class:`~redactdesk.gui.playback.Player` (may be unavailable).
     ``ctx.current_span_id`` / ``ctx.current_word``  the selection.
+    ``ctx.selected_words`` words ``(start, end)`` (end exclusive) selected in the transcript by a
+                           drag, Shift+click or Shift+arrows while no span is selected; None otherwise.
 
 Signals
     ``conversation_changed(object)``          a Conversation (or None) became current.
@@ -32,7 +34,10 @@ Methods
     ``reload()`` (re-read spans after an outside change), ``push_command(cmd)`` (a QUndoCommand,
     usually a :class:`redactdesk.gui.commands.ProjectCommand`), ``run_job(title, fn, on_done,
     on_error=None)`` (see :mod:`redactdesk.gui.jobs`), ``status(text, msecs=5000)``,
-    ``error(title, text)``, ``can(capability)`` (see :mod:`redactdesk.gui.roles`), ``set_role(role)``.
+    ``error(title, text)``, ``can(capability)`` (see :mod:`redactdesk.gui.roles`), ``set_role(role)``,
+    ``focus_review()`` (give the keyboard back to the review — transcript — after a panel action:
+    a queue row opened, a dialog closed; the window also does this after panel buttons and list
+    activations), ``set_selected_words(start, end)`` / ``set_selected_words(None)``.
 """
 
 from __future__ import annotations
@@ -82,7 +87,9 @@ class AppContext(QObject):
         self.current_word: int | None = None
         self.player: Player | None = None
         self.window: QWidget | None = None
+        self.selected_words: tuple[int, int] | None = None
         self._status: Callable[[str, int], None] = lambda text, msecs: None
+        self._focus_review: Callable[[], None] = lambda: None
         self.last_status = ""
 
     # ------------------------------------------------------------------ role
@@ -110,6 +117,7 @@ class AppContext(QObject):
             self.conversation = self.project.load_conversation(conversation_id)
         self.current_span_id = None
         self.current_word = None
+        self.selected_words = None
         self.conversation_changed.emit(self.conversation)
         self.selection_changed.emit(None, None)
 
@@ -137,6 +145,16 @@ class AppContext(QObject):
         self.current_span_id = span_id
         self.current_word = word
         self.selection_changed.emit(span_id, word)
+
+    def set_selected_words(self, start: int | None, end: int | None = None) -> None:
+        """Words ``[start, end)`` of the current conversation are selected (None clears)."""
+        n = len(self.conversation.words) if self.conversation is not None else 0
+        if start is None or not n:
+            self.selected_words = None
+            return
+        a = min(max(0, int(start)), n - 1)
+        b = min(max(a + 1, int(end if end is not None else a + 1)), n)
+        self.selected_words = (a, b)
 
     def reveal(self, conversation_id: str, start_word: int | None = None, end_word: int | None = None,
                span_id: int | None = None) -> None:
@@ -210,6 +228,13 @@ class AppContext(QObject):
 
     def set_status_sink(self, sink: Callable[[str, int], None]) -> None:
         self._status = sink
+
+    def set_focus_sink(self, sink: Callable[[], None]) -> None:
+        self._focus_review = sink
+
+    def focus_review(self) -> None:
+        """Give the keyboard back to the review (the transcript), e.g. after a panel opened a place."""
+        self._focus_review()
 
     def status(self, text: str, msecs: int = 5000) -> None:
         self.last_status = text

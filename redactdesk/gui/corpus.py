@@ -30,6 +30,8 @@ from redactdesk.risk.gate import REVIEWED_STATUSES, ConversationGate
 COLUMNS = ("Conversation", "Status", "Length", "Open", "Acc.", "Rej.")
 HEADERS = ("ID", "Status", "Dur.", "Open", "Acc.", "Rej.")
 WIDTHS = (0, 96, 48, 48, 40, 38)  # 0: stretches
+NARROW = ((380, (4, 5)), (330, (2,)))  # below this many pixels these columns fold away (Acc./Rej., then Dur.)
+NARROW_STATUS = (330, 66)  # below this many pixels the Status column (gate badge + status) gets this narrow
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 GATE_ROLE = Qt.ItemDataRole.UserRole + 3  # the ConversationGate of a row
@@ -264,6 +266,17 @@ class CorpusBrowser(QWidget):
         lay.addLayout(row)
         lay.addWidget(self.table, 1)
         lay.addWidget(self.summary)
+
+    def resizeEvent(self, event) -> None:
+        """A narrow dock (a 1024 px window) folds the least needed columns away so the IDs stay readable."""
+        super().resizeEvent(event)
+        width = self.width()
+        hidden = {c for limit, cols in NARROW if width < limit for c in cols}
+        for c in range(1, len(WIDTHS)):
+            self.table.setColumnHidden(c, c in hidden)
+        status = NARROW_STATUS[1] if width < NARROW_STATUS[0] else WIDTHS[1]
+        if self.table.horizontalHeader().sectionSize(1) != status:
+            self.table.horizontalHeader().resizeSection(1, status)
 
     def set_rows(self, rows: list, current: str | None = None, *, excluded=(), overrides=None) -> None:
         """Show ``rows``; ``excluded``/``overrides`` are the latest sign-off's (for the Release column)."""

@@ -70,6 +70,20 @@ def set_pref(settings: QSettings, key: str, value) -> None:
     settings.setValue(f"prefs/{key}", value)
 
 
+def fit_height_for_width(dialog: QWidget, width: int) -> None:
+    """Size a window whose layout has word-wrapped labels so none is clipped at ``width`` or wider.
+
+    Qt does not apply height-for-width to top-level windows: a wrapped label gets the height of one
+    line and the rest of its text is cut off. The minimum height is the layout's height at the
+    minimum width (wider only needs less)."""
+    lay = dialog.layout()
+    dialog.setMinimumWidth(width)
+    lay.activate()
+    height = max(lay.totalHeightForWidth(width), lay.totalMinimumSize().height())
+    dialog.setMinimumHeight(height)
+    dialog.resize(width, height)
+
+
 class RoleDialog(QDialog):
     """Who are you today? Asked on first start; changeable from the status bar or Settings."""
 
@@ -97,7 +111,7 @@ class RoleDialog(QDialog):
         box.accepted.connect(self.accept)
         box.rejected.connect(self.reject)
         lay.addWidget(box)
-        self.resize(420, 0)
+        fit_height_for_width(self, 460)
 
     def role(self) -> Role:
         return next(r for r, b in self.buttons.items() if b.isChecked())
@@ -179,17 +193,28 @@ def about(parent: QWidget, taxonomy) -> None:
 
 
 SHORTCUT_HELP = [
-    ("J / Tab", "next suggestion"), ("K / Shift+Tab", "previous suggestion"),
-    ("A / Enter", "accept"), ("X / Backspace", "reject"), ("S", "skip (comes back at the end)"),
-    ("1 … 9", "set category (and accept)"), ("Shift+→ / Shift+←", "extend / shrink the span by a word"),
-    ("Alt+Shift+← / →", "move the span's start"), ("Delete", "delete the span"),
+    ("J / Tab", "next suggestion (from the word cursor when no span is selected)"),
+    ("K / Shift+Tab", "previous suggestion"),
+    ("A / Enter", "accept, go to the next"), ("X / Backspace", "reject, go to the next"),
+    ("S", "skip (comes back at the end)"), ("U", "reopen as a suggestion"),
+    ("1 … 9", "set the category, accept, go to the next (needs a selected span; to mark words use M)"),
+    ("Shift+→ / Shift+←", "extend / shrink the span's end by a word (no span: the word selection)"),
+    ("Ctrl+Shift+← / →", "move the span's start left / right"), ("Delete", "delete the span"),
     ("Space", "play the span with context"), ("P", "play / pause from the cursor"), ("Esc", "stop"),
-    ("← → ↑ ↓", "move the word cursor (transcript)"), ("double-click / drag", "mark words as personal data"),
-    ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"), ("Ctrl++ / Ctrl+- / Ctrl+0", "zoom in / out / whole call"),
-    ("Alt+← / Alt+→", "pan the waveform"), ("Ctrl+F", "search conversations"),
-    ("M", "mark the selected word (or the framed words a finding points at)"),
+    ("Z", "zoom the waveform to the current span (or word) with context"),
+    ("Ctrl++ / Ctrl+- / Ctrl+0", "zoom in / out around the selection / whole call"),
+    ("Alt+← / Alt+→", "pan the waveform"),
+    ("← → ↑ ↓", "move the word cursor (transcript)"),
+    ("double-click / drag", "mark words as personal data (a category menu opens)"),
+    ("Shift+click", "select the words from the cursor to the clicked word"),
+    ("M", "mark the selected words (or the word cursor, or the framed words a finding points at)"),
+    ("Shift+M", "reviewer: mark the selected words as a missed item (MISSED_)"),
+    ("F6 / Esc in a panel", "back to the review (the status bar says where keys go)"),
+    ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"), ("Ctrl+F", "search conversations"),
     ("Ctrl+J", "next conversation with open suggestions"),
+    ("Ctrl+PgDown / Ctrl+PgUp", "next / previous conversation"),
     ("Ctrl+Shift+R", "mark the conversation reviewed (nothing left undecided)"),
+    ("F1", "this list"),
 ]
 
 
@@ -204,14 +229,18 @@ class ShortcutsDialog(QDialog):
         for i, (keys, does) in enumerate(SHORTCUT_HELP):
             table.setItem(i, 0, QTableWidgetItem(keys))
             table.setItem(i, 1, QTableWidgetItem(does))
-        table.resizeColumnsToContents()
+        table.setObjectName("shortcutTable")
+        table.setWordWrap(True)
+        table.resizeColumnToContents(0)
         table.horizontalHeader().setStretchLastSection(True)
+        table.resizeRowsToContents()
+        self.table = table
         lay = QVBoxLayout(self)
         lay.addWidget(table)
         box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         box.rejected.connect(self.reject)
         lay.addWidget(box)
-        self.resize(520, 560)
+        self.resize(640, 620)
 
 
 class CategoryPicker(QMenu):
@@ -223,6 +252,7 @@ class CategoryPicker(QMenu):
         super().__init__(parent)
         self.setObjectName("categoryPicker")
         self.taxonomy = taxonomy
+        self.missed_action: QAction | None = None
         head = self.addAction(title)
         head.setEnabled(False)
         numbered = {cid: key for key, cid in taxonomy.keys.items()}
@@ -238,7 +268,20 @@ class CategoryPicker(QMenu):
         self.addSeparator()
         self.addMenu(rest)
 
+    def add_missed(self, slot) -> QAction:
+        """An entry "Missed item (MISSED_)…" (Shift+M here too) that hands the words to ``slot``."""
+        self.addSeparator()
+        self.missed_action = self.addAction("Missed item (MISSED_)…\tShift+M")
+        self.missed_action.setObjectName("pickMissed")
+        self.missed_action.triggered.connect(lambda _=False: slot())
+        return self.missed_action
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if (self.missed_action is not None and event.key() == Qt.Key.Key_M
+                and event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
+            self.close()
+            self.missed_action.trigger()
+            return
         text = event.text()
         if text.isdigit() and int(text) in self.taxonomy.keys:
             cid = self.taxonomy.keys[int(text)]

@@ -6,17 +6,29 @@ import bisect
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QDialog,
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPlainTextEdit,
+    QScrollArea,
     QSplitter,
+    QTextEdit,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -44,6 +56,31 @@ _WINDOWS: list[QMainWindow] = []  # windows opened from File ▸ Open stay alive
 SYNC_AUDIO_FRAMES = 16000 * 60 * 20  # build the waveform inline below ~20 min of audio; else in the background
 _AREAS = {"right": Qt.DockWidgetArea.RightDockWidgetArea, "left": Qt.DockWidgetArea.LeftDockWidgetArea,
           "bottom": Qt.DockWidgetArea.BottomDockWidgetArea}
+DEFAULT_SIZE = (1480, 920)
+CORPUS_MIN_WIDTH = 180  # docks narrower than their contents scroll; the window fits 1024 px screens
+PANEL_MIN_WIDTH = 220
+
+
+def _is_text_input(widget: QWidget | None) -> bool:
+    """A widget that takes typed text (keys there are the user's, not the review's)."""
+    if isinstance(widget, (QLineEdit, QAbstractSpinBox)):
+        return True
+    if isinstance(widget, (QTextEdit, QPlainTextEdit)):
+        return not widget.isReadOnly()
+    return isinstance(widget, QComboBox) and widget.isEditable()
+
+
+def scrolling(panel: QWidget) -> QScrollArea:
+    """``panel`` in a frameless scroll area: a dock narrower or shorter than the panel scrolls instead
+    of forcing the window wider than the screen."""
+    area = QScrollArea()
+    area.setObjectName(f"scroll_{panel.objectName() or type(panel).__name__}")
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a click on a panel's blank space leaves the keys where they are
+    area.setWidget(panel)
+    area.setMinimumWidth(PANEL_MIN_WIDTH)
+    return area
 
 
 class MainWindow(QMainWindow):
@@ -67,8 +104,10 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self.panel_widgets: dict[str, QWidget] = {}
         self.review_actions: list[QAction] = []
+        self._review_targets: list[QWidget] = []  # panel widgets where the review keys work too
 
         ctx.set_status_sink(lambda text, msecs: self.statusBar().showMessage(text, msecs))
+        ctx.set_focus_sink(self.focus_review)
         ctx.player = self.player = Player(self)
         self._build_central()
         self._build_corpus_dock()
@@ -77,9 +116,10 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._build_panels()
         self._connect()
+        self._hook_panel(self.corpus, escape=True, buttons=False)
         self.stage = stage_actions.install(self)  # context menus, speaker edits, mask shading
         self._apply_prefs()
-        self.resize(1480, 920)
+        self.resize(*self._default_size())
         self._restore_window_state()
         self.refresh_corpus()
         self.restore_position()
@@ -115,7 +155,7 @@ class MainWindow(QMainWindow):
         dock = QDockWidget("Corpus", self)
         dock.setObjectName("dock_corpus")
         dock.setWidget(self.corpus)
-        dock.setMinimumWidth(260)
+        dock.setMinimumWidth(CORPUS_MIN_WIDTH)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
         self.corpus_dock = dock
 
@@ -181,17 +221,21 @@ class MainWindow(QMainWindow):
         self.act_reopen = A("Re&open as suggestion", lambda: self.decide(SpanStatus.SUGGESTED), ["U"],
                             review=True)
         self.act_skip = A("&Skip (comes back at the end)", self.skip, ["S"], review=True, name="act_skip")
+        # (Alt+Shift+arrows are taken by window managers and keyboard-layout switching: not used)
         self.act_extend = A("&Extend span by a word", lambda: self.resize_span(0, 1), ["Shift+Right"],
-                            review=True)
+                            review=True, name="act_extend")
         self.act_shrink = A("S&hrink span by a word", lambda: self.resize_span(0, -1), ["Shift+Left"],
-                            review=True)
-        self.act_start_left = A("Move span start left", lambda: self.resize_span(-1, 0), ["Alt+Shift+Left"],
-                                review=True)
-        self.act_start_right = A("Move span start right", lambda: self.resize_span(1, 0), ["Alt+Shift+Right"],
-                                 review=True)
-        self.act_mark = A("&Mark selected word…", self.mark_current_word, ["M"], review=True)
+                            review=True, name="act_shrink")
+        self.act_start_left = A("Move span start left", lambda: self.resize_span(-1, 0), ["Ctrl+Shift+Left"],
+                                review=True, name="act_start_left")
+        self.act_start_right = A("Move span start right", lambda: self.resize_span(1, 0), ["Ctrl+Shift+Right"],
+                                 review=True, name="act_start_right")
+        self.act_mark = A("&Mark selected words…", self.mark_current_word, ["M"], review=True, name="act_mark")
         self.act_delete = A("&Delete span", self.delete_span, [QKeySequence(K.Key_Delete)], review=True)
-        self.act_zoom_span = A("&Zoom to span", self.zoom_to_span, ["Z"], review=True)
+        self.act_zoom_span = A("&Zoom to current", self.zoom_to_span, ["Z"], review=True, name="act_zoom_span",
+                               tip="Frame the current span (or word) in the waveform with context around it")
+        self.act_focus_review = A("&Back to the review", self.focus_review, ["F6"], name="act_focus_review",
+                                  tip="Give the keyboard back to the transcript (Esc does it in the panels)")
         self.category_actions: list[QAction] = []
         for key in range(1, 10):
             cid = self.ctx.taxonomy.keys.get(key)
@@ -207,8 +251,9 @@ class MainWindow(QMainWindow):
         self.act_play_cursor = A("&Play / pause from cursor", self.play_from_cursor, ["P"], review=True)
         self.act_stop = A("S&top", self.player.stop, ["Esc"], review=True)
         # view
-        self.act_zoom_in = A("Zoom &in", lambda: self.waveform.zoom(0.5), ["Ctrl++", "Ctrl+="])
-        self.act_zoom_out = A("Zoom &out", lambda: self.waveform.zoom(2.0), ["Ctrl+-"])
+        # zoom keeps the current selection in view (the waveform zooms around it)
+        self.act_zoom_in = A("Zoom &in", lambda: self.waveform.zoom(0.5), ["Ctrl++", "Ctrl+="], name="act_zoom_in")
+        self.act_zoom_out = A("Zoom &out", lambda: self.waveform.zoom(2.0), ["Ctrl+-"], name="act_zoom_out")
         self.act_zoom_all = A("&Whole call", self.waveform.show_all, ["Ctrl+0"])
         self.act_pan_left = A("Pan &left", lambda: self.waveform.pan(-0.25), ["Alt+Left"])
         self.act_pan_right = A("Pan &right", lambda: self.waveform.pan(0.25), ["Alt+Right"])
@@ -218,7 +263,7 @@ class MainWindow(QMainWindow):
         self.act_transcribe = A("&Transcribe selected conversations", self.transcribe_selected, ["Ctrl+T"])
         self.act_detect = A("&Detect personal data in selected", self.detect_selected, ["Ctrl+D"])
         # help
-        self.act_shortcuts = A("&Keyboard shortcuts", lambda: dialogs.ShortcutsDialog(self).exec(), ["F1"])
+        self.act_shortcuts = A("&Keyboard shortcuts", self.show_shortcuts, ["F1"], name="act_shortcuts")
         self.act_about = A("&About redactdesk", lambda: dialogs.about(self, self.ctx.taxonomy))
 
     def _build_menus(self) -> None:
@@ -247,6 +292,8 @@ class MainWindow(QMainWindow):
         m.addActions([self.act_next_open, self.act_next_conv, self.act_prev_conv])
         m.addSeparator()
         m.addAction(self.act_mark_reviewed)
+        m.addSeparator()
+        m.addAction(self.act_focus_review)
         m = mb.addMenu("&Playback")
         m.addActions([self.act_play_span, self.act_play_cursor, self.act_stop])
         m = mb.addMenu("&View")
@@ -294,8 +341,11 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, r=role: self.ctx.set_role(r))
             self.role_actions[role] = a
         self.role_button.setMenu(menu)
-        for w in (self.review_progress, self.audio_label, self.audio_out_label, self.saved_label):
+        self.keys_label = QLabel("")
+        self.keys_label.setObjectName("keysLabel")
+        for w in (self.review_progress, self.audio_label, self.audio_out_label, self.saved_label, self.keys_label):
             w.setContentsMargins(10, 0, 10, 0)
+        sb.addPermanentWidget(self.keys_label)
         sb.addPermanentWidget(self.role_button)
         self._show_role()
         self.ctx.jobs.started.connect(self.jobs_indicator.track)
@@ -327,7 +377,7 @@ class MainWindow(QMainWindow):
                     continue
                 dock = QDockWidget(spec.title, self)
                 dock.setObjectName(f"dock_{spec.id}")
-                dock.setWidget(widget)
+                dock.setWidget(scrolling(widget))
                 self.addDockWidget(_AREAS[spec.area], dock)
                 if spec.area in previous:
                     self.tabifyDockWidget(previous[spec.area], dock)
@@ -341,6 +391,8 @@ class MainWindow(QMainWindow):
                     target = widget
                 if target is not None:
                     target.addActions(self.review_actions)
+                    self._review_targets.append(target)
+                self._hook_panel(widget, escape=target is None)
             else:
                 dock.toggleViewAction().setVisible(True)
                 dock.show()
@@ -351,8 +403,93 @@ class MainWindow(QMainWindow):
         if not first_build and created:
             created[0].raise_()  # show the user what the new role brought
 
+    # ================================================================== keyboard focus
+    def _hook_panel(self, widget: QWidget, *, escape: bool = True, buttons: bool = True) -> None:
+        """After a panel's button or list activation the keyboard goes back to the review; Esc in a
+        panel (without review keys of its own) does the same."""
+        if buttons:
+            for button in widget.findChildren(QAbstractButton):
+                button.clicked.connect(self._after_panel_action)
+        for view in widget.findChildren(QAbstractItemView):
+            view.activated.connect(self._after_panel_action)
+        if escape:
+            back = QAction("Back to the review", widget)
+            back.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+            back.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            back.triggered.connect(lambda _=False: self.focus_review())
+            widget.addAction(back)
+
+    def _after_panel_action(self, *_args) -> None:
+        QTimer.singleShot(0, self._return_focus)
+
+    def _return_focus(self) -> None:
+        """Focus the review unless a dialog took over (then: when it closes) or the user is typing."""
+        if getattr(self, "_closed", False):
+            return
+        modal = QApplication.activeModalWidget()
+        if modal is not None and modal is not self:
+            self._focus_review_after(modal)
+            return
+        if QApplication.activePopupWidget() is not None:
+            return
+        focus = QApplication.focusWidget()
+        if focus is not None and focus.window() is not self:
+            self._focus_review_after(focus.window())
+            return
+        if _is_text_input(focus):
+            return
+        self.focus_review()
+
+    def _focus_review_after(self, window: QWidget) -> None:
+        if isinstance(window, QDialog) and not window.property("_focus_back"):
+            window.setProperty("_focus_back", True)
+            window.finished.connect(lambda _r: QTimer.singleShot(0, self.focus_review))
+
+    def focus_review(self) -> None:
+        """Give the keyboard to the transcript, where the review keys work (F6, Esc in a panel)."""
+        if getattr(self, "_closed", False):
+            return
+        self.transcript.setFocus(Qt.FocusReason.OtherFocusReason)
+        self._show_key_target(self.transcript)
+
+    def key_target(self, widget: QWidget | None) -> str | None:
+        """Where typed keys go: None for the review (transcript, waveform, a panel with review keys),
+        else a short name of the place (a panel's title, "Corpus")."""
+        if widget is None:
+            return None
+        if widget is self.review_area or self.review_area.isAncestorOf(widget):
+            return None
+        for target in self._review_targets:
+            if widget is target or target.isAncestorOf(widget):
+                return None
+        dock = widget
+        while dock is not None and not isinstance(dock, QDockWidget):
+            dock = dock.parentWidget()
+        place = dock.windowTitle() if dock is not None else "the menu bar"
+        return f"typing in {place}" if _is_text_input(widget) else place
+
+    def _focus_moved(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if new is None or getattr(self, "_closed", False) or new.window() is not self:
+            return
+        self._show_key_target(new)
+
+    def _show_key_target(self, widget: QWidget | None) -> None:
+        place = self.key_target(widget)
+        if place is None:
+            self.keys_label.setText("⌨ review keys")
+            self.keys_label.setStyleSheet(f"color: {style.MUTED}")
+            self.keys_label.setToolTip("Keys go to the review: J/K move, A accept, X reject, 1–9 category (F1)")
+        else:
+            self.keys_label.setText(f"⌨ keys → {place} · Esc/F6: review")
+            self.keys_label.setStyleSheet(f"color: {style.WARN}; font-weight: 600")
+            self.keys_label.setToolTip(f"Keys now go to {place}, not to the review. Press Esc (in a panel) or F6, "
+                                       "or click the transcript, to review with the keyboard again.")
+
     def _connect(self) -> None:
         ctx = self.ctx
+        app = QApplication.instance()
+        if app is not None:
+            app.focusChanged.connect(self._focus_moved)
         ctx.conversation_changed.connect(self._conversation_changed)
         ctx.spans_changed.connect(self._spans_changed)
         ctx.selection_changed.connect(self._selection_changed)
@@ -363,6 +500,7 @@ class MainWindow(QMainWindow):
         self.transcript.word_clicked.connect(self.click_word)
         self.transcript.span_clicked.connect(lambda sid: self.ctx.select(sid))
         self.transcript.span_requested.connect(self.request_span)
+        self.transcript.range_selected.connect(self._range_selected)
         self.ctx.missed_marks.connect(self.transcript.set_missed)
         ctx.words_revealed.connect(self._words_revealed)
         self.waveform.time_clicked.connect(self.click_time)
@@ -416,8 +554,28 @@ class MainWindow(QMainWindow):
             if not self._state_restored:
                 QTimer.singleShot(0, self.reset_layout)
 
+    def _default_size(self) -> tuple[int, int]:
+        """1480 x 920, or the screen's free area when it is smaller (a 1280 laptop, half a 1920 screen)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            return DEFAULT_SIZE
+        free = screen.availableGeometry()
+        return min(DEFAULT_SIZE[0], max(free.width(), 640)), min(DEFAULT_SIZE[1], max(free.height(), 480))
+
+    def dock_widths(self, width: int | None = None) -> tuple[int, int]:
+        """Default widths of the corpus (left) and the panels (right) for a window ``width`` wide: 390 and
+        360 px on a wide window, less on a narrow one so the transcript keeps about half the width."""
+        w = self.width() if width is None else width
+        return int(min(390, max(CORPUS_MIN_WIDTH + 20, 0.22 * w))), int(min(360, max(PANEL_MIN_WIDTH + 80, 0.28 * w)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        narrow = self.width() < 1200  # the status bar keeps room for messages: the least needed facts go
+        for label in (self.audio_label, self.saved_label):
+            label.setVisible(not narrow)
+
     def reset_layout(self) -> None:
-        """Default sizes: corpus 390 px on the left, panels 360 px on the right, Spans in front."""
+        """Default sizes (:meth:`dock_widths`): corpus on the left, panels on the right, Spans in front."""
         for dock in [self.corpus_dock, *self.docks.values()]:
             dock.setFloating(False)
             if dock.toggleViewAction().isVisible():
@@ -425,7 +583,7 @@ class MainWindow(QMainWindow):
         right = [d for sid, d in self.docks.items() if d.isVisible()
                  and self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea]
         docks = [self.corpus_dock, *right[:1]]
-        self.resizeDocks(docks, [390, 360][: len(docks)], Qt.Orientation.Horizontal)
+        self.resizeDocks(docks, list(self.dock_widths())[: len(docks)], Qt.Orientation.Horizontal)
         h = max(400, self.split.height())
         self.split.setSizes([int(h * 0.4), int(h * 0.6)])
         if "spans" in self.docks and self.docks["spans"].isVisible():
@@ -510,7 +668,7 @@ class MainWindow(QMainWindow):
             self.ctx.error("Cannot open the conversation", str(exc))
             return
         self.corpus.mark_current(conversation_id)
-        self.transcript.setFocus()
+        self.focus_review()
 
     def step_conversation(self, step: int) -> None:
         ids = [self.corpus.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 2)
@@ -670,6 +828,7 @@ class MainWindow(QMainWindow):
         self._spans_to_waveform()
         self.header.show_conversation(conv)
         self.header.show_span(conv, self.ctx.current_span(), self.ctx.taxonomy)
+        self._update_focus_range()
         self._update_review_progress()
 
     def _selection_changed(self, span_id, word) -> None:
@@ -677,6 +836,8 @@ class MainWindow(QMainWindow):
         found = self.transcript.highlight
         if found is not None and (word is None or not found[0] <= word < found[1]):
             self._clear_found()  # the user moved on from the place a list pointed at
+        if span_id is not None or word is None:
+            self._select_words(None)  # a span (or nothing) is selected now, not loose words
         self.transcript.set_current(span_id, word)
         self.waveform.set_current_span(span_id)
         span = self.ctx.span(span_id)
@@ -684,11 +845,61 @@ class MainWindow(QMainWindow):
         if conv is not None and word is not None and 0 <= word < len(conv.words):
             self.cursor_time = conv.words[word].start
             self.waveform.set_cursor(self.cursor_time)
+        self._update_focus_range()
         if span is not None:
             self._show_span_in_waveform(span)
         elif self.cursor_time is not None:
             self.waveform.ensure_visible(self.cursor_time, self.cursor_time, margin=0.5)
         self._position_timer.start()
+
+    def current_times(self) -> tuple[float, float] | None:
+        """Seconds of the current selection: the span, else the selected words, else the word cursor."""
+        conv = self.ctx.conversation
+        if conv is None or not conv.words:
+            return None
+        span = self.ctx.current_span()
+        if span is not None:
+            return conv.span_times(span)
+        words = self.ctx.selected_words
+        if words is None and self.ctx.current_word is not None and 0 <= self.ctx.current_word < len(conv.words):
+            words = (self.ctx.current_word, self.ctx.current_word + 1)
+        if words is None:
+            return None
+        return conv.words[words[0]].start, conv.words[words[1] - 1].end
+
+    def _update_focus_range(self) -> None:
+        times = self.current_times()
+        self.waveform.set_focus_range(*(times if times is not None else (None, None)))
+
+    def _select_words(self, words: tuple[int, int] | None, anchor: int | None = None) -> None:
+        """Select loose words (a drag, Shift+click, Shift+arrows without a span) or clear the selection."""
+        if words is None:
+            if self.ctx.selected_words is None and self.transcript.selection is None:
+                return
+            self.ctx.set_selected_words(None)
+            self.transcript.set_selection(None)
+        else:
+            self.ctx.set_selected_words(*words)
+            self.transcript.set_selection(*self.ctx.selected_words, anchor=anchor)
+        self._update_focus_range()
+
+    def _range_selected(self, start: int, end: int) -> None:
+        """Shift+click in the transcript: the words from the cursor to the clicked word."""
+        if self.ctx.conversation is None:
+            return
+        anchor = self.transcript.selection_anchor
+        if self.ctx.current_span_id is not None:
+            self.ctx.select(None, anchor if anchor is not None else start)
+        self._select_words((start, end), anchor=anchor)
+        self._selection_hint()
+
+    def _selection_hint(self) -> None:
+        words = self.ctx.selected_words
+        if words is None:
+            return
+        n = words[1] - words[0]
+        extra = " · Shift+M: mark them missed" if self.ctx.can("review_sample") else ""
+        self.ctx.status(f"{n} word(s) selected — M: mark them{extra} · Shift+→/←: one more / fewer", 6000)
 
     def _show_span_in_waveform(self, span: Span) -> None:
         conv = self.ctx.conversation
@@ -731,7 +942,9 @@ class MainWindow(QMainWindow):
     def review_next(self) -> None:
         if not self._need_conversation():
             return
-        nxt = self._queue().next(self.ctx.conversation.spans, self.ctx.current_span())
+        current = self.ctx.current_span()
+        word = self.ctx.current_word if current is None else None
+        nxt = self._queue().next(self.ctx.conversation.spans, current, word)
         self._go(nxt)
 
     def review_prev(self) -> None:
@@ -763,12 +976,18 @@ class MainWindow(QMainWindow):
         self._queue().forget(span.id)
         if self.ctx.push_command(commands.SetStatus(self.ctx, span, status)):
             self.ctx.status(f"{status.value.capitalize()}: {span.category}", 2500)
-            if pref(self.ctx.settings, "auto_advance") and status != SpanStatus.SUGGESTED:
-                nxt = self._queue().next(self.ctx.conversation.spans, self.ctx.current_span())
-                if nxt is not None:
-                    self.ctx.select(nxt.id)
-                else:
-                    self._go(None)
+            if status != SpanStatus.SUGGESTED:
+                self._advance()
+
+    def _advance(self) -> None:
+        """After a decision: on to the next open suggestion (the auto-advance preference)."""
+        if not pref(self.ctx.settings, "auto_advance") or self.ctx.conversation is None:
+            return
+        nxt = self._queue().next(self.ctx.conversation.spans, self.ctx.current_span())
+        if nxt is not None:
+            self.ctx.select(nxt.id)
+        else:
+            self._go(None)
 
     def skip(self) -> None:
         if not self._need_conversation():
@@ -790,23 +1009,46 @@ class MainWindow(QMainWindow):
             self.ctx.status("Only skipped suggestions are left")
 
     def set_category(self, category: str) -> None:
+        """A number key: the selected span gets the category, is accepted, and the next suggestion comes.
+
+        Never creates a span: with only a word cursor (a click to get the focus back leaves one) a
+        stray digit would otherwise mark that word as accepted personal data. The status bar says how
+        to mark words instead (M, double-click, drag)."""
         if not self._need_conversation() or not self._may("review"):
             return
         span = self.ctx.current_span()
         if span is None:
-            word = self.ctx.current_word
-            if word is None:
-                self.ctx.status("Select a span or a word first")
-                return
-            self.create_span(word, word + 1, category)
+            key = next((k for k, c in self.ctx.taxonomy.keys.items() if c == category), "1–9")
+            conv = self.ctx.conversation
+            words = self.ctx.selected_words
+            if words is None and self.ctx.current_word is not None:
+                words = (self.ctx.current_word, self.ctx.current_word + 1)
+            if words is None:
+                self.ctx.status(f"No suggestion selected: {key} sets the category of a selected suggestion "
+                                "(J for the next one)", 8000)
+            else:
+                text = conv.text(*words)
+                text = text if len(text) <= 24 else text[:23] + "…"
+                hint = (f"Nothing changed: press M to mark “{text}” ({key} only sets the category of a selected "
+                        "suggestion; J goes to the next one)")
+                self.ctx.status(hint, 10000)
+                rect = self.transcript.word_rect(words[0])  # said where the eyes are, too
+                QToolTip.showText(self.transcript.viewport().mapToGlobal(rect.bottomLeft()), hint,
+                                  self.transcript.viewport(), QRect(), 5000)
             return
         if span.category == category and span.status == SpanStatus.ACCEPTED:
+            self._advance()
             return
         self._queue().forget(span.id)
-        self.ctx.push_command(commands.SetCategory(self.ctx, span, category, accept=True))
+        if self.ctx.push_command(commands.SetCategory(self.ctx, span, category, accept=True)):
+            self.ctx.status(f"Accepted as {category}", 2500)
+            self._advance()
 
     def resize_span(self, d_start: int, d_end: int) -> None:
         if not self._need_conversation() or not self._may("review"):
+            return
+        if self.ctx.current_span() is None and self.ctx.current_word is not None:
+            self._resize_selection(d_start, d_end)  # no span: Shift+arrows select words
             return
         span = self._need_span()
         if span is None:
@@ -819,6 +1061,16 @@ class MainWindow(QMainWindow):
             return
         self.ctx.push_command(commands.SetBounds(self.ctx, span, start, end))
 
+    def _resize_selection(self, d_start: int, d_end: int) -> None:
+        n = len(self.ctx.conversation.words)
+        word = self.ctx.current_word
+        a, b = self.ctx.selected_words or (word, word + 1)
+        a, b = min(max(0, a + d_start), n - 1), min(max(1, b + d_end), n)
+        if b <= a:
+            b = a + 1
+        self._select_words((a, b), anchor=a)
+        self._selection_hint()
+
     def delete_span(self) -> None:
         if not self._need_conversation() or not self._may("review"):
             return
@@ -827,13 +1079,12 @@ class MainWindow(QMainWindow):
             self.ctx.push_command(commands.DeleteSpan(self.ctx, span))
 
     def zoom_to_span(self) -> None:
-        span = self.ctx.current_span()
-        conv = self.ctx.conversation
-        if span is None or conv is None:
+        """Z: frame the current span (else the selected words, else the word cursor) with context."""
+        times = self.current_times()
+        if times is None:
+            self.ctx.status("Nothing selected to zoom to — J selects the next suggestion")
             return
-        t0, t1 = conv.span_times(span)
-        pad = max(0.5, 0.5 * (t1 - t0))
-        self.waveform.set_range(t0 - pad, t1 + pad)
+        self.waveform.frame(*times)
 
     # ================================================================== marking words
     def click_word(self, index: int) -> None:
@@ -843,6 +1094,7 @@ class MainWindow(QMainWindow):
         spans = self.ctx.spans_at_word(index)
         visible = [s for s in spans if s.status != SpanStatus.REJECTED or self.transcript.show_rejected]
         span_id = visible[0].id if visible else None
+        self._select_words(None)
         self.ctx.select(span_id, index)
         if self.player.playing and self.source is not None:
             self.player.play(self.source, conv.words[index].start)
@@ -864,10 +1116,14 @@ class MainWindow(QMainWindow):
         if not self._need_conversation() or not self._may("create_span"):
             return
         self.ctx.select(None, start)
+        self._select_words((start, end), anchor=start)  # stays selected when the menu is dismissed
         self.transcript.show_pending(start, end)
         picker = CategoryPicker(self.ctx.taxonomy, self, title=f"Mark “{self.ctx.conversation.text(start, end)[:40]}” as…")
         picker.picked.connect(lambda cid, a=start, b=end: self.create_span(a, b, cid))
         picker.aboutToHide.connect(self._picker_closed)
+        review = self.panel_widgets.get("review")
+        if review is not None and hasattr(review, "mark_missed") and self.ctx.can("review_sample"):
+            picker.add_missed(review.mark_missed)
         self.picker = picker
         self._review_keys_enabled(False)  # digits and letters belong to the picker while it is open
         rect = self.transcript.word_rect(end - 1)
@@ -885,6 +1141,10 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.transcript.setFocus)
 
     def mark_current_word(self) -> None:
+        """M: mark the selected words (drag, Shift+click, Shift+arrows), else the word cursor's word."""
+        if self.ctx.selected_words is not None:
+            self.request_span(*self.ctx.selected_words)
+            return
         word = self.ctx.current_word
         if word is None:
             self.ctx.status("Click a word first")
@@ -904,6 +1164,7 @@ class MainWindow(QMainWindow):
             self.ctx.push_command(commands.SetCategory(self.ctx, same, category, accept=True))
             return
         if self.ctx.push_command(commands.CreateSpan(self.ctx, conv.id, start, end, category)):
+            self._select_words(None)
             self.ctx.status(f"Marked {end - start} word(s) as {category}", 2500)
             if self.transcript.highlight == (start, end):  # the found words are decided now
                 self._clear_found()
@@ -1009,6 +1270,11 @@ class MainWindow(QMainWindow):
             role = dlg.save()
             self.ctx.set_role(role)
             self._apply_prefs()
+        QTimer.singleShot(0, self.focus_review)
+
+    def show_shortcuts(self) -> None:
+        dialogs.ShortcutsDialog(self).exec()
+        QTimer.singleShot(0, self.focus_review)
 
     def open_project(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open project", str(Path(str(self.project.path)).parent),
@@ -1053,7 +1319,9 @@ class MainWindow(QMainWindow):
         language = "en"
         if paths is None:
             dlg = dialogs.ImportDialog(self, str(Path(str(self.project.path)).parent))
-            if not dlg.exec() or not dlg.paths():
+            accepted = dlg.exec()
+            QTimer.singleShot(0, self.focus_review)
+            if not accepted or not dlg.paths():
                 return
             paths, language = dlg.paths(), dlg.language.currentData()
         try:

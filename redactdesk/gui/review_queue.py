@@ -37,8 +37,9 @@ class ReviewQueue:
                       key=lambda s: (s.start_word, s.end_word, s.id))
         return main + [open_[i] for i in self._skipped]
 
-    def next(self, spans: list[Span], current: Span | None) -> Span | None:
-        """The suggestion after ``current`` (wrapping to earlier open ones last)."""
+    def next(self, spans: list[Span], current: Span | None, word: int | None = None) -> Span | None:
+        """The suggestion after ``current`` (wrapping to earlier open ones last); with no current span,
+        the first one at or after the word cursor ``word`` (a queue row or a click put it there)."""
         order = self.order(spans)
         if not order:
             return None
@@ -46,6 +47,11 @@ class ReviewQueue:
         if current is not None and current.id in ids:
             i = ids.index(current.id)
             return order[i + 1] if i + 1 < len(order) else (order[0] if order[0].id != current.id else None)
+        if current is None and word is not None:
+            skipped = set(self._skipped)
+            main = [s for s in order if s.id not in skipped]
+            after = [s for s in main if s.end_word > word]
+            return (after + [s for s in order if s not in after])[0]
         if current is None:
             return order[0]
         skipped = set(self._skipped)

@@ -5,6 +5,12 @@ or double-click = mark words, hover = what the span is and why it was suggested.
 category in three ways (colour, underline pattern from the taxonomy, a small label with the
 suggestion's score), so colour is never the only cue. Words whose times are estimates
 (``aligned=False``) are drawn in italics with a dotted orange overline.
+
+The layout is stable under decisions: each span's badge keeps the width it had when the span was
+first laid out (room for "CATEGORY 0.00"; a longer category after a change is elided, a rejected
+span keeps its slot), so accepting, rejecting or recategorising never re-wraps a line and the words
+stay under the mouse. Shift+click selects the words from the cursor to the clicked word (the window
+uses the selection for M and for reviewers' "Mark missed").
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ class TranscriptView(QAbstractScrollArea):
     word_clicked = Signal(int)
     span_clicked = Signal(int)  # span id
     span_requested = Signal(int, int)  # start_word, end_word (exclusive)
+    range_selected = Signal(int, int)  # Shift+click: start_word, end_word (exclusive), no picker
     context_requested = Signal(object, object, QPoint)  # word index | None, turn index | None, global pos
 
     def __init__(self, taxonomy, parent=None) -> None:
@@ -72,6 +79,9 @@ class TranscriptView(QAbstractScrollArea):
         self.missed: list[tuple[int, int, str]] = []  # reviewers' MISSED_ marks: start, end (exclusive), tag
         self._missed_of: str | None = None
         self.highlight: tuple[int, int] | None = None  # words [start, end) a list pointed at (found, undecided)
+        self.selection: tuple[int, int] | None = None  # words [start, end) selected (drag, Shift+click)
+        self.selection_anchor: int | None = None
+        self._tag_widths: dict[int, float] = {}  # span id -> badge width, kept while the conversation is shown
         self._press_word: int | None = None
         self._rects: list[QRectF] = []
         self._lines: list[_Line] = []
@@ -98,6 +108,7 @@ class TranscriptView(QAbstractScrollArea):
         self.fm = QFontMetrics(self.font_)
         self.fm_small = QFontMetrics(self.small_bold)
         self.fm_italic = QFontMetrics(self.italic)
+        self._tag_widths = {}
         self._relayout()
 
     def set_conversation(self, conv: Conversation | None) -> None:
@@ -108,6 +119,9 @@ class TranscriptView(QAbstractScrollArea):
         self.playing_word = None
         self._drag = None
         self.highlight = None
+        self.selection = None
+        self.selection_anchor = None
+        self._tag_widths = {}
         self.set_spans(conv.spans if conv else [])
         self.verticalScrollBar().setValue(0)
 
@@ -116,6 +130,7 @@ class TranscriptView(QAbstractScrollArea):
         value = self.verticalScrollBar().value()
         self.conv = conv
         self._widths_key = None
+        self._tag_widths = {}
         self.set_spans(conv.spans)
         self.verticalScrollBar().setValue(value)
 
@@ -143,6 +158,20 @@ class TranscriptView(QAbstractScrollArea):
     def show_pending(self, start: int | None, end: int | None = None) -> None:
         """Highlight words ``[start, end)`` as being marked (while the category is chosen); None clears."""
         self._drag = None if start is None else (start, (end if end is not None else start + 1) - 1)
+        self.viewport().update()
+
+    def set_selection(self, start: int | None, end: int | None = None, anchor: int | None = None) -> None:
+        """Select words ``[start, end)`` (drawn like a drag); None clears. ``anchor``: the fixed end."""
+        n = len(self.conv.words) if self.conv else 0
+        if start is None or not n:
+            self.selection = None
+            self.selection_anchor = None
+        else:
+            start = min(max(0, start), n - 1)
+            end = min(max(start + 1, end if end is not None else start + 1), n)
+            self.selection = (start, end)
+            self.selection_anchor = start if anchor is None else anchor
+            self.ensure_visible(start, end - 1)
         self.viewport().update()
 
     def set_highlight(self, start: int | None, end: int | None = None) -> None:
@@ -178,7 +207,17 @@ class TranscriptView(QAbstractScrollArea):
     def _tag_text(self, span: Span) -> str:
         if span.status == SpanStatus.SUGGESTED:
             return f"{span.category} {span.score:.2f}"
+        if span.status == SpanStatus.REJECTED:
+            return f"✗ {span.category}"
         return span.category
+
+    def _tag_width(self, span: Span) -> float:
+        """The badge's width: reserved when the span is first laid out, so decisions never re-wrap."""
+        fms = self.fm_small
+        want = max(fms.horizontalAdvance(f"{span.category} 0.00"), fms.horizontalAdvance(self._tag_text(span))) + 8
+        if span.id is None:
+            return want
+        return self._tag_widths.setdefault(span.id, want)
 
     def _word_widths(self) -> list[float]:
         """Pixel width of every word, measured once per conversation and font."""
@@ -211,10 +250,8 @@ class TranscriptView(QAbstractScrollArea):
         x0 = GUTTER + MARGIN
         x_max = width - MARGIN
         self._rects = [QRectF() for _ in words]
-        ends = {}  # word index -> spans ending there (for tags)
+        ends = {}  # word index -> spans ending there (for tags; rejected ones keep their slot)
         for i, s in enumerate(self.spans):
-            if s.status == SpanStatus.REJECTED:
-                continue
             if 0 < s.end_word <= len(words):
                 ends.setdefault(s.end_word - 1, []).append(i)
         y = MARGIN
@@ -228,8 +265,8 @@ class TranscriptView(QAbstractScrollArea):
                 f_w = widths[w]
                 tag_w = 0.0
                 tags = [(si, self._tag_text(self.spans[si])) for si in ends.get(w, [])]
-                for _, text in tags:
-                    tag_w += fms.horizontalAdvance(text) + 12
+                for si, _text in tags:
+                    tag_w += self._tag_width(self.spans[si]) + 4
                 if x > x0 and x + f_w + tag_w > x_max:
                     self._lines.append(line)
                     y += line_h
@@ -239,7 +276,7 @@ class TranscriptView(QAbstractScrollArea):
                 line.last = w
                 x += f_w
                 for si, text in tags:
-                    tw = fms.horizontalAdvance(text) + 8
+                    tw = self._tag_width(self.spans[si])
                     rect = QRectF(x + 4, y + 4 + (fm.height() - fms.height() - 2) / 2, tw, fms.height() + 2)
                     self._tags.append(_Tag(si, rect, text))
                     x += tw + 4
@@ -348,6 +385,8 @@ class TranscriptView(QAbstractScrollArea):
         drag = None
         if self._drag is not None:
             drag = (min(self._drag), max(self._drag))
+        elif self.selection is not None:
+            drag = (self.selection[0], self.selection[1] - 1)
         last_turn = -1
         for ln in self._lines[first:]:
             if ln.top > bottom:
@@ -364,7 +403,9 @@ class TranscriptView(QAbstractScrollArea):
             self._paint_line(p, ln, words, drag)
         for tag in self._tags:
             if tag.rect.bottom() >= top and tag.rect.top() <= bottom:
-                self._paint_tag(p, tag)
+                span = self.spans[tag.span_index]
+                if span.status != SpanStatus.REJECTED or self.show_rejected:
+                    self._paint_tag(p, tag)
         p.end()
 
     def speaker_label(self, speaker: str) -> str:
@@ -502,6 +543,14 @@ class TranscriptView(QAbstractScrollArea):
         span = self.spans[tag.span_index]
         colour = style.category_colour(self.taxonomy, span.category)
         p.setFont(self.small_bold)
+        text = self.fm_small.elidedText(tag.text, Qt.TextElideMode.ElideRight, int(tag.rect.width()) - 4)
+        if span.status == SpanStatus.REJECTED:  # the slot stays (no re-wrap); a quiet dotted badge
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(QColor("#afb8c1"), 1, Qt.PenStyle.DotLine))
+            p.drawRoundedRect(tag.rect, 6, 6)
+            p.setPen(QColor("#8c959f"))
+            p.drawText(tag.rect, Qt.AlignmentFlag.AlignCenter, text)
+            return
         if span.status == SpanStatus.ACCEPTED:
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(style.darker(colour, 115))
@@ -514,7 +563,7 @@ class TranscriptView(QAbstractScrollArea):
             p.setPen(QPen(style.darker(colour, 130), 1, Qt.PenStyle.DashLine))
             p.drawRoundedRect(tag.rect, 6, 6)
             p.setPen(style.darker(colour, 170))
-        p.drawText(tag.rect, Qt.AlignmentFlag.AlignCenter, tag.text)
+        p.drawText(tag.rect, Qt.AlignmentFlag.AlignCenter, text)
 
     # ------------------------------------------------------------------ tooltips
     def tooltip_html(self, index: int) -> str:
@@ -568,7 +617,16 @@ class TranscriptView(QAbstractScrollArea):
             if span.id is not None:
                 self.span_clicked.emit(span.id)
             return
-        self._press_word = self.word_at(event.position())
+        word = self.word_at(event.position())
+        if word is not None and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            anchor = self.selection_anchor if self.selection is not None and self.selection_anchor is not None else (
+                self.cursor_word if self.cursor_word is not None else word)
+            self._press_word = None
+            self._drag = None
+            self.set_selection(min(anchor, word), max(anchor, word) + 1, anchor=anchor)
+            self.range_selected.emit(min(anchor, word), max(anchor, word) + 1)
+            return
+        self._press_word = word
         self._drag = None
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:

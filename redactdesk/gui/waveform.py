@@ -129,6 +129,7 @@ class WaveformView(QWidget):
         self.duration = 1.0
         self.gain = 1.0
         self._span_times: list[tuple[float, float]] = []
+        self.focus_range: tuple[float, float] | None = None  # the current selection: zoom keys zoom around it
 
         # overview
         self.overview = pg.PlotWidget()
@@ -347,13 +348,34 @@ class WaveformView(QWidget):
     def show_all(self) -> None:
         self.set_range(0.0, self.duration)
 
+    def set_focus_range(self, t0: float | None, t1: float | None = None) -> None:
+        """The current selection in seconds (a span, a word); zooming without a centre keeps it in view."""
+        self.focus_range = None if t0 is None else (float(t0), float(t0 if t1 is None else t1))
+
     def zoom(self, factor: float, centre: float | None = None) -> None:
-        """Zoom in (factor < 1) or out (factor > 1) around ``centre`` (default: the middle)."""
+        """Zoom in (factor < 1) or out (factor > 1) around ``centre``; without one, around the current
+        selection (it keeps its place on screen, or is centred when it was out of view), else the middle."""
         x0, x1 = self.x_range()
+        if centre is None and self.focus_range is not None:
+            centre = (self.focus_range[0] + self.focus_range[1]) / 2
+            if not x0 <= centre <= x1:
+                w = (x1 - x0) * factor
+                self.set_range(centre - w / 2, centre + w / 2)
+                return
         c = (x0 + x1) / 2 if centre is None else centre
         w = (x1 - x0) * factor
         frac = (c - x0) / (x1 - x0) if x1 > x0 else 0.5
-        self.set_range(c - frac * w, c - frac * w + w)
+        t0 = c - frac * w
+        if self.focus_range is not None and self.focus_range[1] - self.focus_range[0] <= 0.9 * w:
+            a, b = self.focus_range  # the whole selection stays in view while it fits
+            margin = min(0.05 * w, (w - (b - a)) / 2)
+            t0 = min(max(t0, b + margin - w), a - margin)
+        self.set_range(t0, t0 + w)
+
+    def frame(self, t0: float, t1: float) -> None:
+        """Show [t0, t1] with as much context on each side as it is long (at least 1 s)."""
+        pad = max(1.0, t1 - t0)
+        self.set_range(t0 - pad, t1 + pad)
 
     def pan(self, fraction: float) -> None:
         x0, x1 = self.x_range()

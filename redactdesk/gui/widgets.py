@@ -151,11 +151,14 @@ class ConversationHeader(QWidget):
         self.facts = QLabel("")
         self.facts.setObjectName("muted")
         self.facts.setWordWrap(True)
+        self._shown = None
         self.current = QLabel("")
         self.current.setTextFormat(Qt.TextFormat.RichText)
         self.current.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.current.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-        self.current.setMinimumWidth(300)
+        self.current.setMinimumWidth(260)  # a narrow window shortens it (see _render_span) instead of growing
+        self.current.setWordWrap(True)
+        self.title.setMinimumWidth(60)
         left = QVBoxLayout()
         left.setSpacing(0)
         left.addWidget(self.title)
@@ -171,6 +174,7 @@ class ConversationHeader(QWidget):
             self.title.setText("No conversation")
             self.facts.setText("Choose one in the corpus list, or File ▸ Import recordings")
             self.current.setText("")
+            self._shown = None
             return
         counts = conv.counts()
         words = len(conv.words)
@@ -184,20 +188,37 @@ class ConversationHeader(QWidget):
         self.facts.setText("  ·  ".join(parts))
 
     def show_span(self, conv, span, taxonomy) -> None:
+        self._shown = (conv, span, taxonomy)
+        self._render_span()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if getattr(self, "_shown", None) is not None:
+            self._render_span()
+
+    def _render_span(self) -> None:
+        """The current span in two lines; a narrow header (a 1024 px window) leaves out the sources
+        (in the tooltip) and shortens the quote, so it stays two lines."""
+        conv, span, taxonomy = self._shown
         if conv is None or span is None:
             self.current.setText("")
+            self.current.setToolTip("")
             return
         try:
             label = taxonomy.get(span.category).label
         except KeyError:
             label = span.category
+        compact = self.width() < 640
         colour = style.category_colour(taxonomy, span.category).name()
         t0, t1 = conv.span_times(span)
         text = conv.span_text(span)
-        if len(text) > 30:
-            text = text[:28] + "…"
+        limit = 18 if compact else 30
+        if len(text) > limit:
+            text = text[:limit - 2] + "…"
         score = f" · {span.score:.2f}" if span.status == SpanStatus.SUGGESTED else ""
-        src = f" · {', '.join(span.sources[:2])}" if span.sources else ""
+        sources = ", ".join(span.sources[:2])
+        src = f" · {sources}" if sources and not compact else ""
+        self.current.setToolTip(f"from {sources}" if sources else "")
         self.current.setText(
             f"<span style='color:{colour}; font-size:16px'>■</span> <b>{label}</b> "
             f"<span style='color:{style.MUTED}'>{span.status.value}{score}{src}</span><br>"

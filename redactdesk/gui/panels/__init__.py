@@ -22,6 +22,13 @@ A panel widget may define ``on_role_changed(role)``; it is called when the user 
 (panels the new role may not see are hidden, newly allowed ones created). To make the keyboard
 review keys (J/K/A/X/S/1-9/Space...) work while the panel has focus, set ``review_keys = True`` on
 the widget (the whole panel) or ``review_keys_target = some_child`` (e.g. a list, not its search box).
+
+The window puts every panel in a frameless scroll area (a dock narrower than the panel scrolls
+instead of widening the window; keep panels about 280 px wide at their minimum: fields on rows of
+their own, word-wrapped labels, combo boxes that elide). After a click on a panel's button or an
+activated list row the keyboard goes back to the transcript, and after a dialog a panel opened
+closes; a panel that moves the user somewhere by other means calls ``ctx.focus_review()``. Esc in a
+panel without review keys does the same, and the status bar says where keys go meanwhile.
 """
 
 from __future__ import annotations

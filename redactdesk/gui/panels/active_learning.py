@@ -4,7 +4,8 @@ Two panels share one :class:`ALController` per window (kept on the context):
 
 - **Label next** (``al_queue``): the utterances the model most wants labelled, with the strategy's
   score and the margin to the next-best label (INCEpTION); the strategy selector; "No personal
-  data here" marks a turn labelled; double-click opens the turn.
+  data here" marks a turn labelled; double-click (or Enter) opens the turn with its first open
+  suggestion selected and gives the keyboard back to the review, so A/X/1-9 decide at once.
 - **Model** (``al_model``): the learning curve (cross-validated F1 per stored version, pyqtgraph),
   per-category F1 of the current version, the stopping hint, and a Retrain button.
 
@@ -399,6 +400,8 @@ class QueuePanel(QWidget):
             self.strategy.addItem(STRATEGY_LABELS.get(spec, spec), spec)
         self.strategy.setCurrentIndex(specs.index(self.ctl.strategy))
         self.strategy.setToolTip("How the next utterances are chosen (seed 004: uncertainty, transfer, diversity)")
+        self.strategy.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.strategy.setMinimumContentsLength(12)  # long names elide: the dock stays narrow
         self.strategy.currentIndexChanged.connect(self._strategy_changed)
         self.batch = QSpinBox()
         self.batch.setRange(1, 500)
@@ -410,6 +413,7 @@ class QueuePanel(QWidget):
         top.addWidget(self.batch)
         self.counts = QLabel()
         self.counts.setObjectName("muted")
+        self.counts.setWordWrap(True)
         self.tree = QTreeWidget()
         self.tree.setObjectName("alQueue")
         self.tree.setHeaderLabels(["Conversation", "Turn", "Score", "Margin", "Words"])
@@ -417,8 +421,7 @@ class QueuePanel(QWidget):
         self.tree.setAlternatingRowColors(True)
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.tree.itemActivated.connect(self._open)
-        self.tree.itemDoubleClicked.connect(self._open)
+        self.tree.itemActivated.connect(self._open)  # double-click or Enter
         for col, tip in ((2, "The strategy's score: higher means the model wants this labelled more"),
                          (3, "Gap between the best and second-best label of the least certain word (0 = a coin toss)")):
             self.tree.headerItem().setToolTip(col, tip)
@@ -493,9 +496,23 @@ class QueuePanel(QWidget):
         return None if row is None else row.data(0, Qt.ItemDataRole.UserRole)
 
     def _open(self, row: QTreeWidgetItem, column: int = 0) -> None:
+        """Open the turn: its first open suggestion selected (the cursor on the turn's first word), and
+        the keyboard back on the review, so the next key decides instead of going to this list."""
+        from redactdesk.core.types import SpanStatus
+
         item: QueueItem = row.data(0, Qt.ItemDataRole.UserRole)
-        self.ctx.open_conversation(item.conversation_id)
-        self.ctx.select(word=item.start_word)
+        if self.ctx.conversation is None or self.ctx.conversation.id != item.conversation_id:
+            self.ctx.open_conversation(item.conversation_id)
+        conv = self.ctx.conversation
+        spans = sorted((s for s in conv.spans if s.status == SpanStatus.SUGGESTED
+                        and s.start_word < item.end_word and item.start_word < s.end_word),
+                       key=lambda s: (s.start_word, s.end_word))
+        self.ctx.select(spans[0].id if spans else None, item.start_word)
+        self.ctx.focus_review()
+        self.ctx.status(f"Turn {item.turn_index + 1} of {item.conversation_id}: "
+                        + (f"{len(spans)} open suggestion(s) — A accepts, X rejects, 1–9 sets the category"
+                           if spans else "no suggestion — mark missed words (drag, M) or “No personal data here”"),
+                        8000)
 
     def _mark_selected(self) -> None:
         item = self._item()

@@ -3,8 +3,11 @@
 Lists every map entry with all the places it is said, lets a linguist edit a surrogate (it applies
 to every linked occurrence: the name, its spelling, the e-mail built from it), lock it, regenerate
 it, and link or unlink spans as one entity; shows the revised transcript beside the original with
-the changed words marked, and the revision warnings. Every change is an undoable command that
-writes the audit log through the project (``put_pseudonyms(action=...)`` / ``update_span``).
+the changed words marked (the two panes scroll together, turn by turn), and the revision warnings.
+The list keeps its selection when it is rebuilt (after every change), so Apply after Regenerate acts
+on the regenerated entry; Apply with nothing to apply says why in the status bar. Every change is an
+undoable command that writes the audit log through the project (``put_pseudonyms(action=...)`` /
+``update_span``).
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ import html
 import uuid
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -154,22 +158,28 @@ class LinguistPanel(QWidget):
         self.edit = QLineEdit()
         self.edit.setObjectName("surrogateEdit")
         self.edit.setPlaceholderText("new surrogate for the selected entry")
+        self.edit.setMinimumWidth(160)
         self.edit.returnPressed.connect(self.apply_edit)
         self.apply_button = QPushButton("Apply")
+        self.apply_button.setObjectName("applySurrogate")
         self.apply_button.clicked.connect(self.apply_edit)
         self.lock_button = QPushButton("Lock")
         self.lock_button.clicked.connect(self.toggle_lock)
         self.regen_button = QPushButton("Regenerate")
+        self.regen_button.setObjectName("regenerateSurrogate")
         self.regen_button.clicked.connect(self.regenerate)
         self.link_button = QPushButton("Link spans")
         self.link_button.setToolTip("Make the selected entries' spans one entity (one surrogate)")
         self.link_button.clicked.connect(self.link_selected)
         self.unlink_button = QPushButton("Unlink")
         self.unlink_button.clicked.connect(self.unlink_selected)
-        bar = QHBoxLayout()
-        for w in (self.edit, self.apply_button, self.lock_button, self.regen_button, self.link_button,
-                  self.unlink_button):
-            bar.addWidget(w)
+        edit_row = QHBoxLayout()  # the edit box on a row of its own: wide enough for a full name
+        edit_row.addWidget(self.edit, 1)
+        edit_row.addWidget(self.apply_button)
+        bar = QGridLayout()  # two by two: the panel fits a narrow dock (a 1024 px window)
+        for i, w in enumerate((self.lock_button, self.regen_button, self.link_button, self.unlink_button)):
+            bar.addWidget(w, i // 2, i % 2)
+        bar.setColumnStretch(2, 1)
 
         self.original_view = QTextBrowser()
         self.original_view.setObjectName("originalTranscript")
@@ -183,6 +193,9 @@ class LinguistPanel(QWidget):
             lay.addWidget(QLabel(title))
             lay.addWidget(view)
             side.addWidget(box)
+        self._scroll_syncing = False
+        for src, dst in ((self.original_view, self.revised_view), (self.revised_view, self.original_view)):
+            src.verticalScrollBar().valueChanged.connect(lambda _v, a=src, b=dst: self._follow_scroll(a, b))
         self.warnings = QListWidget()
         self.warnings.setObjectName("revisionWarnings")
         self.warnings.itemActivated.connect(self._jump_warning)
@@ -197,11 +210,18 @@ class LinguistPanel(QWidget):
         self.list_add.clicked.connect(lambda: self.edit_gazetteer(True))
         self.list_remove = QPushButton("Remove from list")
         self.list_remove.clicked.connect(lambda: self.edit_gazetteer(False))
+        self.list_entry.setMinimumWidth(120)
         gaz_bar = QWidget()
-        gl = QHBoxLayout(gaz_bar)
+        gl = QVBoxLayout(gaz_bar)
         gl.setContentsMargins(0, 0, 0, 0)
-        for w in (self.list_choice, self.list_entry, self.list_add, self.list_remove):
-            gl.addWidget(w)
+        row1, row2 = QHBoxLayout(), QHBoxLayout()
+        row1.addWidget(self.list_choice)
+        row1.addWidget(self.list_entry, 1)
+        row2.addStretch(1)
+        row2.addWidget(self.list_add)
+        row2.addWidget(self.list_remove)
+        gl.addLayout(row1)
+        gl.addLayout(row2)
         bottom = QWidget()
         bl = QVBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)
@@ -217,7 +237,9 @@ class LinguistPanel(QWidget):
             split.setStretchFactor(i, stretch)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
+        self.summary.setWordWrap(True)
         lay.addWidget(self.summary)
+        lay.addLayout(edit_row)
         lay.addLayout(bar)
         lay.addWidget(split)
 
@@ -249,6 +271,7 @@ class LinguistPanel(QWidget):
         if self._closed:
             return
         conv = self.ctx.conversation
+        keep = self._selection()
         self.tree.clear()
         self.warnings.clear()
         self.result = None
@@ -272,6 +295,7 @@ class LinguistPanel(QWidget):
                 self.ctx.project.put_pseudonyms(conv.id, new)
         self.rows = {r["key"]: r for r in self.result.map_rows}
         self._fill_tree()
+        self._restore_selection(keep)
         self._fill_transcripts(conv)
         for w in self.result.warnings:
             self.warnings.addItem(f"{w.kind}: {w.message}")
@@ -291,6 +315,7 @@ class LinguistPanel(QWidget):
                                    "🔒" if it.locked else ""])
             top.setData(0, KEY_ROLE, it.key)
             top.setToolTip(2, " / ".join(said))
+            top.setToolTip(1, it.original)  # the column may be cut short in a narrow dock
             for o in it.occurrences:
                 child = QTreeWidgetItem([o.form, o.said_original, o.said_surrogate, f"span {o.span_id}", ""])
                 child.setData(0, KEY_ROLE, it.key)
@@ -299,6 +324,22 @@ class LinguistPanel(QWidget):
             self.tree.addTopLevelItem(top)
         for col in range(4):
             self.tree.resizeColumnToContents(col)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """In a narrow dock the Original column gives way so the Surrogate column stays in view."""
+        room = self.tree.viewport().width() - self.tree.columnWidth(0)
+        cap = max(70, int(room * 0.45))
+        for col in (1, 2):
+            if self.tree.columnWidth(col) > cap:
+                self.tree.setColumnWidth(col, cap)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.tree.topLevelItemCount():
+            for col in (1, 2):
+                self.tree.resizeColumnToContents(col)
+            self._fit_columns()
 
     def _fill_transcripts(self, conv: Conversation) -> None:
         assert self.result is not None
@@ -319,7 +360,66 @@ class LinguistPanel(QWidget):
         self.original_view.setHtml(_transcript_html([w.text for w in conv.words], orig_marked, turns))
         self.revised_view.setHtml(_transcript_html([w.text for w in self.result.revised_words], rev_marked, rturns))
 
+    # ------------------------------------------------------------------ scrolling together
+    def _follow_scroll(self, src: QTextBrowser, dst: QTextBrowser) -> None:
+        """Scroll ``dst`` to the same turn (and the same place in it) as ``src``: turns are paragraphs
+        in both panes, but revised turns can be longer or shorter, so plain proportions drift."""
+        if self._scroll_syncing:
+            return
+        sb, db = src.verticalScrollBar(), dst.verticalScrollBar()
+        y = sb.value()
+        if sb.maximum() and y >= sb.maximum():
+            value = db.maximum()
+        else:
+            doc = src.document()
+            layout = doc.documentLayout()
+            block, frac = doc.begin(), 0.0
+            while block.isValid():
+                r = layout.blockBoundingRect(block)
+                if r.bottom() > y:
+                    frac = (y - r.top()) / r.height() if r.height() else 0.0
+                    break
+                block = block.next()
+            target = dst.document().findBlockByNumber(block.blockNumber()) if block.isValid() else None
+            if target is not None and target.isValid() and doc.blockCount() == dst.document().blockCount():
+                r = dst.document().documentLayout().blockBoundingRect(target)
+                value = round(r.top() + max(0.0, frac) * r.height())
+            else:
+                value = round(y / sb.maximum() * db.maximum()) if sb.maximum() else 0
+        self._scroll_syncing = True
+        try:
+            db.setValue(value)
+        finally:
+            self._scroll_syncing = False
+
     # ------------------------------------------------------------------ selection
+    def _selection(self) -> tuple[list[str], list[int], set[str]]:
+        """(selected entry keys, selected occurrence span ids, keys selected as whole entries)."""
+        whole = {i.data(0, KEY_ROLE) for i in self.tree.selectedItems() if i.data(0, SPAN_ROLE) is None}
+        spans = [int(i.data(0, SPAN_ROLE)) for i in self.tree.selectedItems() if i.data(0, SPAN_ROLE) is not None]
+        return self.selected_keys(), spans, whole
+
+    def _restore_selection(self, keep: tuple[list[str], list[int], set[str]]) -> None:
+        """Select again what was selected before the list was rebuilt (keys and occurrences)."""
+        _keys, spans, whole = keep
+        if not spans and not whole:
+            return
+        first = None
+        with QSignalBlocker(self.tree):
+            for i in range(self.tree.topLevelItemCount()):
+                top = self.tree.topLevelItem(i)
+                if top.data(0, KEY_ROLE) in whole:
+                    top.setSelected(True)
+                    first = first or top
+                for j in range(top.childCount()):
+                    child = top.child(j)
+                    if child.data(0, SPAN_ROLE) is not None and int(child.data(0, SPAN_ROLE)) in spans:
+                        child.setSelected(True)
+                        first = first or child
+            if first is not None:
+                self.tree.setCurrentItem(first, 0, self.tree.selectionModel().SelectionFlag.NoUpdate)
+        self._update_buttons()
+
     def selected_keys(self) -> list[str]:
         return list(dict.fromkeys(i.data(0, KEY_ROLE) for i in self.tree.selectedItems() if i.data(0, KEY_ROLE)))
 
@@ -359,8 +459,10 @@ class LinguistPanel(QWidget):
     def _update_buttons(self) -> None:
         one = len(self.selected_keys()) == 1 and self.editable
         self.edit.setReadOnly(not self.editable)
-        for b in (self.apply_button, self.lock_button, self.regen_button):
+        for b in (self.lock_button, self.regen_button):
             b.setEnabled(one)
+        self.apply_button.setEnabled(self.editable)  # always clickable: says why when there is nothing to do
+        self.apply_button.setToolTip("" if one else "Select one entry in the list to give it this surrogate")
         if one:
             self.lock_button.setText("Unlock" if self.rows.get(self.selected_keys()[0], {}).get("locked") else "Lock")
         self.link_button.setEnabled(self.editable and len(self.selected_span_ids()) > 1)
@@ -383,10 +485,22 @@ class LinguistPanel(QWidget):
         return self.ctx.push_command(PutPseudonym(self.ctx, self.ctx.conversation.id, before, after, action, text))
 
     def apply_edit(self, text: str | None = None) -> bool:
-        """Give the selected entry a new surrogate (every linked occurrence follows); undoable."""
+        """Give the selected entry a new surrogate (every linked occurrence follows); undoable.
+        When there is nothing to apply the status bar says why."""
         row = self._row()
         value = (self.edit.text() if text is None or isinstance(text, bool) else text).strip()
-        if row is None or not self.editable or not value or value == row["surrogate"]:
+        why = None
+        if not self.editable:
+            why = f"The {self.ctx.role.value} role sees the pseudonyms read only"
+        elif row is None:
+            why = ("Nothing applied: select one entry in the list first (the surrogate replaces that entry's)"
+                   if len(self.selected_keys()) != 1 else "Nothing applied: the entry is gone — select it again")
+        elif not value:
+            why = "Nothing applied: type the new surrogate first"
+        elif value == row["surrogate"]:
+            why = f"Nothing applied: “{value}” is already the surrogate"
+        if why is not None:
+            self.ctx.status(why, 6000)
             return False
         key = row["key"]
         ok = self._push(row, {**row, "surrogate": value}, "pseudonym_edit", f"Edit {row['category']} surrogate")
@@ -477,7 +591,8 @@ class LinguistPanel(QWidget):
         try:
             self.select_key(key)
         except KeyError:
-            pass
+            return
+        self._on_select()  # the edit box shows the entry's surrogate as it is now
 
 
 register_panel("pseudonyms", "Pseudonyms", LinguistPanel, roles=("linguist", "reviewer"), area="right", order=30)

@@ -64,8 +64,13 @@ class MaskingPanel(QWidget):
         if self.method.findData(current) >= 0:
             self.method.setCurrentIndex(self.method.findData(current))
         self.method.currentIndexChanged.connect(self._method_chosen)
+        for combo in (self.method,):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
         self.scope = QComboBox()
         self.scope.setObjectName("maskScope")
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.scope.setMinimumContentsLength(10)
         for label, value in SCOPES:
             self.scope.addItem(label, value)
         self.play_original = QPushButton("▶ Original")
@@ -80,7 +85,8 @@ class MaskingPanel(QWidget):
         self.play_original.clicked.connect(lambda: self.play("original"))
         self.play_masked.clicked.connect(lambda: self.play("masked"))
         self.stop.clicked.connect(lambda: ctx.player and ctx.player.stop())
-        self.shade = QCheckBox("Shade masked ranges on the waveform")
+        self.shade = QCheckBox("Shade masked ranges")
+        self.shade.setToolTip("Shade the ranges export will mask on the waveform")
         self.shade.setChecked(True)
         self.shade.toggled.connect(self._shade_toggled)
         self.summary = QLabel("")

@@ -1,8 +1,11 @@
 """Reviewer panel: review sample, pre-scan hits, MISSED_ marks, residual-risk histogram, sign-off, export.
 
-Marks are made on the transcript's current word (or the selected span): Shift+M or "Mark missed…"
-opens a small dialog (words, category, _PARTIAL, _SPEAKER, "same item as"); each mark is an
-undoable command that goes through ``Project.add_missed`` and the audit log. The histogram shows
+Marks are made on the words selected in the transcript (a drag — its category menu has "Missed
+item" too —, Shift+click, Shift+arrows), else the selected span, else the word cursor: Shift+M or
+"Mark missed…" opens a small dialog showing those words (category, _PARTIAL, _SPEAKER, "same item
+as"; word-number boxes only to adjust, or when nothing is selected); each mark is an undoable
+command that goes through ``Project.add_missed`` and the audit log. The keyboard goes back to the
+transcript when the dialog closes. The histogram shows
 per-conversation scores of the sample (all conversations when no sample is drawn) with the
 criterion mu+sigma against the threshold (seed 002). Conversations nobody finished reviewing have an
 *unknown* risk: a grey "?" bar of their own, no score (not 0, not in the mean), and the verdict
@@ -42,6 +45,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -50,6 +54,7 @@ from redactdesk.core.types import Conversation, Decision
 from redactdesk.gui import style
 from redactdesk.gui.commands import ProjectCommand
 from redactdesk.gui.corpus import readiness_text
+from redactdesk.gui.dialogs import fit_height_for_width
 from redactdesk.gui.panels import register_panel
 from redactdesk.risk.gate import Readiness, release_readiness
 from redactdesk.risk.residual import MissedItem, project_summary
@@ -138,9 +143,13 @@ class SetReviewSetting(ProjectCommand):
 
 # ---------------------------------------------------------------------------------------------- dialogs
 class MarkMissedDialog(QDialog):
-    """Words, category and flags of one missed item; shows the words being marked."""
+    """Words, category and flags of one missed item; shows the words being marked.
 
-    def __init__(self, ctx, conv: Conversation, start: int, end: int, parent: QWidget | None = None) -> None:
+    ``selected``: the words come from the transcript's selection (the word-number boxes stay folded
+    away behind "Adjust…"); otherwise the boxes are shown to choose the words."""
+
+    def __init__(self, ctx, conv: Conversation, start: int, end: int, parent: QWidget | None = None, *,
+                 selected: bool = True) -> None:
         super().__init__(parent)
         self.setObjectName("markMissedDialog")
         self.setWindowTitle("Mark a missed personal item")
@@ -179,15 +188,37 @@ class MarkMissedDialog(QDialog):
         self.category.currentIndexChanged.connect(self._update)
         self.partial.toggled.connect(self._update)
         self.speaker.toggled.connect(self._update)
-        words_row = QHBoxLayout()
+        self.adjust_row = QWidget()
+        self.adjust_row.setObjectName("missedAdjustRow")
+        words_row = QHBoxLayout(self.adjust_row)
+        words_row.setContentsMargins(0, 0, 0, 0)
         words_row.addWidget(QLabel("from word"))
         words_row.addWidget(self.start)
         words_row.addWidget(QLabel("words"))
         words_row.addWidget(self.length)
         words_row.addStretch(1)
+        self.adjust = QToolButton()
+        self.adjust.setObjectName("missedAdjust")
+        self.adjust.setText("Adjust…")
+        self.adjust.setToolTip("Change the words by number (or cancel, select other words in the transcript "
+                               "and press Shift+M again)")
+        self.adjust.setCheckable(True)
+        self.adjust.toggled.connect(self.adjust_row.setVisible)
+        self.adjust.setChecked(not selected)
+        self.adjust_row.setVisible(not selected)
+        self.adjust.setVisible(selected)
+        words_line = QHBoxLayout()
+        words_line.addWidget(self.words, 1)
+        words_line.addWidget(self.adjust, 0, Qt.AlignmentFlag.AlignTop)
+        self.source = QLabel("the words selected in the transcript" if selected else
+                             "No words selected in the transcript: choose them by number here, or cancel, "
+                             "select them (drag, Shift+click) and press Shift+M again.")
+        self.source.setObjectName("muted")
+        self.source.setWordWrap(True)
         form = QFormLayout()
-        form.addRow("Words:", words_row)
-        form.addRow("", self.words)
+        form.addRow("Words:", words_line)
+        form.addRow("", self.source)
+        form.addRow("", self.adjust_row)
         form.addRow("Category:", self.category)
         form.addRow("", self.partial)
         form.addRow("", self.speaker)
@@ -200,6 +231,8 @@ class MarkMissedDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(buttons)
         self._update()
+        fit_height_for_width(self, 520)
+        self.category.setFocus()  # the words are given: the category is the first thing to choose
 
     def set_category(self, category: str) -> None:
         self.category.setCurrentIndex(self.category.findData(category))
@@ -514,19 +547,21 @@ class ReviewPanel(QWidget):
         clear = QPushButton("All")
         clear.setToolTip("Score every conversation instead of a sample")
         clear.clicked.connect(self.clear_sample)
-        size_row = QHBoxLayout()
-        size_row.addWidget(QLabel("Size"))
-        size_row.addWidget(self.sample_size)
-        size_row.addWidget(QLabel("seed"))
-        size_row.addWidget(self.sample_seed)
-        size_row.addWidget(draw)
-        size_row.addWidget(clear)
+        size_row = QFormLayout()  # one field a row: the panel fits a narrow dock (a 1024 px window)
+        size_row.addRow("Size", self.sample_size)
+        size_row.addRow("Seed", self.sample_seed)
+        draw_row = QHBoxLayout()
+        draw_row.addWidget(draw)
+        draw_row.addWidget(clear)
+        draw_row.addStretch(1)
         self.sample_list = QListWidget()
         self.sample_list.setObjectName("sampleList")
         self.sample_list.itemActivated.connect(self._open_sample_item)
-        sample_box = QGroupBox("Review sample (stratified by language and length)")
+        sample_box = QGroupBox("Review sample")
+        sample_box.setToolTip("A sample stratified by language and length")
         sample_layout = QVBoxLayout(sample_box)
         sample_layout.addLayout(size_row)
+        sample_layout.addLayout(draw_row)
         sample_layout.addWidget(self.sample_list)
 
         # pre-scan and missed marks of the current conversation
@@ -547,8 +582,9 @@ class ReviewPanel(QWidget):
         self.remove_action.triggered.connect(self.remove_selected_mark)
         self.missed_list.addAction(self.remove_action)
         self.missed_list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        mark = QPushButton("Mark missed… (Shift+M)")
+        mark = QPushButton("Mark missed…")
         mark.setObjectName("markMissedButton")
+        mark.setToolTip("Mark the words selected in the transcript as a missed item (Shift+M)")
         mark.clicked.connect(self.mark_missed)
         remove = QPushButton("Remove")
         remove.clicked.connect(self.remove_selected_mark)
@@ -557,9 +593,13 @@ class ReviewPanel(QWidget):
         mark_row.addWidget(remove)
         conv_box = QGroupBox("This conversation")
         conv_layout = QVBoxLayout(conv_box)
-        conv_layout.addWidget(QLabel("Pre-scan: looks like personal data, not accepted"))
-        conv_layout.addWidget(self.prescan_list, 1)
-        conv_layout.addWidget(QLabel("Missed items (MISSED_ marks)"))
+        for text, lst in (("Pre-scan: looks like personal data, not accepted", self.prescan_list),
+                          ("Missed items (MISSED_ marks)", None)):
+            label = QLabel(text)
+            label.setWordWrap(True)
+            conv_layout.addWidget(label)
+            if lst is not None:
+                conv_layout.addWidget(lst, 1)
         conv_layout.addWidget(self.missed_list, 1)
         conv_layout.addLayout(mark_row)
 
@@ -759,7 +799,10 @@ class ReviewPanel(QWidget):
 
     # ------------------------------------------------------------------ marks
     def selected_words(self) -> tuple[int, int] | None:
-        """The words to mark: the selected span's, else the current word."""
+        """The words to mark: those selected in the transcript, else the selected span's, else the
+        word cursor's."""
+        if self.ctx.selected_words is not None:
+            return self.ctx.selected_words
         span = self.ctx.current_span()
         if span is not None:
             return span.start_word, span.end_word
@@ -768,17 +811,16 @@ class ReviewPanel(QWidget):
         return None
 
     def mark_missed(self) -> MarkMissedDialog | None:
-        """Open the mark dialog on the selected words (non-blocking); returns it."""
+        """Open the mark dialog on the selected words (non-blocking); returns it. With nothing selected
+        the dialog asks for word numbers."""
         conv = self.ctx.conversation
         if conv is None or not conv.words:
             self.ctx.status("Open a conversation first")
             return None
         words = self.selected_words()
-        if words is None:
-            self.ctx.status("Click a word of the transcript first")
-            return None
-        dialog = MarkMissedDialog(self.ctx, conv, *words, parent=self)
+        dialog = MarkMissedDialog(self.ctx, conv, *(words or (0, 1)), parent=self, selected=words is not None)
         dialog.accepted.connect(lambda d=dialog, c=conv.id: self._add_mark(c, d.values()))
+        dialog.finished.connect(lambda _r: self.ctx.focus_review())
         self.dialog = dialog
         dialog.open()
         return dialog

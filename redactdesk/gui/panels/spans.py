@@ -73,6 +73,19 @@ class SpansPanel(QWidget):
         ctx.selection_changed.connect(self._follow)
         self.refresh()
 
+    def resizeEvent(self, event) -> None:
+        """A narrow dock (a 1024 px window) folds the time away and shortens the category so the
+        words stay readable."""
+        super().resizeEvent(event)
+        narrow = self.width() < 340
+        head = self.tree.header()
+        self.tree.setColumnHidden(4, narrow)
+        mode = QHeaderView.ResizeMode.Interactive if narrow else QHeaderView.ResizeMode.ResizeToContents
+        if head.sectionResizeMode(1) != mode:
+            head.setSectionResizeMode(1, mode)
+            if narrow:
+                head.resizeSection(1, 104)
+
     def refresh(self, *_args) -> None:
         self._syncing = True
         self.tree.clear()
