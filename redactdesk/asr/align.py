@@ -25,6 +25,7 @@ import numpy as np
 from num2words import num2words
 
 from redactdesk.asr.base import AlignmentError, CancelFn, ProgressFn, check_cancel
+from redactdesk.asr.guard import ensure_durations
 from redactdesk.asr.resample import WORK_RATE, to_work_rate
 from redactdesk.asr.vad import Region, assign_regions
 from redactdesk.core.types import Turn, Word
@@ -341,7 +342,9 @@ def align_words(
             report.moved += [abs(new.start - w.start) * 1000, abs(new.end - w.end) * 1000]
         out.append(new)
     report.oov = sum(oov)
-    return out, report
+    # a word with nothing to pronounce is a zero-length mark: give it a range (aligned=False) so that
+    # no word ever has an empty mask range
+    return ensure_durations(out, duration=offset + len(audio16) / WORK_RATE), report
 
 
 def _finite(x: float | None) -> bool:
@@ -438,39 +441,49 @@ def align_turn(
 
 @dataclass(frozen=True)
 class _Piece:
-    start_word: int
-    end_word: int
+    words: tuple[int, ...]  # indices into the word list: one channel's words, in order
     channel: int | None
-    window: tuple[float, float] | None  # audio to align against (s); None: around the words
+    window: tuple[float, float] | None  # audio to align against (s); None: around the words (one turn)
 
 
 def _pieces(
     words: Sequence[Word], turns: Sequence[Turn], speech: Mapping[int | None, Sequence[Region]] | None
 ) -> list[_Piece]:
-    """Turns, cut further wherever the voice-activity regions of their channel change between words.
+    """A channel's words, cut wherever the voice-activity region of that channel changes between
+    them (or, in a mono call, where the speaker changes).
 
     Each cut lies in a silence, so every piece's audio window holds exactly its own words' speech;
     short pieces keep forced alignment fast and robust (whole 90-s turns were slow and often failed).
+    The words of one channel are taken together even where the other channel's words fall between
+    them: on a stereo call where both speak at once the turns alternate word by word, and a piece of
+    one word aligned against a whole region of speech lands anywhere in it. Channels without regions
+    are aligned turn by turn.
     """
     pieces: list[_Piece] = []
+    channels: dict[int | None, list[int]] = {}
     for turn in turns:
         regions = list(speech.get(turn.channel, ())) if speech else []
         if not regions:
-            pieces.append(_Piece(turn.start_word, turn.end_word, turn.channel, None))
+            pieces.append(_Piece(tuple(turn.word_range()), turn.channel, None))
             continue
-        mids = [(words[i].start + words[i].end) / 2 for i in turn.word_range()]
-        idx = assign_regions(regions, mids)
-        start = turn.start_word
+        channels.setdefault(turn.channel, []).extend(turn.word_range())
+    for channel, idx in channels.items():
+        regions = list(speech.get(channel, ())) if speech else []
+        idx.sort()
+        at = assign_regions(regions, [(words[i].start + words[i].end) / 2 for i in idx])
+        first = 0
         for k in range(1, len(idx) + 1):
-            if k == len(idx) or idx[k] != idx[k - 1]:
-                r = idx[k - 1]
-                lo = (regions[r - 1][1] + regions[r][0]) / 2 if r > 0 else max(0.0, regions[r][0] - 0.3)
-                hi = (regions[r][1] + regions[r + 1][0]) / 2 if r + 1 < len(regions) else regions[r][1] + 0.3
-                first, last = words[start], words[turn.start_word + k - 1]
-                lo, hi = min(lo, first.start), max(hi, last.end)  # never cut off the words themselves
-                pieces.append(_Piece(start, turn.start_word + k, turn.channel, (lo, hi)))
-                start = turn.start_word + k
-    return pieces
+            if k < len(idx) and at[k] == at[k - 1] and words[idx[k]].speaker == words[idx[k - 1]].speaker:
+                continue
+            r = at[k - 1]
+            lo = (regions[r - 1][1] + regions[r][0]) / 2 if r > 0 else max(0.0, regions[r][0] - 0.3)
+            hi = (regions[r][1] + regions[r + 1][0]) / 2 if r + 1 < len(regions) else regions[r][1] + 0.3
+            piece = idx[first:k]
+            lo = min(lo, min(words[i].start for i in piece))  # never cut off the words themselves
+            hi = max(hi, max(words[i].end for i in piece))
+            pieces.append(_Piece(tuple(piece), channel, (lo, hi)))
+            first = k
+    return sorted(pieces, key=lambda p: p.words[0])
 
 
 def refine_alignment(
@@ -500,23 +513,24 @@ def refine_alignment(
         source = audio
         if channel_audio is not None and piece.channel in channel_audio:
             source = channel_audio[piece.channel]
+        first, last = piece.words[0], piece.words[-1] + 1
         try:
             if piece.window is None:
-                out, part = align_turn(source, rate, out, piece.start_word, piece.end_word, language=language)
+                out, part = align_turn(source, rate, out, first, last, language=language)
             else:
                 frames = source.frames if not isinstance(source, np.ndarray) else len(source)
                 a = max(0, int(piece.window[0] * rate))
                 b = min(frames, int(math.ceil(piece.window[1] * rate)))
                 segment = source[a:b] if isinstance(source, np.ndarray) else source(a, b)
-                new, part = align_words(
-                    segment, rate, out[piece.start_word : piece.end_word], offset=a / rate, language=language
-                )
-                out[piece.start_word : piece.end_word] = new
+                new, part = align_words(segment, rate, [out[i] for i in piece.words], offset=a / rate,
+                                        language=language)
+                for i, w in zip(piece.words, new, strict=True):
+                    out[i] = w
             report.merge(part)
         except AlignmentError as exc:
             report.failed_turns += 1
-            report.words += piece.end_word - piece.start_word
-            report.messages.append(f"words {piece.start_word}-{piece.end_word - 1}: {exc}")
+            report.words += len(piece.words)
+            report.messages.append(f"words {first}-{last - 1}: {exc}")
         if progress is not None:
             progress((k + 1) / max(1, len(pieces)))
     return out, report

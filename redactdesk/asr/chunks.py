@@ -80,6 +80,8 @@ def transcribe_chunked(
 
         out = run(audio, detected, chunk_progress, cancel)
         info["chunks"] = int(info["chunks"]) + 1  # type: ignore[arg-type]
+        if "invented_words" in out.info:  # words the backend dropped as invented (see faster_whisper_backend)
+            info["invented_words"] = int(info.get("invented_words", 0)) + int(out.info["invented_words"])  # type: ignore[call-overload]
         if detected is None:
             detected = out.language
         offset = pos / rate

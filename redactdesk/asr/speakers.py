@@ -37,12 +37,17 @@ def merge_channels(
     numbers = list(channels) if channels is not None else list(range(len(per_channel)))
     if len(numbers) != len(per_channel):
         raise ValueError("one channel number is needed per word list")
-    tagged = []
-    for ch, words in zip(numbers, per_channel, strict=True):
-        name = channel_speaker(ch, speakers)
-        tagged += [(w.start, ch, k, dataclasses.replace(w, speaker=name, channel=ch)) for k, w in enumerate(words)]
+    return [
+        dataclasses.replace(per_channel[c][k], speaker=channel_speaker(numbers[c], speakers), channel=numbers[c])
+        for c, k in merge_order(per_channel, numbers)
+    ]
+
+
+def merge_order(per_channel: Sequence[Sequence[Word]], channels: Sequence[int]) -> list[tuple[int, int]]:
+    """(list index, word index) of every word in the order :func:`merge_channels` puts them."""
+    tagged = [(w.start, channels[c], k, c) for c, words in enumerate(per_channel) for k, w in enumerate(words)]
     tagged.sort(key=lambda t: (t[0], t[1], t[2]))
-    return [t[3] for t in tagged]
+    return [(t[3], t[2]) for t in tagged]
 
 
 def assign_mono_speakers(words: Sequence[Word], speaker: str = SINGLE_SPEAKER) -> list[Word]:

@@ -27,10 +27,11 @@ import dataclasses
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from num2words import num2words
 
+from redactdesk.asr.guard import GuardReport, drop_invented, ensure_durations
 from redactdesk.core.types import Word
 
 DEFAULT_CHARS_PER_SECOND = 14.0
@@ -57,11 +58,13 @@ _DANGLING_MINUS = re.compile(r"^[-–]\d+$")
 
 @dataclass
 class TimingReport:
-    """What :func:`prepare_words` changed: words that got estimated times, tokens split, pieces made."""
+    """What :func:`prepare_words` changed: words that got estimated times, tokens split, pieces made,
+    and what the guard against invented and zero-length words did (:mod:`redactdesk.asr.guard`)."""
 
     timed: int = 0
     split_tokens: int = 0
     pieces: int = 0
+    guard: GuardReport = field(default_factory=GuardReport)
 
 
 def is_untimed(word: Word) -> bool:
@@ -145,17 +148,24 @@ def split_word(w: Word, texts: Sequence[str], weights: Sequence[float]) -> list[
     return parts
 
 
-def prepare_words(words: Sequence[Word], *, language: str | None = "en") -> tuple[list[Word], TimingReport]:
-    """Repair timings, then split numeric tokens and fused spelled letters
-    (:mod:`redactdesk.asr.spelling`); the one call importers and transcription use."""
+def prepare_words(
+    words: Sequence[Word], *, language: str | None = "en", duration: float | None = None
+) -> tuple[list[Word], TimingReport]:
+    """The one word-preparation step every transcription goes through: drop invented words (placed
+    after the end of the audio — ``duration`` s — or zero-length repeats of earlier words,
+    :func:`redactdesk.asr.guard.drop_invented`), repair timings, split numeric tokens and fused
+    spelled letters (:mod:`redactdesk.asr.spelling`), and give every word left without a duration
+    a non-empty estimated range marked ``aligned=False`` (:func:`redactdesk.asr.guard.ensure_durations`).
+    ``report.guard.widened_words`` indexes the returned words so marked."""
     from redactdesk.asr.spelling import split_fused_spelling  # it builds on this module's helpers
 
     report = TimingReport(timed=count_untimed(words))
-    repaired = repair_timings(words)
+    kept = drop_invented(words, duration=duration, report=report.guard)
+    repaired = repair_timings(kept)
     split = split_fused_spelling(split_numeric_tokens(repaired, language=language), language=language)
     report.pieces = len(split) - len(repaired)
     report.split_tokens = _count_split(repaired, language)
-    return split, report
+    return ensure_durations(split, duration=duration, report=report.guard), report
 
 
 def _count_split(words: Sequence[Word], language: str | None) -> int:

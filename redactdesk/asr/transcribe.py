@@ -26,6 +26,7 @@ import soundfile as sf
 from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel, get_backend
 from redactdesk.asr.chunks import ChunkPlan, transcribe_chunked
 from redactdesk.asr.gapfill import fill_gaps
+from redactdesk.asr.guard import GuardReport, ensure_durations
 from redactdesk.asr.resample import WORK_RATE, to_work_rate
 from redactdesk.asr.speakers import (
     DEFAULT_CHANNEL_SPEAKERS,
@@ -33,6 +34,7 @@ from redactdesk.asr.speakers import (
     assign_mono_speakers,
     build_turns,
     merge_channels,
+    merge_order,
 )
 from redactdesk.asr.timing import prepare_words
 from redactdesk.asr.vad import Region, speech_regions
@@ -93,6 +95,8 @@ class TranscriptionResult:
     speech: dict[int | None, list[tuple[float, float]]] = field(default_factory=dict)  # VAD regions per channel
     chunks: int = 0  # pieces the audio was recognised in (all channels)
     refilled: int = 0  # skipped stretches of speech recognised again by the second pass
+    dropped: int = 0  # invented words dropped: zero-length repeats, words after the end of the audio
+    flagged: int = 0  # words without a duration kept with estimated times, aligned=False, for review
 
     def to_conversation(self, conversation_id: str, audio_path: str | None = None) -> Conversation:
         """A :class:`Conversation` holding these words and turns (status TRANSCRIBED)."""
@@ -123,6 +127,8 @@ class TranscriptionResult:
             "split_tokens": self.split_tokens,
             "chunks": self.chunks,
             "refilled": self.refilled,
+            "dropped": self.dropped,
+            "flagged": self.flagged,
             "warnings": list(self.warnings),
             "notes": list(self.notes),
             "alignment": self.alignment,
@@ -273,6 +279,8 @@ def transcribe_file(
     speech: dict[int | None, list[Region]] = {}
     detected = language
     timed = split = chunks = refilled = 0
+    guard = GuardReport()
+    flagged: list[set[int]] = []  # per channel list: indices of words kept without a duration
     with sf.SoundFile(scan.path) as f:
         for k, channel in enumerate(channels):
             check_cancel(cancel)
@@ -284,6 +292,7 @@ def transcribe_file(
             out = _run(engine, reader, detected, chan_progress, cancel, chunk_plan)
             speech[channel] = speech_regions(reader, reader.total)
             chunks += int(out.info.get("chunks", 1))  # type: ignore[call-overload]
+            guard.invented += int(out.info.get("invented_words", 0))  # type: ignore[call-overload]
             detected = detected or out.language
             raw = out.words
             if second_pass and run_chunk is not None:
@@ -291,16 +300,23 @@ def transcribe_file(
                                       reader.total, WORK_RATE, raw, speech[channel], language=detected,
                                       cancel=cancel)
                 refilled += len(gaps)
-            words, rep = prepare_words(raw, language=detected)
+            words, rep = prepare_words(raw, language=detected, duration=reader.total / WORK_RATE)
             timed += rep.timed
             split += rep.split_tokens
+            guard.repeats += rep.guard.repeats
+            guard.beyond_end += rep.guard.beyond_end
+            guard.widened += rep.guard.widened
+            flagged.append(set(rep.guard.widened_words))
             per_channel.append(words)
 
     stereo = scan.channels > 1 and channels and all(c is not None for c in channels)
     if stereo:
-        words = merge_channels(per_channel, channel_speakers, channels=[int(c) for c in channels])
+        numbers = [int(c) for c in channels]
+        words = merge_channels(per_channel, channel_speakers, channels=numbers)
+        review = {i for i, (c, k) in enumerate(merge_order(per_channel, numbers)) if k in flagged[c]}
     else:
         words = assign_mono_speakers(per_channel[0] if per_channel else [])
+        review = flagged[0] if flagged else set()
     if not stereo and speech:  # words of a mono result carry channel None
         speech = {None: next(iter(speech.values()))}
     turns = build_turns(words, pause=pause, speech=speech)
@@ -308,6 +324,12 @@ def transcribe_file(
     alignment = None
     if refine and words:
         words, alignment = _refine(scan, words, turns, speech, detected or "en", progress, cancel)
+        for i in review:  # measured now, but the recogniser could not place them: still for review
+            words[i].aligned = False
+        words = ensure_durations(words, duration=scan.duration)  # no empty range, whatever the aligner did
+    more_warnings, more_notes = guard.messages()
+    warnings += more_warnings
+    notes += more_notes
 
     if channels and not words:
         warnings.append(
@@ -336,6 +358,8 @@ def transcribe_file(
         speech=speech,
         chunks=chunks,
         refilled=refilled,
+        dropped=guard.dropped,
+        flagged=guard.widened,
     )
     log.info("transcribed %s: %s", scan.path.name, {k: v for k, v in result.summary().items() if k != "notes"})
     return result
