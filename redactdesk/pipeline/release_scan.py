@@ -29,9 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from redactdesk.core.types import Conversation
-from redactdesk.risk.leakscan import TEXT_SUFFIXES, LeakFinding, Needle, needles, scan_text
+from redactdesk.risk.leakscan import TEXT_SUFFIXES, LeakFinding, Needle, fold_accents, needles, scan_text
 
-PER_CONVERSATION = {"corpus": ".json", "textgrid": ".TextGrid", "eaf": ".eaf", "text": ".txt"}
+PER_CONVERSATION = {"corpus": ".json", "textgrid": ".TextGrid", "eaf": ".eaf", "text": ".txt",
+                    "labelstudio": ".json", "ctm": ".ctm", "stm": ".stm", "vtt": ".vtt", "srt": ".srt",
+                    "rttm": ".rttm", "audacity": ".txt"}
 PLACEHOLDER_FOLDER = "text"
 
 
@@ -81,8 +83,14 @@ def _candidates(text: str, ns: list[Needle]) -> list[Needle]:
     folded = [_fold(line) for line in text.splitlines()]
     joined = "\n".join(folded)
     squashed = "\n".join(re.sub(r"[\s\-.,]", "", line) for line in folded)
+    plain = fold_accents(joined)  # letter sequences: a needle's letters must all stand alone somewhere
+    singles = set(re.findall(r"(?<![0-9a-zñ])[a-zñ](?![0-9a-zñ])", plain))
     out = []
     for n in ns:
+        if n.variant == "spelled":
+            if set(n.letters) <= singles and n.pattern.search(plain):
+                out.append(n)
+            continue
         hay = squashed if n.variant == "digits" else joined
         lit = _literal(n)
         if (lit is None or lit in hay) and n.pattern.search(hay):
@@ -137,7 +145,41 @@ def blank_structure(name: str, text: str, ids: re.Pattern[str] | None = None) ->
         return _EAF_LAST_ID.sub(r"\1#\2", _EAF_NUMERIC_ATTR.sub(lambda m: f'{m.group(1)}="#"', text))
     if lower.endswith(".html"):
         return _HTML_NUMBER_CELL.sub('<td class="n">#</td>', _DATA_URI.sub("data:", text))
+    for suffix, fields in _TIME_FIELDS.items():  # times and channels (speech formats), never the words
+        if lower.endswith(suffix) and (suffix != ".txt" or lower.startswith("audacity/")):
+            return _blank_fields(text, fields)
+    if lower.endswith((".vtt", ".srt")):
+        return _blank_cue_timing(text)
     return text
+
+
+# whitespace-separated fields (0-based) our writers fill with numbers: CTM channel/start/duration/
+# confidence, STM channel/begin/end, RTTM channel/onset/duration, Audacity start/end
+_TIME_FIELDS = {".ctm": (1, 2, 3, 5), ".stm": (1, 3, 4), ".rttm": (2, 3, 4), ".txt": (0, 1)}
+_CUE_TIMING = re.compile(r"^\s*[\d:.,]+\s*-->\s*[\d:.,]+")
+
+
+def _blank_fields(text: str, fields: tuple[int, ...]) -> str:
+    out = []
+    for line in text.split("\n"):
+        if line.startswith(";;"):
+            out.append(line)
+            continue
+        parts = line.split("\t") if "\t" in line else line.split(" ")
+        sep = "\t" if "\t" in line else " "
+        out.append(sep.join("#" if i in fields else p for i, p in enumerate(parts)))
+    return "\n".join(out)
+
+
+def _blank_cue_timing(text: str) -> str:
+    """WebVTT/SRT: timing lines and SRT's cue numbers (a digit line right before a timing line)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if _CUE_TIMING.match(line):
+            lines[i] = "#"
+            if i and lines[i - 1].strip().isdigit():
+                lines[i - 1] = "#"
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------- sections

@@ -2,8 +2,11 @@
 
 Variants cover how the same value can reappear: as said (lower-cased, whitespace folded), digits
 without spaces or dashes, number words turned into digits and digits into words (en, es), and
-letters spelled out joined into a word. Findings never carry the original text — only where it
-was found, its category, and a masked hint.
+letters spelled out joined into a word. Letter sequences are searched too: every word of an
+original (and the letters of an original that was itself spelled, "M -D -D -I -N -A") is looked for
+spelled out in the release — "m -e -d -i -n -a", "M, E, D", "M as in Mary E as in Edward ..." — so a
+spelled passage that still spells the real name is a leak even when every alphabet word changed.
+Findings never carry the original text — only where it was found, its category, and a masked hint.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from redactdesk.core.types import Conversation, SpanStatus
 from redactdesk.resources import function_words
 
 TEXT_SUFFIXES = {".json", ".jsonl", ".txt", ".TextGrid", ".textgrid", ".eaf", ".conll", ".csv", ".html", ".vtt",
-                 ".srt", ".ctm", ".md"}
+                 ".srt", ".ctm", ".md",
+                 ".stm", ".rttm"}
 MIN_VARIANT_CHARS = 3
 # Categories whose surrogates keep the year on purpose (substitute/dates.py: an event date moves by
 # whole weeks); a birth date or a card expiry always moves its year, so its year stays a needle.
@@ -68,6 +72,44 @@ def variants(original: str, language: str = "en") -> set[str]:
     return {v for v in out if len(v.replace(" ", "")) >= MIN_VARIANT_CHARS}
 
 
+MIN_SPELLED_LETTERS = 3
+_SEP = r"[\s,.\-]+"
+_LETTER_CONNECTORS = r"(?:as|is|was)\s+in(?:\s+the\s+word)?|as\s+an|like|for|de(?:\s+la\s+palabra)?|como(?:\s+en)?"
+# between two spelled letters: separators, optionally "as in <word>" / "de <word>" after the letter
+_BETWEEN = rf"(?:{_SEP}(?:{_LETTER_CONNECTORS})\s+[^\s]+)?{_SEP}"
+
+
+def fold_accents(text: str) -> str:
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
+def letter_sequences(original: str, language: str = "en") -> set[str]:
+    """Lower-case letter strings of ``original`` that must not come back spelled letter by letter:
+    each word of three letters or more (not a function word) and, for an original that is itself
+    spelled ("M -D -D -I -N -A", "G as in George ..."), its letters joined."""
+    stop = function_words(language)
+    words = re.findall(r"[^\W\d_]+", fold_accents(original))
+    out = {w for w in words if len(w) >= MIN_SPELLED_LETTERS and w not in stop}
+    singles = [w for w in words if len(w) == 1]
+    if len(singles) >= MIN_SPELLED_LETTERS and len(singles) * 2 >= len(words):
+        out.add("".join(singles))  # the letters of a spelled original, alphabet words aside
+    return out
+
+
+# the sequence is a whole spelled run: no spelled letter right before it or right after it ("c, o, n,
+# w, a, y" spells Conway, not the word "way")
+_NO_LETTER_BEFORE = "".join(rf"(?<![^0-9a-zñ'’][a-zñ][\s,.\-]{{{w}}})(?<!^[a-zñ][\s,.\-]{{{w}}})" for w in (1, 2, 3))
+_NO_LETTER_AFTER = rf"(?![\s,.\-]+(?:(?:{_LETTER_CONNECTORS})\s+[^\s]+[\s,.\-]+)?[a-zñ](?![0-9a-zñ]))"
+
+
+def spelled_pattern(letters: str) -> re.Pattern[str]:
+    """A pattern finding ``letters`` spelled out with any separators or alphabet words, as a whole run."""
+    body = _BETWEEN.join(re.escape(c) for c in letters)
+    return re.compile(r"(?<![0-9a-zñ])" + _NO_LETTER_BEFORE + body + r"(?![0-9a-zñ])" + _NO_LETTER_AFTER)
+
+
 def _only_function_words(original: str, language: str) -> bool:
     words = re.findall(r"[^\W\d_]+|\d+", _words_to_digits(original.lower(), language))  # "four" is no function word
     stop = function_words(language)
@@ -106,6 +148,7 @@ class Needle:
     original: str
     pattern: re.Pattern[str]
     variant: str
+    letters: str = ""  # a letter-sequence needle's letters (for prefilters)
 
 
 def needles(conversations: Iterable[Conversation]) -> list[Needle]:
@@ -132,16 +175,19 @@ def needles(conversations: Iterable[Conversation]) -> list[Needle]:
                     pat = re.compile(r"(?<![0-9a-z])" + body + r"(?![0-9a-z])")
                 kind = "digits" if v.isdigit() else "as said" if v == _fold(original) else "variant"
                 out.append(Needle(conv.id, span.category, original, pat, kind))
+            for letters in sorted(letter_sequences(original, conv.language)):
+                out.append(Needle(conv.id, span.category, original, spelled_pattern(letters), "spelled", letters))
     return out
 
 
 def scan_text(text: str, name: str, found_needles: list[Needle]) -> list[LeakFinding]:
     findings = []
     folded_lines = [_fold(line) for line in text.splitlines()]
+    plain_lines = [fold_accents(line) for line in folded_lines]
     squashed_lines = [re.sub(r"[\s\-.,]", "", line) for line in folded_lines]
     for n in found_needles:
         for i, line in enumerate(folded_lines):
-            hay = squashed_lines[i] if n.variant == "digits" else line
+            hay = squashed_lines[i] if n.variant == "digits" else plain_lines[i] if n.variant == "spelled" else line
             if n.pattern.search(hay):
                 findings.append(LeakFinding(name, i + 1, n.conversation_id, n.category, n.variant, hint(n.original)))
     return findings

@@ -8,6 +8,7 @@ web addresses; digits keep their form; other words come from a list of harmless 
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ from redactdesk.core.types import Span
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
 from redactdesk.substitute.numbers import is_number_word
+from redactdesk.substitute.spoken_email import respeak
 from redactdesk.substitute.text import norm, plain_letters, split_punct
 
 SEP_WORDS = {
@@ -96,7 +98,8 @@ def parse_email(tokens: list[str], language: str) -> Spoken | None:
             local, domain = c.lower().split("@", 1)
             return Spoken([Seg("word", p) if p.isalpha() else Seg("digits" if p.isdigit() else "sep", p)
                            for p in re.findall(r"[a-z]+|\d+|[._\-+]", local)], domain.split("."), written=True)
-    low = [norm(c) for c in cores]
+    tokens = respeak(tokens, language)  # "Richard. Garcia. Addexample .com." → "richard dot garcia at ..."
+    low = [norm(t) for t in tokens]
     at = [i for i, c in enumerate(low) if c in AT_WORDS[language]]
     if not at:
         return None
@@ -160,6 +163,10 @@ def _new_word(ctx: Context, item: Item, word: str, pos: int, index: dict[str, st
         a, b = word[:cut], word[cut:]
         if len(a) == 1 and b in index:
             return _new_word(ctx, item, a, pos, index) + _plain_surrogate(ctx, index[b])
+    heard = [k for k in index if len(k) >= 4 and len(word) >= 4 and difflib.SequenceMatcher(None, k, word).ratio() >= 0.8]
+    if heard:  # the ASR spelled the name a little differently here ("tompson" for Thompson)
+        best = max(heard, key=lambda k: difflib.SequenceMatcher(None, k, word).ratio())
+        return _plain_surrogate(ctx, index[best])
     gaz = ctx.gaz
     role = "given" if gaz.is_first_name(word) else ("surname" if gaz.contains("surnames", word) else None)
     if role:
@@ -234,12 +241,22 @@ def _domain_item(ctx: Context, domain: str, category: str) -> str:
     return key
 
 
+def _heard_without_domain(tokens: list[str], language: str) -> Spoken | None:
+    """An e-mail the ASR heard without its domain ("Holly Thompson"): its words become the local
+    part of a spoken surrogate address, so pseudonym mode says an address, never a placeholder."""
+    words = {"@": AT_WORDS[language][0], ".": "dot" if language == "en" else "punto"}
+    local = [s for s in _segments(respeak(tokens, language), language, words) if s.kind != "sep" or s.text != "."]
+    if not any(s.kind in ("word", "letters", "digits") for s in local):
+        return None
+    return Spoken(local, ["example", "com"], words)
+
+
 class EmailGenerator(Generator):
     name = "email"
     priority = 7
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
-        sp = parse_email(tokens, ctx.language)
+        sp = parse_email(tokens, ctx.language) or _heard_without_domain(tokens, ctx.language)
         if sp is None:
             return [Piece(0, len(tokens), "words", f"email:text:{norm(' '.join(tokens))}", self.name, span.category,
                           " ".join(tokens), None, derived=True)]

@@ -187,6 +187,8 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
                     value.year, value.yy = _expand_year(n, expiry), True
                 else:
                     value.year = n
+            elif value.year is not None and len(text) == 2 and n == value.year % 100 and not value.yy:
+                fld.role = "year"  # the ASR's repeat of the year ("de 1958. 58."): it moves with the year
             else:
                 continue
             fields.append(fld)
@@ -249,6 +251,8 @@ def _split_day_year(groups: list[list[D.Unit]]) -> list[list[D.Unit]]:
         first, rest = g[0].text, "".join(u.text for u in g[1:])
         if len(g) > 1 and len(first + rest) > 4 and len(first) <= 2 and 1 <= int(first) <= 31 and len(rest) <= 4:
             out += [g[:1], g[1:]]
+        elif len(g) > 1 and len(first + rest) > 4 and all(u.kind == "numeral" for u in g):
+            out += [[u] for u in g]  # written numbers side by side ("1958. 58."): each on its own
         else:
             out.append(g)
     return out
@@ -307,6 +311,12 @@ def _numeric_by_field(tpl: D.Template, parts: list[str], tokens: list[str], lang
     return out
 
 
+def _written_digits(tpl: D.Template) -> bool:
+    """True when every unit of the template was written with digit characters (ASR output)."""
+    return bool(tpl.units) and all(
+        any(ch.isdigit() for t in tpl.tokens[u.start:u.end] for ch in t) for u in tpl.units)
+
+
 def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: str) -> list[str]:
     """Say ``new`` in the form of the original date (``style``)."""
     repl: dict[int, tuple[int, list[str]]] = {}
@@ -319,6 +329,8 @@ def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: s
             if f.role == "year" and f.length <= 2:
                 v %= 100
             parts.append(f"{v:0{f.length}d}")
+        if _written_digits(style.template):  # "0 6 0 6 9 5" stays digits, grouped as it was
+            return D.render(style.template, "".join(parts))
         by_field = _numeric_by_field(style.template, parts, tokens, language, zero)
         return by_field if by_field is not None else D.render(style.template, "".join(parts))
     for f in style.fields:
@@ -343,6 +355,8 @@ def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: s
             said = [f"{v}{suffix}"] if language == "en" else [f"{v}º"]
         elif f.form == "numeral":
             said = [f"{v % 100:02d}" if f.role == "year" and f.length <= 2 else str(v)]
+        elif f.role == "year" and f.units and all(u.kind == "numeral" for u in f.units):
+            said = [f"{v % 100:02d}" if f.length <= 2 else str(v)]  # a written year stays written
         elif f.role == "year":
             if f.length <= 2:
                 said = _two_digit_words(v % 100, language, zero)
@@ -354,7 +368,9 @@ def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: s
                               for u in f.units])
             padded = bool(f.units) and f.units[0].text == "0" and f.length > 1
             text = f"{v:0{f.length}d}" if padded else str(v)
-            if len(text) == f.length and (padded or all(u.kind in ("digit", "numeral") for u in f.units)):
+            if f.units and all(u.kind == "numeral" for u in f.units):
+                said = D.render(sub, text)  # written digits stay written digits ("11 del 11" → "31 del 5")
+            elif len(text) == f.length and (padded or all(u.kind in ("digit", "numeral") for u in f.units)):
                 said = D.render(sub, text)
             else:
                 said = list(table.render(v, like=tuple(t for u in f.units for t in u.tokens) or None))
@@ -499,10 +515,18 @@ class DateGenerator(Generator):
         if _without_numbers(tokens, language) and not self.expiry:
             return [Piece(0, len(tokens), "words", key, self.name, span.category, " ".join(tokens), None,
                           {"kept": "no absolute date"})]
+        tpl = D.parse(tokens, language)
+        if _written_digits(tpl) and len(tpl.literal_indices()) * 2 < len(tokens):
+            # digits the date parser cannot read ("0 8 1 5 6"): new digits, same count and grouping
+            return [Piece(0, len(tokens), "fresh_digits", key, self.name, span.category, " ".join(tokens), tpl,
+                          style=tpl)]
         return [Piece(0, len(tokens), "fresh", key, self.name, span.category, " ".join(tokens), None)]
 
     def generate(self, ctx: Context, item: Item) -> str:
         if not isinstance(item.value, DateValue):
+            if isinstance(item.value, D.Template):
+                value = D.fill(item.value, ctx.rng(item), avoid=item.value.value) or item.value.value
+                return " ".join(split_punct(t)[1] for t in D.render(item.value, value))
             if item.occurrences and item.occurrences[0].form == "fresh":
                 return fresh_date_words(ctx.rng(item), ctx.language, expiry=self.expiry)
             return item.original  # relative dates ("tomorrow") stay
@@ -514,6 +538,11 @@ class DateGenerator(Generator):
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
         if occ.form == "fresh":
             return (item.surrogate or "").split()
+        if occ.form == "fresh_digits" and isinstance(occ.style, D.Template):
+            said = (item.surrogate or "").split()
+            if len(said) == len(tokens):  # the original's punctuation around each group
+                return [split_punct(t)[0] + w + split_punct(t)[2] for t, w in zip(tokens, said, strict=True)]
+            return said
         new = DateValue.from_iso(item.surrogate or "")
         if occ.form != "date" or new is None or not isinstance(occ.style, DateStyle):
             return list(tokens) if occ.form != "date" else (item.surrogate or "").split()
@@ -535,6 +564,8 @@ class ExpiryGenerator(DateGenerator):
                       style.value.iso(), style.value, style=style)]
 
     def generate(self, ctx: Context, item: Item) -> str:
+        if isinstance(item.value, D.Template):
+            return super().generate(ctx, item)  # unreadable digits: new digits in the same form
         if not isinstance(item.value, DateValue):
             return fresh_date_words(ctx.rng(item), ctx.language, expiry=True)
         rng = ctx.rng(item)

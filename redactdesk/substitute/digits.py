@@ -154,6 +154,37 @@ def _unit_slots(u: Unit, language: str) -> list[list[str]]:
     return [list(LETTERS) if ch.isalpha() else list("0123456789") for ch in u.text]  # numeral or code
 
 
+TENS_JOINERS = {"y", "and"}
+
+
+def tens_pairs(tpl: Template) -> list[tuple[int, int]]:
+    """Value positions (the tens' 0, the unit) of numbers Whisper writes as "70 y 2" (setenta y
+    dos): the new value must say tens and a unit again, never "96 y 6"."""
+    starts, pos = [], 0
+    for u in tpl.units:
+        starts.append(pos)
+        pos += len(u.text)
+    out = []
+    for k in range(len(tpl.units) - 1):
+        a, b = tpl.units[k], tpl.units[k + 1]
+        between = [split_punct(t)[1].lower() for t in tpl.tokens[a.end:b.start]]
+        if (a.kind == "numeral" and len(a.text) == 2 and a.text.isdigit() and a.text[1] == "0" and a.text[0] != "0"
+                and between in (["y"], ["and"]) and len(b.text) == 1 and b.text.isdigit() and b.text != "0"):
+            out.append((starts[k] + 1, starts[k + 1]))
+    return out
+
+
+def leading_digits(tpl: Template) -> list[int]:
+    """Value positions of the first digit of written numbers that do not start with 0 ("760"): a
+    new "069" would be said another way, so these stay non-zero."""
+    out, pos = [], 0
+    for u in tpl.units:
+        if u.kind == "numeral" and len(u.text) >= 2 and u.text.isdigit() and u.text[0] != "0":
+            out.append(pos)
+        pos += len(u.text)
+    return out
+
+
 def fill(
     tpl: Template,
     rng: random.Random,
@@ -183,6 +214,14 @@ def fill(
     if not slots:
         return None
     base_ok = validator or (lambda s: True)
+    pairs = tens_pairs(tpl)
+    leads = leading_digits(tpl)
+    if pairs or leads:
+        inner_ok = base_ok
+
+        def base_ok(s: str) -> bool:
+            return inner_ok(s) and all(s[i - 1] != "0" and s[i] == "0" and s[j] != "0" for i, j in pairs) and all(
+                s[i] != "0" for i in leads)
     if _needs_stability(tpl):
         def ok(s: str) -> bool:
             return base_ok(s) and stable(tpl, s)

@@ -200,7 +200,42 @@ def _link(ctx: Context, pieces: list[tuple[int, Piece]], spans: list[Span]) -> _
     for _, p in pieces:
         if p.form == "spelled" and uf.find(p.key) == p.key and p.value in by_letters:
             uf.union(by_letters[p.value], p.key)
+    _link_heard_spellings(pieces, spans, uf)
     return uf
+
+
+SPELLED_LINK_RATIO = 0.5  # "M D D I N A" (Whisper) still spells Medina; "R O B L G" still Robledo
+FUSED_LINK_RATIO = 0.75  # a word in capitals must be closer: it could be a name of its own
+
+
+def _link_heard_spellings(pieces: list[tuple[int, Piece]], spans: list[Span], uf: _Union) -> None:
+    """Tie a spelling the ASR garbled ("M -D -D -I -N -A" for Medina) to the name it spells, so it is
+    re-spelled from that name's surrogate; a PERSON spelling that matches no name becomes a surname
+    of its own (a surname drawn for it, then spelled), never random letters."""
+    names = [(si, p) for si, p in pieces if p.form != "spelled" and p.klass in WORDLIKE]
+    for si, p in pieces:
+        if p.form != "spelled" or uf.find(p.key) != p.key:
+            continue
+        scored = []
+        for sj, q in names:
+            ratio = difflib.SequenceMatcher(None, plain_letters(q.original), str(p.value)).ratio()
+            surname = q.info.get("role") == "surname"
+            scored.append((ratio, surname, sj <= si, -abs(si - sj), q.key))
+        best = max(scored, default=None)
+        if best is not None and best[0] >= SPELLED_LINK_RATIO and len(str(p.value)) >= 3:
+            uf.union(best[4], p.key)
+        elif spans[si].category == "PERSON" and p.klass == "spelled":
+            p.klass = "person"
+            p.info = {**p.info, "role": "surname", "ntok": 1}
+    for _, p in names:  # a spelling the ASR fused into one word in capitals ("MDDINA" for Medina)
+        word = plain_letters(p.original)
+        if p.form != "name" or not p.original.isupper() or len(word) < 3 or uf.find(p.key) != p.key:
+            continue
+        others = [(difflib.SequenceMatcher(None, plain_letters(q.original), word).ratio(), q.key) for _, q in names
+                  if q.key != p.key and not q.original.isupper() and q.info.get("role") == p.info.get("role")]
+        best = max(others, default=None)
+        if best is not None and best[0] >= FUSED_LINK_RATIO:
+            uf.union(best[1], p.key)
 
 
 def _resolve_short_forms(pieces: list[tuple[int, Piece]]) -> None:

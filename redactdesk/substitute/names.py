@@ -43,6 +43,12 @@ def _spelled_piece(ctx: Context, tokens: list[str], span: Span) -> Piece | None:
                  " ".join(sp.letters), sp.letters, style=sp)
 
 
+def _calendar_words(language: str) -> set[str]:
+    from redactdesk.substitute.dates import MONTHS, WEEKDAYS
+
+    return set(MONTHS.get(language, ())) | set(WEEKDAYS.get(language, ()))
+
+
 class PersonGenerator(Generator):
     name = "person"
     priority = 0
@@ -146,6 +152,8 @@ class PersonGenerator(Generator):
             pool = [s for s in gaz.entries("surnames") if s.isalpha()]
             plain = [s for s in pool if not gaz.is_first_name(s)]  # "Gonzalo" reads as a first name
             pool = plain if len(plain) >= 50 else pool
+        calendar = _calendar_words(ctx.language)  # "April", "June": a name that reads as a month
+        pool = [p for p in pool if norm(p) not in calendar] or pool
         if spelled:
             n_letters = len(plain_letters(item.original))
             same = [p for p in pool if len(plain_letters(p)) == n_letters]

@@ -8,6 +8,9 @@ street type and words such as "apartment" / "piso" stay, Spanish floor words are
 
 from __future__ import annotations
 
+import random
+import re
+
 from redactdesk.core.types import Span
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
@@ -71,6 +74,41 @@ class OrganizationGenerator(PhraseGenerator):
         return super().generate(ctx, item)
 
 
+_ORDINAL = re.compile(r"^(\d{1,2})(st|nd|rd|th|º|ª|°|o|a|ro|ra|do|da|er|to|ta|mo|ma|vo|va|no|na)$", re.I)
+_ES_SUFFIX = {1: "ro", 2: "do", 3: "ro", 4: "to", 5: "to", 6: "to", 7: "mo", 8: "vo", 9: "no", 10: "mo"}
+
+
+def ordinal_parts(token: str) -> tuple[int, str] | None:
+    """(number, suffix) of a written ordinal ("6to", "3rd", "2º"), else None."""
+    m = _ORDINAL.match(split_punct(token)[1])
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
+def new_ordinal(token: str, rng: random.Random, language: str) -> str:
+    """Another small ordinal written the same way ("6to" → "4to", "3rd" → "5th", "2º" → "7º")."""
+    lead, core, trail = split_punct(token)
+    parts = ordinal_parts(core)
+    if parts is None:
+        return token
+    n, suffix = parts
+    width = len(str(n))
+    choices = [k for k in range(1 if width == 1 else 10, 10 if width == 1 else 21) if k != n]
+    k = rng.choice(choices)
+    if suffix.lower() in ("st", "nd", "rd", "th"):
+        new_suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    elif language == "es" and suffix.lower() in ("ro", "do", "to", "mo", "vo", "no", "er"):
+        new_suffix = "er" if suffix.lower() == "er" and k in (1, 3) else _ES_SUFFIX.get(k, "º")
+        if suffix.lower() == "er" and k not in (1, 3):
+            new_suffix = "º"
+    elif suffix.lower() in ("ra", "da", "ta", "ma", "va", "na"):
+        new_suffix = "ª"
+    else:
+        new_suffix = suffix
+    if suffix.isupper():
+        new_suffix = new_suffix.upper()
+    return f"{lead}{k}{new_suffix}{trail}"
+
+
 class AddressGenerator(Generator):
     """A street address as one unit: numbers re-drawn in form, street name replaced, the rest kept."""
 
@@ -79,6 +117,9 @@ class AddressGenerator(Generator):
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
         tpl = D.parse(tokens, ctx.language, letters=True)
+        ordinals = {u.start for u in tpl.units if u.end - u.start == 1 and ordinal_parts(tokens[u.start]) is not None}
+        if ordinals:  # "6to", "3rd": an ordinal stays an ordinal (a floor), not a code to re-draw
+            tpl = D.Template(list(tokens), ctx.language, [u for u in tpl.units if u.start not in ordinals])
         literal = [norm(split_punct(tokens[i])[1]) for i in tpl.literal_indices()]
         key = f"address:{tpl.value}|{' '.join(literal)}"
         text = " ".join(split_punct(t)[1] for t in tokens)
@@ -88,6 +129,8 @@ class AddressGenerator(Generator):
         gaz = ctx.gaz
         if not core:
             return "keep"
+        if ordinal_parts(core) is not None:
+            return "ordinal"
         if gaz.contains("floors", core):
             return "floor"
         if gaz.contains("street_types", core) or gaz.contains("address_words", core):
@@ -103,6 +146,8 @@ class AddressGenerator(Generator):
         runs: list[list[int]] = []
         for i in literal:
             kind = self._kind(ctx, split_punct(tokens[i])[1])
+            if kind == "ordinal":
+                tokens[i] = new_ordinal(tokens[i], rng, ctx.language)
             if kind == "floor":
                 floors = [f for f in ctx.gaz.entries("floors") if norm(f) != norm(split_punct(tokens[i])[1])]
                 if floors:
@@ -115,6 +160,10 @@ class AddressGenerator(Generator):
         for r_i, run in enumerate(runs):
             n = len(run)
             streets = [s for s in ctx.gaz.entries("streets") if len(s.split()) == n]
+            if not streets and n > 1:  # the nearest shorter street name, never one surname said n times
+                shorter = [s for s in ctx.gaz.entries("streets") if len(s.split()) < n]
+                longest = max((len(s.split()) for s in shorter), default=0)
+                streets = [s for s in shorter if len(s.split()) == longest]
             if not streets:
                 pool = [s for s in ctx.gaz.entries("surnames") if s.isalpha()]
                 first = ctx.pick(item, pool, "address:street", salt=f"run{r_i}") or "Mayor"
@@ -124,18 +173,27 @@ class AddressGenerator(Generator):
                 ctx.claim("address:street", choice)
                 words = choice.split()
             new = phrase_tokens(" ".join(words), [tokens[i] for i in run])
+            new += [""] * (len(run) - len(new))  # a shorter street name: the run's other words go
             for i, w in zip(run, new, strict=True):
                 tokens[i] = w
         units = [D.Unit(u.start, u.end, u.kind, u.text, u.tokens, u.zero, u.layout) for u in tpl.units]
         new_tpl = D.Template(tokens, tpl.language, units)
         if units:
             door = [u for u in units if u.kind == "letter"]
-            value = D.fill(new_tpl, rng, avoid=tpl.value,
-                           validator=(lambda s: all(ch in "ABCDEF" for ch in s if ch.isalpha())) if door else None)
+            spans, pos = [], 0
+            for u in units:  # a house number of two digits or more never stays (the original's "96")
+                if len(u.text) >= 2 and u.text.isdigit():
+                    spans.append((pos, pos + len(u.text), u.text))
+                pos += len(u.text)
+
+            def valid(s: str) -> bool:
+                return (not door or all(ch in "ABCDEF" for ch in s if ch.isalpha())) and all(
+                    s[a:b] != was for a, b, was in spans)
+            value = D.fill(new_tpl, rng, avoid=tpl.value, validator=valid if door or spans else None)
             said = D.render(new_tpl, value or tpl.value)
         else:
             said = tokens
-        return " ".join(split_punct(t)[1] for t in said)
+        return " ".join(c for c in (split_punct(t)[1] for t in said) if c)
 
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
         words = (item.surrogate or "").split()

@@ -5,6 +5,8 @@
 - ``spelling``: spelled letters that no longer spell their surrogate word.
 - ``number_grammar``: number words that no longer form a number ("diez y cuatro", "treinta y cero").
 - ``date_relation``: dates whose distances, months or weekdays no longer agree.
+- what real ASR output brings (:mod:`revision_asr`): ``original_nearby``, ``placeholder``,
+  ``form_changed``, ``agreement``, ``category`` and spelled letters that still spell the original.
 
 Messages name categories and span ids, never the original values.
 """
@@ -192,4 +194,7 @@ def revision_checks(conv: Conversation, result: SubstitutionResult) -> list[Revi
     out += _spelling(items, language, spelling_words)
     out += _number_grammar(items, language)
     out += _date_relations(items, result, language)
+    from redactdesk.substitute.revision_asr import asr_checks
+
+    out += asr_checks(conv, result, load_gazetteer(language))
     return out

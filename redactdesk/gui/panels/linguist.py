@@ -96,6 +96,27 @@ class SetEntities(ProjectCommand):
                 self.ctx.project.update_span(sid, action=action, entity=old)
 
 
+class SetSpanBounds(ProjectCommand):
+    """Grow spans over a fragment of their original said beside them (auto-fix); undo restores them."""
+
+    def __init__(self, ctx: Any, conversation_id: str, changes: dict[int, tuple[tuple[int, int], tuple[int, int]]],
+                 text: str) -> None:
+        super().__init__(ctx, text, conversation_id)
+        self.changes = changes  # span id -> ((old start, old end), (new start, new end))
+
+    def _set(self, which: int, action: str) -> None:
+        with self.ctx.project.transaction():
+            for sid, bounds in self.changes.items():
+                start, end = bounds[which]
+                self.ctx.project.update_span(sid, action=action, start_word=start, end_word=end)
+
+    def apply(self, action: str) -> None:
+        self._set(1, action)
+
+    def revert(self, action: str) -> None:
+        self._set(0, action)
+
+
 class EditGazetteer(ProjectCommand):
     """Add an entry to (or remove one from) a project gazetteer list; undo restores its presence."""
 
@@ -173,6 +194,11 @@ class LinguistPanel(QWidget):
         self.link_button.clicked.connect(self.link_selected)
         self.unlink_button = QPushButton("Unlink")
         self.unlink_button.clicked.connect(self.unlink_selected)
+        self.autofix_button = QPushButton("Auto-fix")
+        self.autofix_button.setObjectName("autoFixWarnings")
+        self.autofix_button.setToolTip("Resolve the revision warnings a rule can resolve (re-draw a surrogate, "
+                                       "take a repeated fragment into its span); the rest stay listed")
+        self.autofix_button.clicked.connect(self.auto_fix)
         edit_row = QHBoxLayout()  # the edit box on a row of its own: wide enough for a full name
         edit_row.addWidget(self.edit, 1)
         edit_row.addWidget(self.apply_button)
@@ -225,7 +251,10 @@ class LinguistPanel(QWidget):
         bottom = QWidget()
         bl = QVBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)
-        bl.addWidget(QLabel("Revision warnings"))
+        warn_row = QHBoxLayout()
+        warn_row.addWidget(QLabel("Revision warnings"), 1)
+        warn_row.addWidget(self.autofix_button)
+        bl.addLayout(warn_row)
         bl.addWidget(self.warnings)
         bl.addWidget(gaz_bar)
 
@@ -300,6 +329,7 @@ class LinguistPanel(QWidget):
         for w in self.result.warnings:
             self.warnings.addItem(f"{w.kind}: {w.message}")
             self.warnings.item(self.warnings.count() - 1).setData(KEY_ROLE, w.span_ids[0] if w.span_ids else None)
+            self.warnings.item(self.warnings.count() - 1).setData(SPAN_ROLE, w.item_key or None)
         n_items = sum(1 for it in self.result.items if it.occurrences)
         self.summary.setText(f"{conv.id}: {n_items} entries, {len(self.result.replacements)} replacements, "
                              f"{len(self.result.warnings)} warnings" + ("" if self.editable else " (read only)"))
@@ -452,6 +482,13 @@ class LinguistPanel(QWidget):
         self._update_buttons()
 
     def _jump_warning(self, item) -> None:
+        """Open the warning at its item: the entry in the list and its span in the review."""
+        key = item.data(SPAN_ROLE)
+        if key:
+            try:
+                self.select_key(key)
+            except KeyError:
+                pass
         sid = item.data(KEY_ROLE)
         if sid is not None:
             self.ctx.select(int(sid))
@@ -470,6 +507,7 @@ class LinguistPanel(QWidget):
             w.setEnabled(self.editable)
         self.list_entry.setReadOnly(not self.editable)
         self.unlink_button.setEnabled(self.editable and bool(self.selected_span_ids()))
+        self.autofix_button.setEnabled(self.editable and bool(self.result and self.result.warnings))
 
     # ------------------------------------------------------------------ actions
     def _row(self) -> dict[str, Any] | None:
@@ -544,6 +582,36 @@ class LinguistPanel(QWidget):
                         f"Regenerate {row['category']} surrogate")
         self._reselect(row["key"])
         return ok
+
+    def auto_fix(self) -> bool:
+        """Resolve what a rule can resolve (``substitute.autofix``), as undoable commands; the status
+        bar says how many warnings are left for the linguist."""
+        conv = self.ctx.conversation
+        if conv is None or self.result is None or not self.editable:
+            return False
+        from redactdesk.substitute.autofix import plan_fixes
+
+        project = self.ctx.project
+        stored = project.pseudonyms(conv.id)
+        plan = plan_fixes(conv, self.result, secret=project.secret, existing_map=stored,
+                          gazetteer_edits=project.gazetteer_entries(conv.language), taxonomy=self.ctx.taxonomy)
+        rows = {r["key"]: r for r in stored}
+        done = 0
+        for key, row in plan.surrogates.items():
+            before = rows.get(key, {**row, "surrogate": self.rows.get(key, row)["surrogate"]})
+            before = {k: before[k] for k in ("key", "category", "original", "surrogate", "locked")}
+            if before["surrogate"] != row["surrogate"]:
+                done += bool(self._push(before, row, "pseudonym_autofix", f"Auto-fix {row['category']} surrogate"))
+        spans = {s.id: s for s in conv.spans}
+        bounds = {sid: ((spans[sid].start_word, spans[sid].end_word), b) for sid, b in plan.span_bounds.items()
+                  if sid in spans}
+        if bounds:
+            done += bool(self.ctx.push_command(SetSpanBounds(self.ctx, conv.id, bounds,
+                                                             f"Auto-fix: grow {len(bounds)} span(s)")))
+        self.refresh()
+        left = len(self.result.warnings) if self.result else 0
+        self.ctx.status(f"Auto-fix: {done} change(s); {left} warning(s) left for you to look at", 8000)
+        return done > 0
 
     def link_selected(self) -> bool:
         conv = self.ctx.conversation
