@@ -200,6 +200,8 @@ class WaveformView(QWidget):
         self.spectro_note = pg.TextItem("", color=style.MUTED, anchor=(0.5, 0.5))
         self.spectro.addItem(self.spectro_note, ignoreBounds=True)
         self.spectro.hide()
+        self.spectro_max_hz: float | None = None  # None: up to half the sample rate
+        self.spectro_range_db = 70.0  # dynamic range: quieter than the loudest bin minus this is black
         self._spectro_timer = QTimer(self, singleShot=True, interval=120)
         self._spectro_timer.timeout.connect(self._update_spectrogram)
 
@@ -441,6 +443,12 @@ class WaveformView(QWidget):
         if visible:
             self._update_spectrogram()
 
+    def set_spectrogram_range(self, max_hz: float | None, range_db: float) -> None:
+        """Show frequencies up to ``max_hz`` (capped at half the sample rate) over ``range_db`` dB."""
+        self.spectro_max_hz = max_hz
+        self.spectro_range_db = float(range_db)
+        self._update_spectrogram()
+
     def _update_spectrogram(self) -> None:
         if not self.spectro.isVisible():
             return
@@ -461,9 +469,11 @@ class WaveformView(QWidget):
         img = spectrogram(data, rate, columns=min(1200, self.pixels()))
         if img is None:
             return
-        self.spectro_image.setImage(img, autoLevels=False, levels=(img.max() - 70, img.max()))
-        self.spectro_image.setRect(QRectF(x0, 0, x1 - x0, rate / 2000))
-        self.spectro.getViewBox().setYRange(0, rate / 2000, padding=0)
+        top = min(rate / 2, self.spectro_max_hz or rate / 2)
+        img = img[:, : max(2, int(round(img.shape[1] * top / (rate / 2))))]
+        self.spectro_image.setImage(img, autoLevels=False, levels=(img.max() - self.spectro_range_db, img.max()))
+        self.spectro_image.setRect(QRectF(x0, 0, x1 - x0, top / 1000))
+        self.spectro.getViewBox().setYRange(0, top / 1000, padding=0)
 
     # ------------------------------------------------------------------ input
     def _clicked(self, ev) -> None:
