@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+from redactdesk.cli.conventions import add_json_option, add_lang_option, print_json
 from redactdesk.core.types import Role, SpanStatus
+from redactdesk.formats.dispatch import FORMATS
 
 
 class CliError(Exception):
@@ -23,32 +27,44 @@ def open_project(args: argparse.Namespace, path: str | None = None):
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("init", help="create an empty project file")
     p.add_argument("project", help="path of the new project file (e.g. calls.rdproj)")
-    p.add_argument("--language", default="en", choices=["en", "es", "detect"], help="default language")
+    add_lang_option(p, ["en", "es", "detect"], "en", "default language of the recordings")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("import", help="add recordings (and transcripts) to a project")
-    p.add_argument("project")
+    p.add_argument("project", help="the project file")
     p.add_argument("audio", nargs="+", help="audio files (WAV/FLAC/OGG/MP3)")
-    p.add_argument("--transcript", help="transcript for a single audio file (whisperx JSON, project JSON, CTM, "
-                                        "TextGrid, EAF, WebVTT, SRT); default: a file beside the audio with its stem")
+    p.add_argument("--transcript", help="transcript for a single audio file (whisperx JSON, project JSON, CTM, STM, "
+                                        "TextGrid, EAF, WebVTT, SRT; - reads standard input); default: a file "
+                                        "beside the audio with its stem")
+    p.add_argument("--transcript-format", choices=FORMATS, default=None, metavar="FORMAT",
+                   help=f"the transcript's format when its name or content does not say ({', '.join(FORMATS)}); "
+                        "needed for CTM, STM and SRT on standard input")
     p.add_argument("--id", help="conversation id (single audio file only)")
-    p.add_argument("--language", choices=["en", "es"], help="language of the recording(s)")
+    add_lang_option(p, ["en", "es"], None, "language of the recording(s) (default: the transcript's, else en)")
+    p.add_argument("--span-tier", metavar="NAME",
+                   help="TextGrid/EAF only: read the tier NAME as personal-data items (labels name a category, "
+                        "e.g. PERSON or 'PERSON [PERSON_1]'); tiers named like PII or items are never speakers")
+    p.add_argument("--span-status", choices=["suggested", "accepted"], default=None,
+                   help="status of spans read from the transcript (default: suggested for --span-tier, "
+                        "as stored for project JSON)")
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("list", help="list the conversations of a project")
-    p.add_argument("project")
+    p.add_argument("project", help="the project file")
+    add_json_option(p)
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("show", help="show a project summary, or one conversation's transcript")
-    p.add_argument("project")
-    p.add_argument("conversation", nargs="?")
+    p.add_argument("project", help="the project file")
+    p.add_argument("conversation", nargs="?", help="a conversation id (omit for the project summary)")
     p.add_argument("--reveal", action="store_true",
                    help="print original text of accepted spans (default: shown as [CATEGORY])")
     p.add_argument("--audit", type=int, metavar="N", help="also print the last N audit-log entries")
+    add_json_option(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("gui", help="open a project in the desktop app")
-    p.add_argument("project")
+    p.add_argument("project", help="the project file")
     p.set_defaults(func=cmd_gui)
 
     p = sub.add_parser("demo", help="build the demo project from the bundled sample calls and open it")
@@ -65,7 +81,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     from redactdesk.store import Project
 
     with Project.create(args.project) as project:
-        project.set_setting("language", args.language)
+        project.set_setting("language", args.lang)
     print(f"created {args.project}")
     return 0
 
@@ -80,6 +96,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     audio = [Path(a) for a in args.audio]
     if (args.transcript or args.id) and len(audio) != 1:
         raise CliError("--transcript and --id need exactly one audio file")
+    if args.transcript == "-":
+        with _stdin_transcript(args.transcript_format) as tmp:
+            args.transcript, args.transcript_name = str(tmp), "stdin"
+            return cmd_import(args)
     if args.id is not None and not is_safe_id(args.id):
         raise CliError(f"--id: {ID_RULE}")  # never echo the id: it may be a path or hold control characters
     with open_project(args) as project:
@@ -95,7 +115,11 @@ def cmd_import(args: argparse.Namespace) -> int:
                     transcript = None
                 try:
                     res = import_recording(project, path, transcript, conversation_id=args.id,
-                                           language=args.language)
+                                           language=args.lang, span_tier=args.span_tier,
+                                           transcript_format=args.transcript_format if args.transcript else None,
+                                           transcript_name=getattr(args, "transcript_name", None),
+                                           keep_spans_as=SpanStatus(args.span_status) if args.span_status
+                                           else None)
                 except (ImportFailed, IdError, ProjectError) as exc:
                     # report and go on with the next file; nothing half-written (one transaction each)
                     failed += 1
@@ -115,6 +139,29 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+_SUFFIX_OF = {"ctm": ".ctm", "stm": ".stm", "srt": ".srt", "vtt": ".vtt", "textgrid": ".TextGrid", "eaf": ".eaf",
+              "whisperx": ".whisperx.json", "conversation": ".json", "words": ".json"}
+
+
+@contextlib.contextmanager
+def _stdin_transcript(fmt: str | None) -> Iterator[Path]:
+    """Standard input in a private temporary file (removed afterwards), read at most to the transcript
+    size limit; named by ``fmt`` so the readers recognise it (without one, by content)."""
+    import tempfile
+
+    from redactdesk.formats.limits import MAX_TRANSCRIPT_BYTES
+
+    data = sys.stdin.buffer.read(MAX_TRANSCRIPT_BYTES + 1)
+    if len(data) > MAX_TRANSCRIPT_BYTES:
+        raise CliError(f"the transcript on standard input is larger than {MAX_TRANSCRIPT_BYTES // 2**20} MB")
+    if not data.strip():
+        raise CliError("standard input holds no transcript")
+    with tempfile.TemporaryDirectory(prefix="redactdesk-stdin-") as folder:
+        path = Path(folder) / ("stdin" + _SUFFIX_OF.get(fmt or "", ""))
+        path.write_bytes(data)
+        yield path
+
+
 def _fmt_duration(seconds: float | None) -> str:
     if seconds is None:
         return "-"
@@ -127,6 +174,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     with open_project(args) as project:
         rows = project.list_conversations()
+    if args.json:
+        print_json([{"id": r.id, "status": r.status, "duration": r.duration, "language": r.language,
+                     "words": r.n_words, "suggested": r.suggested, "accepted": r.accepted, "rejected": r.rejected}
+                    for r in rows])
+        return 0
     if not rows:
         print("no conversations yet (add some with: redactdesk import PROJECT AUDIO...)")
         return 0
@@ -138,6 +190,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    if args.json:
+        return _show_json(args)
     with open_project(args) as project:
         if not args.conversation:
             rows = project.list_conversations()
@@ -155,6 +209,33 @@ def cmd_show(args: argparse.Namespace) -> int:
             for d in project.audit_log(args.conversation, limit=args.audit):
                 print(f"{d.at} {d.actor} ({d.role.value}) {d.action} {d.conversation_id or ''} "
                       f"{'' if d.span_id is None else 'span ' + str(d.span_id)}")
+    return 0
+
+
+def _show_json(args: argparse.Namespace) -> int:
+    """``show --json``: the summary, or a conversation's turns with accepted items as [CATEGORY]
+    unless ``--reveal`` (the same rule as the text view)."""
+    with open_project(args) as project:
+        if not args.conversation:
+            rows = project.list_conversations()
+            sign = project.latest_signoff()
+            out: dict = {"project": str(args.project), "schema": project.schema_version, "conversations": len(rows),
+                         "audio_seconds": sum(r.duration or 0 for r in rows),
+                         "spans": {k: sum(getattr(r, k) for r in rows) for k in ("suggested", "accepted", "rejected")},
+                         "signoff": None if not sign else {"reviewer": sign["reviewer"], "at": sign["at"]}}
+        else:
+            conv = project.load_conversation(args.conversation)
+            lines = render_transcript(conv, reveal=args.reveal).split("\n")[1:]
+            out = {"id": conv.id, "language": conv.language, "duration": conv.duration, "status": conv.status.value,
+                   "counts": conv.counts(),
+                   "turns": [{"speaker": t.speaker, "start": conv.words[t.start_word].start if t.end_word > t.start_word
+                              else 0.0, "text": line.split(": ", 1)[1] if ": " in line else ""}
+                             for t, line in zip(conv.turns, lines, strict=False)]}
+        if args.audit:
+            out["audit"] = [{"at": d.at, "actor": d.actor, "role": d.role.value, "action": d.action,
+                             "conversation": d.conversation_id, "span": d.span_id}
+                            for d in project.audit_log(args.conversation, limit=args.audit)]
+    print_json(out)
     return 0
 
 

@@ -16,13 +16,13 @@ from redactdesk.core.types import Span, SpanStatus
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("precheck", help="list what detection finds in the revised text that nobody decided about")
-    p.add_argument("project")
+    p.add_argument("project", help="the project file")
     p.add_argument("--only", nargs="+", metavar="CONV", help="only these conversations")
     p.set_defaults(func=cmd_precheck)
 
     p = sub.add_parser("decide", help="record one decision over words START..END (end exclusive) of a conversation")
-    p.add_argument("project")
-    p.add_argument("conversation")
+    p.add_argument("project", help="the project file")
+    p.add_argument("conversation", help="the conversation id")
     p.add_argument("start", type=int, help="first word (0-based)")
     p.add_argument("end", type=int, help="one past the last word")
     what = p.add_mutually_exclusive_group(required=True)
@@ -31,8 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_decide)
 
     p = sub.add_parser("mark-reviewed", help="say a conversation was read in full and every suggestion decided")
-    p.add_argument("project")
-    p.add_argument("conversation", nargs="+")
+    p.add_argument("project", help="the project file")
+    p.add_argument("conversation", nargs="+", help="conversation ids")
     p.set_defaults(func=cmd_mark_reviewed)
 
 

@@ -1,5 +1,8 @@
 """Importers and exporters: audio through soundfile, transcripts in whisperx JSON, the project's own
-conversation JSON, NIST CTM, Praat TextGrid, ELAN EAF, WebVTT and SRT.
+conversation JSON, NIST CTM, Praat TextGrid, ELAN EAF (both with item tiers: ``span_tier``), WebVTT
+and SRT; and the files of other tools, each in its own module: Label Studio (``labelstudio``),
+Prodigy (``prodigy``), doccano (``doccano``), spaCy DocBin (``docbin``), NIST RTTM and STM (``rttm``,
+``stm``), Audacity label tracks (``audacity``) and Presidio results (``presidio``).
 
 Readers validate everything and raise ``ImportFailed`` listing every problem with its place, never a
 value from the file. Input is bounded before it is read (``formats.limits``): regular files only,

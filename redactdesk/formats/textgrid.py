@@ -3,8 +3,11 @@ praatio's JSON form) and writer (praatio).
 
 Reading picks word tiers in this order: tiers named "<speaker> - words" (Montreal Forced Aligner
 style; speaker from the name), else a tier named "words" (no speaker), else every interval tier
-except phone tiers (speaker = tier name). Empty intervals are skipped; an interval holding several
-words has its time spread over them (``aligned=False``). Writing makes one word tier per speaker.
+except phone tiers and item tiers (speaker = tier name). Tiers named like "PII" or "items"
+(``span_tier.looks_like_span_tier``) are never words; the tier named by ``span_tier`` is read as
+labelled intervals for spans. Empty intervals are skipped; an interval holding several words has its
+time spread over them (``aligned=False``). Writing makes one word tier per speaker and, given items,
+an ``items`` tier labelled ``CATEGORY [PLACEHOLDER]``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from redactdesk.core.types import Word
 from redactdesk.formats._textio import parse_json, read_text
 from redactdesk.formats.errors import ImportProblem
 from redactdesk.formats.limits import MAX_LABEL_CHARS
+from redactdesk.formats.span_tier import ITEMS_TIER, SpanInterval, is_chosen, looks_like_span_tier
 from redactdesk.formats.transcript import (
     TranscriptImport,
     merge_by_start,
@@ -52,9 +56,13 @@ class _Malformed(Exception):
         self.message = message
 
 
-def read_textgrid(path: str | Path, audio_duration: float | None = None) -> TranscriptImport:
-    """Read a TextGrid (long, short or praatio JSON form; UTF-8 or UTF-16). Raises ImportFailed."""
-    return parse_textgrid(read_text(path), path, audio_duration)
+def read_textgrid(path: str | Path, audio_duration: float | None = None,
+                  span_tier: str | None = None) -> TranscriptImport:
+    """Read a TextGrid (long, short or praatio JSON form; UTF-8 or UTF-16). Raises ImportFailed.
+
+    ``span_tier``: the name of an interval tier of items, returned as ``span_intervals``.
+    """
+    return parse_textgrid(read_text(path), path, audio_duration, span_tier=span_tier)
 
 
 def mfa_speaker(name: str) -> str | None | bool:
@@ -70,7 +78,7 @@ def mfa_speaker(name: str) -> str | None | bool:
 
 
 def parse_textgrid(text: str, path: str | Path | None = None,
-                   audio_duration: float | None = None) -> TranscriptImport:
+                   audio_duration: float | None = None, *, span_tier: str | None = None) -> TranscriptImport:
     try:
         tiers = _parse_json_form(text, path) if text.lstrip()[:1] == "{" else _parse_text_form(text)
     except _Malformed as exc:
@@ -79,6 +87,15 @@ def parse_textgrid(text: str, path: str | Path | None = None,
     problems = [ImportProblem(f"tier {i}", f"tier name longer than {MAX_LABEL_CHARS} characters")
                 for i, name, _ in tiers if len(name) > MAX_LABEL_CHARS]
     raise_if(path, problems)
+    span_intervals: list[SpanInterval] = []
+    if span_tier is not None:
+        picked = [(i, entries) for i, name, entries in tiers if is_chosen(name, span_tier)]
+        if not picked:
+            raise_if(path, [ImportProblem("file", "no interval tier has the name given as the span tier")])
+        span_intervals = [SpanInterval(s, e, label, f"tier {i}, interval {ii}")
+                          for i, entries in picked for ii, (s, e, label) in enumerate(entries, 1)]
+    tiers = [(i, name, entries) for i, name, entries in tiers
+             if not (is_chosen(name, span_tier) or looks_like_span_tier(name))]
     chosen: list[tuple[int, list, str | None]] = []
     mfa = [(i, entries, mfa_speaker(name)) for i, name, entries in tiers]
     if any(m is not False for _, _, m in mfa):
@@ -112,7 +129,8 @@ def parse_textgrid(text: str, path: str | Path | None = None,
     if spread_count:
         warnings.append(f"{spread_count} interval(s) held several words; their times were spread evenly")
     words = [w for w, _ in merge_by_start(items)]
-    return TranscriptImport(words=words, turns=turns_from_words(words), warnings=warnings, format="textgrid")
+    return TranscriptImport(words=words, turns=turns_from_words(words), warnings=warnings, format="textgrid",
+                            span_intervals=span_intervals)
 
 
 _Tier = tuple[str, str, list[tuple[float, float, str]]]  # class, name, (start, end, label) entries
@@ -240,9 +258,11 @@ def _parse_json_form(text: str, path: str | Path | None) -> list[_Tier]:
     return tiers
 
 
-def build_textgrid(words: list[Word], duration: float | None = None) -> tgio.Textgrid:
-    """A praatio Textgrid with one word tier per speaker (tier "words" for words without one)."""
-    end = max([duration or 0.0, *(w.end for w in words)])
+def build_textgrid(words: list[Word], duration: float | None = None,
+                   items: list[tuple[float, float, str]] | None = None) -> tgio.Textgrid:
+    """A praatio Textgrid with one word tier per speaker (tier "words" for words without one) and,
+    when ``items`` (start, end, label) are given, a tier ``items`` after them (even when empty)."""
+    end = max([duration or 0.0, *(w.end for w in words), *(e for _, e, _ in items or ())])
     tg = tgio.Textgrid()
     by_speaker: dict[str, list[Word]] = {}
     for w in words:
@@ -251,18 +271,23 @@ def build_textgrid(words: list[Word], duration: float | None = None) -> tgio.Tex
         tg.addTier(tgio.IntervalTier(name, tier_intervals(ws), 0.0, end))
     if not by_speaker:
         tg.addTier(tgio.IntervalTier(WORDS_TIER, [], 0.0, max(end, 0.001)))
+    if items is not None:
+        item_words = [Word(text=label, start=s, end=e) for s, e, label in items]
+        tg.addTier(tgio.IntervalTier(ITEMS_TIER, tier_intervals(item_words), 0.0, max(end, 0.001)))
     return tg
 
 
-def write_textgrid(words: list[Word], path: str | Path, duration: float | None = None) -> Path:
-    """Write ``words`` as a long-form TextGrid, one word tier per speaker, atomically.
+def write_textgrid(words: list[Word], path: str | Path, duration: float | None = None,
+                   items: list[tuple[float, float, str]] | None = None) -> Path:
+    """Write ``words`` as a long-form TextGrid, one word tier per speaker (and an ``items`` tier when
+    ``items`` are given), atomically.
 
     Overlapping words of one speaker are clipped to the next word's start (two words starting at
     the same instant share one interval).
     """
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    tg = build_textgrid(words, duration)
+    tg = build_textgrid(words, duration, items)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     os.close(fd)
     try:

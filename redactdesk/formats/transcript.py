@@ -16,7 +16,8 @@ class TranscriptImport:
 
     ``warnings`` are things the user should know but that did not stop the import (e.g. estimated
     times). ``format`` names the reader used. ``spans``, ``duration``, ``audio`` and ``meta`` are
-    filled only by formats that carry them (the project's own conversation JSON).
+    filled only by formats that carry them (the project's own conversation JSON; TextGrid and EAF
+    with an item tier chosen).
     """
 
     words: list[Word]
@@ -28,6 +29,9 @@ class TranscriptImport:
     duration: float | None = None
     audio: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    # labelled intervals of the item tier chosen with ``span_tier`` (TextGrid, EAF); read_transcript
+    # turns them into ``spans``
+    span_intervals: list[Any] = field(default_factory=list)
 
     @property
     def unaligned_count(self) -> int:

@@ -359,3 +359,20 @@ def placeholder_text(rev: RevisedConversation) -> str:
                 i += 1
         lines.append(f"{t.speaker}: {' '.join(parts)}")
     return "\n".join(lines) + "\n"
+
+
+def textgrid_items(rev: RevisedConversation) -> list[tuple[float, float, str]]:
+    """The items tier of a release TextGrid: (start, end, "CATEGORY [PLACEHOLDER]") per item."""
+    from redactdesk.formats.span_tier import item_label
+
+    return [(it.start, it.end, item_label(it.category, it.placeholder)) for it in rev.items]
+
+
+def eaf_items(rev: RevisedConversation) -> list[tuple[float, float, str, str]]:
+    """The items tier of a release EAF: (start, end, category, placeholder) per item."""
+    return [(it.start, it.end, it.category, it.placeholder) for it in rev.items]
+
+
+def category_vocabulary(taxonomy: Iterable[Any]) -> list[tuple[str, str]]:
+    """(id, "label: description") of every category: the ELAN controlled vocabulary of item tiers."""
+    return [(c.id, f"{c.label}: {c.description}" if c.description else c.label) for c in taxonomy]

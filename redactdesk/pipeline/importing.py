@@ -60,12 +60,16 @@ def find_sidecar_transcript(audio_path: Path) -> Path | None:
 
 def import_recording(project: Project, audio_path: str | Path, transcript_path: str | Path | None = None, *,
                      conversation_id: str | None = None, language: str | None = None,
-                     keep_spans_as: SpanStatus | None = None) -> ImportResult:
+                     keep_spans_as: SpanStatus | None = None, span_tier: str | None = None,
+                     transcript_format: str | None = None, transcript_name: str | None = None) -> ImportResult:
     """Probe the audio, read and validate the transcript, and store one conversation in one transaction.
 
     Raises ``redactdesk.formats.ImportFailed`` listing every problem; nothing is written then.
     ``keep_spans_as`` keeps spans carried by the transcript (the project's own JSON) with that status;
-    by default they are kept as they are.
+    by default they are kept as they are. ``span_tier`` names a TextGrid/EAF tier of items read as
+    spans (suggested unless ``keep_spans_as`` says otherwise); item tiers are never taken as speakers.
+    ``transcript_format`` (a name of ``redactdesk.formats.FORMATS``) overrides detection;
+    ``transcript_name`` is what the project records as the transcript's file (e.g. "stdin").
     """
     from redactdesk.formats import probe_audio, read_transcript
 
@@ -78,11 +82,12 @@ def import_recording(project: Project, audio_path: str | Path, transcript_path: 
     )
     warnings: list[str] = []
     if transcript_path is not None:
-        t = read_transcript(transcript_path, audio_duration=info.duration)
+        t = read_transcript(transcript_path, audio_duration=info.duration, fmt=transcript_format,
+                            span_tier=span_tier, span_status=keep_spans_as or SpanStatus.SUGGESTED)
         conv.words, conv.turns, warnings = t.words, t.turns, list(t.warnings)
         conv.language = language or t.language or "en"
         conv.status = ConversationStatus.TRANSCRIBED
-        conv.meta["transcript_source"] = {"format": t.format, "file": Path(transcript_path).name}
+        conv.meta["transcript_source"] = {"format": t.format, "file": transcript_name or Path(transcript_path).name}
         for span in t.spans:
             if keep_spans_as is not None:
                 span.status = keep_spans_as

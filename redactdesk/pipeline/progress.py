@@ -34,11 +34,14 @@ def track(items: Iterable[T], total: int, progress: ProgressFn | None, cancel: C
 
 
 def tqdm_progress(desc: str, total: int = 1000, disable: bool = False) -> tuple[ProgressFn, Callable[[], None]]:
-    """A ProgressFn that drives a tqdm bar, and a function that closes the bar."""
+    """A ProgressFn that drives a tqdm bar, and a function that closes the bar (none under
+    ``redactdesk -q``, which sets REDACTDESK_QUIET=1)."""
+    import os
+
     from tqdm import tqdm
 
     bar = tqdm(total=total, desc=desc, unit="", bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix}",
-               disable=disable)
+               disable=disable or os.environ.get("REDACTDESK_QUIET") == "1")
 
     def update(fraction: float, message: str) -> None:
         target = int(round(min(max(fraction, 0.0), 1.0) * total))

@@ -68,7 +68,7 @@ def test_help_documents_the_exit_codes(tmp_path):
     run = rd("--help", tmp=tmp_path)
     assert_clean(run, 0)
     assert "exit codes:" in run.stdout
-    for code, word in (("0", "done"), ("1", "check failed"), ("2", "usage"), ("70", "internal error"),
+    for code, word in (("0", "done"), ("1", "check failed"), ("2", "usage"), ("3", "internal error"),
                        ("141", "closed early")):
         assert any(line.split()[:1] == [code] and word in line for line in run.stdout.splitlines()), code
 

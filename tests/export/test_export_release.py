@@ -24,8 +24,17 @@ def _leftovers(out_root):
 
 
 def _all_text(folder):
-    return "\n".join(p.read_text(encoding="utf-8") for p in folder.rglob("*")
-                     if p.is_file() and p.suffix not in (".wav", ".flac"))
+    return "\n".join(_docbin_text(p) if p.suffix == ".spacy" else p.read_text(encoding="utf-8")
+                     for p in folder.rglob("*") if p.is_file() and p.suffix not in (".wav", ".flac"))
+
+
+def _docbin_text(path):
+    """Everything a spaCy DocBin holds as text: the docs, their entities and user data."""
+    import spacy
+    from spacy.tokens import DocBin
+
+    docs = list(DocBin().from_disk(path).get_docs(spacy.blank("en").vocab))
+    return "\n".join(f"{d.text} {[e.label_ for e in d.ents]} {d.user_data}" for d in docs)
 
 
 def test_signed_export_writes_every_format(project, out_root, kit):

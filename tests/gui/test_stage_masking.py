@@ -198,3 +198,21 @@ def test_the_masking_panel_is_for_annotators_and_reviewers(qtbot, window):
     assert not win.docks["masking"].toggleViewAction().isVisible()
     win.ctx.set_role("reviewer")
     assert win.docks["masking"].toggleViewAction().isVisible()
+
+
+def test_mask_settings_in_the_panel_are_audited_and_move_the_shading(qtbot, window):
+    """Padding, confidence floor and channel mode: the same audited settings as `redactdesk config`."""
+    win = window
+    panel = win.panel_widgets["masking"]
+    accept(qtbot, win, span_named(win, "PHONE"))
+    before = win.stage.shading.ranges[0]
+    panel.padding.setValue(200)
+    assert win.project.setting("mask.padding") == 0.2
+    after = win.stage.shading.ranges[0]
+    assert abs(after.start - max(0.0, before.start - 0.15)) < 1e-6  # 50 ms padding before, 200 ms now
+    panel.min_confidence.setValue(0.75)
+    panel.channel_mode.setCurrentIndex(panel.channel_mode.findData("both"))
+    assert win.project.setting("mask.min_confidence") == 0.75
+    assert win.project.setting("mask.channel_mode") == "both"
+    changes = [d.after["key"] for d in win.project.audit_log() if d.action == "setting"]
+    assert {"mask.padding", "mask.min_confidence", "mask.channel_mode"} <= set(changes)

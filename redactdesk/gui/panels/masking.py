@@ -3,8 +3,10 @@
 "Play original" / "Play masked" play the current span with the play-context around it (a span
 not yet accepted is previewed as if it were), or the conversation from the cursor, computed with
 :func:`redactdesk.audio.preview_ab` in the background and played by the window's player (no sound
-device: the player's own message in the status bar). The method chosen here is the project's
-``mask.method`` setting, which export uses.
+device: the player's own message in the status bar). The method, padding, confidence floor and
+channel mode chosen here are the project's ``mask.*`` settings, which export uses — written through
+:func:`redactdesk.pipeline.project_config.set_setting`, so every change is in the audit log and makes
+an earlier sign-off stale (the same settings as ``redactdesk config``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -89,12 +92,42 @@ class MaskingPanel(QWidget):
         self.shade.setToolTip("Shade the ranges export will mask on the waveform")
         self.shade.setChecked(True)
         self.shade.toggled.connect(self._shade_toggled)
+        self.padding = QDoubleSpinBox()
+        self.padding.setObjectName("maskPadding")
+        self.padding.setRange(0.0, 2000.0)
+        self.padding.setDecimals(0)
+        self.padding.setSingleStep(10.0)
+        self.padding.setSuffix(" ms")
+        self.padding.setToolTip("Audio masked before and after each item (mask.padding)")
+        self.padding.setValue(float(ctx.project.setting("mask.padding", 0.05)) * 1000)
+        self.padding.valueChanged.connect(lambda v: self._set("mask.padding", f"{v / 1000:.3f}"))
+        self.min_confidence = QDoubleSpinBox()
+        self.min_confidence.setObjectName("maskMinConfidence")
+        self.min_confidence.setRange(0.0, 1.0)
+        self.min_confidence.setSingleStep(0.05)
+        self.min_confidence.setToolTip("A word next to an item heard with less ASR confidence than this is "
+                                       "masked too (mask.min_confidence)")
+        self.min_confidence.setValue(float(ctx.project.setting("mask.min_confidence", 0.5)))
+        self.min_confidence.valueChanged.connect(lambda v: self._set("mask.min_confidence", f"{v:.2f}"))
+        self.channel_mode = QComboBox()
+        self.channel_mode.setObjectName("maskChannelMode")
+        self.channel_mode.addItem("Speaker's channel", "speaker")
+        self.channel_mode.addItem("Both channels", "both")
+        self.channel_mode.setToolTip("Stereo calls: mask only the channel of the speaker who said the item, "
+                                     "or both (mask.channel_mode)")
+        self.channel_mode.setCurrentIndex(max(0, self.channel_mode.findData(
+            ctx.project.setting("mask.channel_mode", "speaker"))))
+        self.channel_mode.currentIndexChanged.connect(
+            lambda _i: self._set("mask.channel_mode", self.channel_mode.currentData()))
         self.summary = QLabel("")
         self.summary.setObjectName("muted")
         self.summary.setWordWrap(True)
 
         form = QFormLayout()
         form.addRow("Method", self.method)
+        form.addRow("Padding", self.padding)
+        form.addRow("Min. confidence", self.min_confidence)
+        form.addRow("Channels", self.channel_mode)
         form.addRow("Preview", self.scope)
         buttons = QHBoxLayout()
         buttons.addWidget(self.play_original)
@@ -148,8 +181,22 @@ class MaskingPanel(QWidget):
     def _method_chosen(self, _index: int) -> None:
         name = self.method.currentData()
         if name and name != self.ctx.project.setting("mask.method"):
-            self.ctx.project.set_setting("mask.method", name)
+            self._set("mask.method", name)
             self.ctx.status(f"Audio will be masked with “{name}” on export", 4000)
+
+    def _set(self, key: str, value: str) -> None:
+        """Store one mask setting (audited; part of the sign-off) and recompute the shaded ranges."""
+        from redactdesk.pipeline.project_config import SettingError, set_setting
+
+        try:
+            old, new = set_setting(self.ctx.project, key, value)
+        except SettingError as exc:
+            self.ctx.error("Cannot change the setting", str(exc))
+            return
+        self._cache = None
+        shading = self._shading()
+        if shading is not None and old != new:
+            shading.refresh()
 
     # ------------------------------------------------------------------ A/B preview
     def play(self, which: str) -> None:
