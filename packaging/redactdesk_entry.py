@@ -6,4 +6,7 @@ import sys
 from redactdesk.cli.main import main
 
 if __name__ == "__main__":
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # Dask's local workers are spawned processes of this executable
     sys.exit(main())

@@ -55,6 +55,17 @@ def output_name(conv: Conversation, source: Path) -> str:
     return safe + source.suffix.lower()
 
 
+def unique_output_name(conv: Conversation, source: Path, used: set[str]) -> str:
+    """:func:`output_name`, numbered when two ids differ only in unsafe characters; adds it to ``used``."""
+    name = output_name(conv, source)
+    stem, n = name[: -len(source.suffix)] if source.suffix else name, 1
+    while name.lower() in used:
+        n += 1
+        name = f"{stem}-{n}{source.suffix.lower()}"
+    used.add(name.lower())
+    return name
+
+
 def targets_for(conv: Conversation) -> dict[str, str]:
     """Span key -> original words of every accepted span (what the distortion loop must hide)."""
     return {str(span_key(s)): conv.span_text(s) for s in conv.spans_by_status(SpanStatus.ACCEPTED)}
@@ -119,14 +130,7 @@ def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
         conv = project.load_conversation(cid)
         step = None if progress is None else (lambda f, i=i: progress((i + f) / len(ids)))
         src = audio_file(project, conv)
-        name = None
-        if src is not None:
-            name = output_name(conv, src)
-            stem, n = name[: -len(src.suffix)] if src.suffix else name, 1
-            while name.lower() in used:  # two ids that differ only in unsafe characters
-                n += 1
-                name = f"{stem}-{n}{src.suffix.lower()}"
-            used.add(name.lower())
+        name = unique_output_name(conv, src, used) if src is not None else None
         reports.append(mask_conversation(project, conv, out, method, params, surrogates=surrogates,
                                          verify_audio=verify_audio, out_name=name, progress=step, cancel=cancel))
         if progress is not None:

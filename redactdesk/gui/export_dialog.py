@@ -119,12 +119,14 @@ def _masker_names() -> list[str]:
 
 def run_export(project_path: Path, actor: str, role: Any, out: Path, options: dict[str, Any], job: Any) -> Any:
     """Worker-thread body: open a second connection, export, close. Returns the ReleaseResult."""
+    from redactdesk.pipeline.executor import open_executor, resolve_config
     from redactdesk.pipeline.export import export_release
 
     project = Project.open(project_path, actor=actor, role=role)
-    try:
-        return export_release(project, out, progress=lambda f, m: job.report(f, None, m),
-                              cancel=lambda: job.is_cancelled, **options)
+    try:  # masking and re-listening of many calls run on the same executor as `redactdesk export`
+        with open_executor(resolve_config(project=project)) as executor:
+            return export_release(project, out, progress=lambda f, m: job.report(f, None, m),
+                                  cancel=lambda: job.is_cancelled, executor=executor, **options)
     finally:
         project.close()
 

@@ -29,6 +29,8 @@ from redactdesk import __version__
 from redactdesk.core.ids import is_safe_id
 from redactdesk.core.types import Conversation, Decision, Role, SpanStatus
 from redactdesk.pipeline import export_formats as ef
+from redactdesk.pipeline import export_interop as interop
+from redactdesk.pipeline.executor import Task, is_in_process
 from redactdesk.pipeline.progress import CancelFn, Cancelled, ProgressFn, check_cancel
 from redactdesk.pipeline.release_recheck import RecheckFinding, findings_message, recheck_release
 from redactdesk.pipeline.release_scan import (
@@ -265,6 +267,7 @@ def export_release(
     mask: Callable[..., Any] | None = None,
     relisten: Callable[..., Any] | bool | None = None,
     prosody: Callable[..., Any] | bool | None = None,
+    executor: Any = None,
 ) -> ReleaseResult:
     """Write a release of ``project`` to the folder ``out_dir`` (``out_dir-DRAFT`` for a draft).
 
@@ -274,6 +277,9 @@ def export_release(
     when any original value is found in the written text. ``substitute``, ``mask``, ``relisten`` and
     ``prosody`` replace the real stages (tests); ``relisten=False``/``prosody=False`` skip them
     (recorded in the manifest and report). Raises ``Cancelled`` when ``cancel()`` turns true.
+    ``executor`` (:mod:`redactdesk.pipeline.executor`) runs the masking and the re-listen check of
+    each recording on its workers (the staging folder must be on a path they can write); the text
+    steps stay here.
     """
     from redactdesk.resources import load_taxonomy
     from redactdesk.risk.residual import project_summary
@@ -322,7 +328,8 @@ def export_release(
         override_reason = str(stored_override["reason"]).strip() or None
 
     substitute = substitute or _default_substitute()
-    mask = mask or _default_mask()
+    default_mask = _default_mask()
+    mask = mask or default_mask
     relisten_fn = _default_relisten() if relisten is None or relisten is True else (relisten or None)
     prosody_fn = _default_prosody() if prosody is None or prosody is True else (prosody or None)
     settings = project.settings()
@@ -376,15 +383,19 @@ def export_release(
                    ef.format_release_json(rev, f"../{audio_rel[cid]}" if cid in audio_rel else None, draft=draft))
             from redactdesk.formats import write_eaf, write_textgrid
 
-            write_textgrid(rev.words, _inside(tmp, "textgrid", f"{cid}.TextGrid"), duration=rev.duration)
+            write_textgrid(rev.words, _inside(tmp, "textgrid", f"{cid}.TextGrid"), duration=rev.duration,
+                           items=ef.textgrid_items(rev))
             write_eaf(rev.words, _inside(tmp, "eaf", f"{cid}.eaf"),
-                      audio_rel=f"../{audio_rel[cid]}" if cid in audio_rel else None)
+                      audio_rel=f"../{audio_rel[cid]}" if cid in audio_rel else None,
+                      items=ef.eaf_items(rev), vocabulary=ef.category_vocabulary(load_taxonomy()))
+            interop.write_conversation_files(lambda *parts: _inside(tmp, *parts), rev, audio_rel.get(cid))
             _write(_inside(tmp, "text", f"{cid}.txt"), ef.placeholder_text(rev))
             jsonl.extend(ef.jsonl_lines(rev))
             conll.append(ef.conll_text(rev))
             report((n + 1) / len(ids))
         _write(tmp / "corpus.jsonl", "\n".join(jsonl) + "\n")
         _write(tmp / "corpus.conll", "".join(conll))
+        interop.write_corpus_files(tmp, [revised[c] for c in ids], audio_rel)
         if removed:
             warnings.append(f"removed {removed} unfinished release folder(s) left by an export that was stopped")
 
@@ -407,12 +418,25 @@ def export_release(
         mask_reports: dict[str, dict[str, Any]] = {}
         ranges_of: dict[str, list[Any]] = {}
         sources: dict[str, Path] = {}
+        on_cluster = not is_in_process(executor) and len(has_audio) > 1
+        mask_jobs: list[Task] = []
         report = steps.start("mask", f"masking audio ({method})")
         for n, cid in enumerate(has_audio):
             conv = convs[cid]
             src = audio_file(project, conv)
             if src is None or not src.is_file():
                 raise ExportError(f"the audio of {cid!r} is missing; relink it before exporting")
+            if on_cluster:  # the worker checks the sha256 as it reads the file
+                sources[cid] = src
+                ranges_of[cid] = mask_ranges(conv, **range_settings(project))
+                interop.write_audacity(lambda *parts: _inside(tmp, *parts), cid, ranges_of[cid])
+                dst = _inside(tmp, *audio_rel[cid].split("/"))
+                surrogates = {it.span_id: it.surrogate for it in revised[cid].items}
+                mask_jobs.append(Task(key=cid, weight=float(conv.duration or 1.0), args=(
+                    str(src), str(dst), ranges_of[cid], method,
+                    conversation_params(method, mask_params, conv, {cid: surrogates}), conv.audio_sha256,
+                    None if mask is default_mask else mask)))
+                continue
             if conv.audio_sha256 and sha256_of(src) != conv.audio_sha256:
                 raise ExportError(f"the audio of {cid!r} has changed since it was imported (sha256 differs), "
                                   "so its word times may not fit; re-import it before exporting")
@@ -426,13 +450,32 @@ def export_release(
             rep = mask(src, dst, ranges, method, params, progress=_sub_progress(report, n, len(has_audio)),
                        cancel=cancel)
             mask_reports[cid] = _mask_summary(rep, ranges)
+            interop.write_audacity(lambda *parts: _inside(tmp, *parts), cid, ranges)
             report((n + 1) / len(has_audio))
+        if mask_jobs:
+            from redactdesk.pipeline.stage_tasks import mask_task
+
+            for task, rep in executor.run(mask_task, mask_jobs, label=f"masking ({method})", cancel=cancel,
+                                          warm=[("mask", method)], progress=lambda f, _m, _r=report: _r(f)):
+                mask_reports[task.key] = _mask_summary(rep, ranges_of[task.key])
+            mask_reports = {cid: mask_reports[cid] for cid in has_audio}
 
         relisten_results: dict[str, dict[str, Any]] = {}
         if relisten_fn is not None and has_audio:
             report = steps.start("relisten", "re-listening to the masked audio")
             extra = {"model": settings["mask.relisten_model"]} if settings.get("mask.relisten_model") else {}
-            for n, cid in enumerate(has_audio):
+            if on_cluster:
+                from redactdesk.pipeline.stage_tasks import relisten_task
+
+                own = None if relisten is None or relisten is True else relisten_fn
+                jobs = [Task(key=cid, weight=float(convs[cid].duration or 1.0), kwargs=extra,
+                             args=(str(tmp / audio_rel[cid]), convs[cid], ranges_of[cid], own)) for cid in has_audio]
+                warm = sorted({("relisten", str(extra.get("model", "tiny.en")), convs[c].language) for c in has_audio})
+                for task, res in executor.run(relisten_task, jobs, label="re-listening", cancel=cancel, warm=warm,
+                                              progress=lambda f, _m, _r=report: _r(f)):
+                    relisten_results[task.key] = _relisten_summary(res)
+                relisten_results = {cid: relisten_results[cid] for cid in has_audio}
+            for n, cid in enumerate(has_audio if not on_cluster else []):
                 res = relisten_fn(tmp / audio_rel[cid], convs[cid], ranges_of[cid],
                                   progress=_sub_progress(report, n, len(has_audio)), cancel=cancel, **extra)
                 relisten_results[cid] = _relisten_summary(res)
@@ -802,10 +845,11 @@ corpus/<id>.json    revised conversation: words with times, turns, speakers, ano
                     "speakers", "utterances" and "anonymised")
 corpus.jsonl        one turn per line: tokens, BIO tags, token times, speaker and role
 corpus.conll        token TAB tag (IOB2) over the revised tokens, a blank line after each turn
-textgrid/<id>.TextGrid   Praat TextGrid, one word tier per speaker
-eaf/<id>.eaf        ELAN annotation file, one tier per speaker
+textgrid/<id>.TextGrid   Praat TextGrid, one word tier per speaker and a tier "items" (CATEGORY [PLACEHOLDER])
+eaf/<id>.eaf        ELAN annotation file, one tier per speaker and a tier "items" (categories from a
+                    controlled vocabulary) with the placeholders on its child tier
 text/<id>.txt       transcript with anonymised items as [CATEGORY_n] placeholders (numbered per call)
-audio/<id>.*        masked audio ({method}), same format as the recording
+{interop.README_LINES}audio/<id>.*        masked audio ({method}), same format as the recording
 report.html         residual risk, leak scan, masking and prosody metrics, sign-off
 manifest.json       sha256 of every file, tool version, settings, sign-off{', DRAFT flag' if draft else ''}
 

@@ -121,7 +121,7 @@ def test_detection_job_can_be_cancelled_and_leaves_review_usable(qtbot, window, 
 
     started = threading.Event()
 
-    def slow_detect(project, ids, progress=None, cancel=None):
+    def slow_detect(project, ids, progress=None, cancel=None, executor=None):
         started.set()
         for i in range(500):
             if cancel and cancel():
