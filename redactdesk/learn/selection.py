@@ -10,10 +10,14 @@ named by short specs:
 ``t-sum`` ``t-kmax``   target-model entropy, H Sum / H K-Max (also ``t-mean``, ``t-max``)
 ``s-sum`` ``s-kmax``   source-model entropy (knowledge transfer; usable before any label)
 ``t-sum*s-sum``        product of target and source entropies (any ``*``-joined terms)
+``d-kmax`` ``d-sum``   source disagreement: vote entropy of learner, source model and detection
+                       vote per word (:mod:`redactdesk.learn.disagreement`; also ``d-mean``, ``d-max``)
+``t-kmax*d-kmax``      uncertainty x disagreement
 ``length*s-sum``       rescaled length x entropy (the thesis' length combination)
 ``kmeans+s-sum``       Eq. 1: per cluster, argmin ||c_k - I|| * (1 - rescale(H(I)))
 ``diverse+t-sum``      best-scored first, skipping near-duplicates of the batch (cosine >= 0.5 by
-                       default; ``diverse@0.7+t-sum`` sets it)
+                       default; ``diverse@0.7+t-sum`` sets it) -- of TF-IDF feature bags, or of the
+                       tagger's own embeddings when the learner is the tagger (then >= 0.8)
 =====================  ===================================================================
 
 ``get_strategy(spec)`` parses a spec; ``register_strategy`` adds a new kind under a new prefix.
@@ -25,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,6 +45,9 @@ from redactdesk.learn.vectors import bag_of_atoms, dense_projection, kmeans_labe
 # template at 0.5-0.7, so 0.9 only caught verbatim repeats; 0.3-0.6 worked alike on a development
 # set of generated calls (seeds 200000..), 0.5 is the middle.
 DIVERSE_THRESHOLD = 0.5
+# With the tagger's embeddings (centred, unit length) the near-duplicate threshold is at least this: on
+# generated calls one template's turns sit at 0.9-1.0, and 11 % of all pairs reach 0.5.
+EMBED_THRESHOLD = 0.8
 
 
 @dataclass
@@ -57,6 +65,11 @@ class Pool:
     ``target`` is the model being trained (None before the first labels); ``source`` is the
     transferred model. Encodings are cached per feature extractor, so retraining the target with
     the same extractor never re-featurises the pool.
+
+    Either may also be the fine-tuned transcript tagger (:class:`~redactdesk.learn.tagger_model.TaggerModel`):
+    its token distributions feed the same entropy scorers, and its own token vectors (mean per
+    utterance) replace the feature-bag projection for K-means seeds -- the tagger's view of which
+    utterances are alike.
     """
 
     utterances: Sequence[Utterance]
@@ -70,6 +83,7 @@ class Pool:
     _scores: dict[tuple[int, str], np.ndarray] = field(default_factory=dict, repr=False)
     _bag: sp.csr_matrix | None = field(default=None, repr=False)
     _vec: np.ndarray | None = field(default=None, repr=False)
+    _emb: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.utterances)
@@ -90,11 +104,12 @@ class Pool:
         """A newly trained target model: drop its predecessor's cached scores."""
         if self.target is not None:
             self._marg.pop(id(self.target), None)
+            self._emb.pop(id(self.target), None)
             for key in [k for k in self._scores if k[0] == id(self.target)]:
                 del self._scores[key]
         self.target = model
 
-    def model(self, who: str) -> CrfModel:
+    def model(self, who: str) -> Any:
         m = {"t": self.target, "s": self.source}.get(who)
         if m is None:
             what = "a trained target model (label a seed first)" if who == "t" else "a source model"
@@ -105,7 +120,10 @@ class Pool:
         m = self.model(who)
         marg = self._marg.get(id(m))
         if marg is None:
-            marg = m.marginals(self.encoding(m.extractor))
+            if hasattr(m, "analyse"):  # the tagger: reads the words, gives embeddings in the same pass
+                marg, self._emb[id(m)] = m.analyse(self.utterances)
+            else:
+                marg = m.marginals(self.encoding(m.extractor))
             self._marg[id(m)] = marg
         return marg
 
@@ -121,6 +139,27 @@ class Pool:
             self._scores[key] = out
         return out
 
+    def disagreement(self, scorer: str) -> np.ndarray:
+        """Vote entropy per utterance among the learner, the source model and the detection vote."""
+        from redactdesk.learn.disagreement import VOTE_TAGS, categories_from_marginals, vote_entropy
+        from redactdesk.learn.tags import category_of
+
+        voters = []  # not cached: the detection vote changes with every decision
+        for who, m in (("t", self.target), ("s", self.source)):
+            if m is not None:
+                marg = self.marginals(who)
+                voters.append((marg, categories_from_marginals(marg.probs, marg.labels)))
+        lengths = np.array([len(u.tokens) for u in self.utterances], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) else lengths
+        flat = np.zeros(int(lengths.sum()))
+        for k, u in enumerate(self.utterances):
+            votes = [cats[int(m.starts[k]):int(m.starts[k]) + int(m.lengths[k])] for m, cats in voters]
+            vote = (u.meta or {}).get(VOTE_TAGS)
+            if vote is not None and len(vote) == len(u.tokens):
+                votes.append([category_of(t) or "O" for t in vote])
+            flat[starts[k]:starts[k] + lengths[k]] = vote_entropy(votes) if votes else 0.0
+        return sequence_scores(flat, starts, lengths, scorer)
+
     def margins(self, who: str = "t") -> np.ndarray:
         marg = self.marginals(who)
         return utterance_margins(marg.probs, marg.starts, marg.lengths)
@@ -130,7 +169,26 @@ class Pool:
             self._bag = bag_of_atoms(self.encoding(), self.extractor)
         return self._bag
 
+    def unit_embeddings(self) -> np.ndarray | None:
+        """The tagger's utterance embeddings, centred on the pool's mean and of unit length (cosine =
+        dot product), or None when the pool has no tagger."""
+        for who in ("t", "s"):
+            m = {"t": self.target, "s": self.source}[who]
+            if m is not None and hasattr(m, "analyse"):
+                self.marginals(who)
+                x = self._emb[id(m)]
+                x = x - x.mean(axis=0)
+                return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+        return None
+
     def vectors(self) -> np.ndarray:
+        """Utterance vectors for K-means: the tagger's own embeddings when the pool has a tagger
+        (the target once trained, else the source), else a projection of the feature bags."""
+        for who in ("t", "s"):
+            m = {"t": self.target, "s": self.source}[who]
+            if m is not None and hasattr(m, "analyse"):
+                self.marginals(who)
+                return self._emb[id(m)]
         if self._vec is None:
             self._vec = dense_projection(self.bag(), seed=self.seed)
         return self._vec
@@ -203,7 +261,7 @@ class LongestStrategy(Strategy):
         return top_n(pool.lengths.astype(float), candidates, n, rng)
 
 
-_TERM = re.compile(r"^(?:(t|s)-(sum|mean|kmax|max)|length)$")
+_TERM = re.compile(r"^(?:(t|s|d)-(sum|mean|kmax|max)|length)$")
 
 
 class ProductStrategy(Strategy):
@@ -219,7 +277,7 @@ class ProductStrategy(Strategy):
             raise StrategyError("an entropy strategy needs terms such as ['t-sum', 's-sum']")
         for t in terms:
             if not isinstance(t, str) or not _TERM.match(t):
-                raise StrategyError(f"bad entropy term {t!r}: use t-<scorer>, s-<scorer> or length "
+                raise StrategyError(f"bad entropy term {t!r}: use t-<scorer>, s-<scorer>, d-<scorer> or length "
                                     f"(scorers: {', '.join(SCORERS)})")
         unknown = set(params) - {"terms"}
         if unknown:
@@ -227,7 +285,7 @@ class ProductStrategy(Strategy):
         return {"terms": list(terms)}
 
     def needs(self) -> set[str]:
-        return {t[0] for t in self.params["terms"] if t != "length"}
+        return {t[0] for t in self.params["terms"] if t != "length" and t[0] != "d"}
 
     @property
     def spec(self) -> str:
@@ -238,6 +296,8 @@ class ProductStrategy(Strategy):
         for t in self.params["terms"]:
             if t == "length":
                 out = out * rescale(pool.lengths.astype(float))
+            elif t.startswith("d-"):
+                out = out * pool.disagreement(t[2:])
             else:
                 who, scorer = t.split("-")
                 out = out * pool.entropy(who, scorer)
@@ -323,8 +383,11 @@ class DiverseStrategy(Strategy):
 
     def apply(self, pool: Pool, candidates: np.ndarray, n: int, rng: np.random.Generator) -> Selection:
         ranked = top_n(self.params["inner"].scores(pool), candidates, len(candidates), rng)
-        bag = pool.bag()
         threshold = self.params["threshold"]
+        unit = pool.unit_embeddings()
+        if unit is not None:  # the tagger's own view of which turns are alike
+            return self._apply_dense(ranked, unit, max(threshold, EMBED_THRESHOLD), n)
+        bag = pool.bag()
         chosen: list[int] = []
         skipped: list[int] = []
         picked = sp.csr_matrix((0, bag.shape[1]))
@@ -341,6 +404,22 @@ class DiverseStrategy(Strategy):
         score_of = dict(zip(ranked.indices.tolist(), ranked.scores.tolist(), strict=True))
         idx_arr = np.array(chosen, dtype=np.int64)
         return Selection(idx_arr, np.array([score_of[i] for i in chosen]))
+
+
+    @staticmethod
+    def _apply_dense(ranked: Selection, unit: np.ndarray, threshold: float, n: int) -> Selection:
+        chosen: list[int] = []
+        skipped: list[int] = []
+        for idx in ranked.indices.tolist():
+            if chosen and float((unit[chosen] @ unit[idx]).max()) >= threshold:
+                skipped.append(idx)
+                continue
+            chosen.append(idx)
+            if len(chosen) == n:
+                break
+        chosen += skipped[: n - len(chosen)]
+        score_of = dict(zip(ranked.indices.tolist(), ranked.scores.tolist(), strict=True))
+        return Selection(np.array(chosen, dtype=np.int64), np.array([score_of[i] for i in chosen]))
 
 
 _REGISTRY: dict[str, Callable[[str], Strategy]] = {}
@@ -384,10 +463,10 @@ def get_strategy(spec: str | Strategy) -> Strategy:
         return _product(s)
     raise StrategyError(
         f"unknown strategy {spec!r}: use random, longest, kmeans, t-sum, t-kmax, s-sum, t-sum*s-sum, "
-        f"length*s-sum, kmeans+s-sum, diverse+t-sum (scorers: {', '.join(SCORERS)})")
+        f"length*s-sum, kmeans+s-sum, diverse+t-sum, d-kmax, t-kmax*d-kmax (scorers: {', '.join(SCORERS)})")
 
 
 SEED_STRATEGIES = ("random", "longest", "kmeans", "s-sum", "s-kmax", "s-mean", "s-max", "kmeans+s-sum",
                    "kmeans+s-kmax", "length*s-sum", "length*s-kmax")
 QUERY_STRATEGIES = ("random", "t-sum", "t-kmax", "diverse+t-sum", "diverse+t-kmax", "t-sum*s-sum", "t-kmax*s-sum",
-                    "t-sum*s-kmax", "t-kmax*s-kmax", "kmeans+t-sum", "kmeans+t-kmax")
+                    "t-sum*s-kmax", "t-kmax*s-kmax", "kmeans+t-sum", "kmeans+t-kmax", "d-kmax", "t-kmax*d-kmax")

@@ -1,6 +1,6 @@
 """``ActiveLearner``: the active-learning service the app and the CLI use on a project.
 
-    learner = ActiveLearner(project, strategy="diverse+t-sum", batch=10)
+    learner = ActiveLearner(project, strategy="diverse+t-kmax", batch=10)
     items = learner.queue()            # what to label next: [QueueItem(conversation_id, turn_index, score, margin)]
     version = learner.retrain()        # train on every labelled utterance, store the model + metrics
     learner.learning_curve()           # [(n_labelled, cross-validated F1)] over stored versions
@@ -9,7 +9,9 @@
 
 Which utterances count as labelled is defined in :mod:`redactdesk.learn.utterances`. Before the
 first label exists, :meth:`queue` uses the *seed* strategy (by default K-means + the source model's
-entropy, Eq. 1 of seed 004), so a new project can start from a good seed.
+entropy, Eq. 1 of seed 004), so a new project can start from a good seed. Both defaults score by
+H K-Max, which does not grow with an utterance's length: scores of turns from calls of any length
+are on one scale (utterances are turns or pause-split segments of at most 30 s).
 
 Threads. A learner is not thread-safe: use it from one thread at a time, through a project
 connection no other thread uses meanwhile. ``learner.project`` may be swapped between calls, so a GUI
@@ -43,13 +45,19 @@ from redactdesk.learn.tags import tags_to_spans
 from redactdesk.learn.training import TrainingSettings
 from redactdesk.learn.transfer import MODEL_KIND, load_source
 from redactdesk.learn.utterances import Utterance, utterances_from_conversation
+from redactdesk.learn.versions import MODEL_NAME, active_id, kind_of, project_learner, set_active
+from redactdesk.learn.versions import rollback as rollback_version
 from redactdesk.store.errors import NotFound
 
-MODEL_NAME = "active_learning"
-SOURCE_NAME = "crf"  # the span source name the model's suggestions carry
+SOURCE_NAME = "crf"  # the span source name the CRF's suggestions carry
+TAGGER_SOURCE_NAME = "tagger-al"  # ... and the fine-tuned tagger's
+TAGGER_STOP_SAMPLE = 200  # the tagger's stability check reads fewer utterances (it is slower per word)
 LABELLED_SETTING = "learn.labelled_turns"
 STRATEGY_SETTING = "learn.strategy"
-DEFAULT_STRATEGY = "diverse+t-sum"
+# K-Max (the mean of an utterance's 3 most uncertain words) does not grow with the utterance's length,
+# so a long segment and a short turn are ranked on the same scale; H Sum stays selectable.
+DEFAULT_STRATEGY = "diverse+t-kmax"
+DEFAULT_SEED_STRATEGY = "kmeans+s-kmax"
 STOP_SAMPLE = 2000  # unlabelled utterances the stability check compares predictions on
 PREVIEW_WORDS = 12  # words of a queued turn shown in the queue
 
@@ -100,21 +108,34 @@ class ModelVersion:
         per = (self.metrics.get("cv") or {}).get("per_category", {})
         return {c: float(v["f1"]) for c, v in per.items()}
 
+    @property
+    def scored_at(self) -> int:
+        """Labelled utterances of the model the score belongs to: the CRF's F1 is cross-validated on
+        this version's labels; the tagger's is measured on the new labels *before* learning them
+        (test-then-train), so it scores the previous version."""
+        return int(self.metrics.get("scored_n", self.n_labelled))
+
 
 @dataclass(frozen=True)
 class ModelSummary:
-    """Stored model versions (oldest first) with the learning curve and the stopping hint."""
+    """Stored model versions (oldest first) with the learning curve and the stopping hint.
+
+    ``active`` is the id of the version in use (after a rollback, not the newest)."""
 
     versions: tuple[ModelVersion, ...] = ()
+    active: int | None = None
 
     @property
     def latest(self) -> ModelVersion | None:
-        return self.versions[-1] if self.versions else None
+        """The version in use (the newest one unless a reviewer rolled back)."""
+        if not self.versions:
+            return None
+        return next((v for v in self.versions if v.id == self.active), self.versions[-1])
 
     @property
     def curve(self) -> list[tuple[int, float]]:
-        """(labelled utterances, cross-validated F1) of every version that has a score."""
-        return [(v.n_labelled, float(v.f1)) for v in self.versions if v.f1 is not None]
+        """(labelled utterances, held-out F1) of every version that has a score."""
+        return [(v.scored_at, float(v.f1)) for v in self.versions if v.f1 is not None]
 
     def hint(self, **kw: Any) -> StoppingHint:
         if not self.versions:
@@ -123,14 +144,17 @@ class ModelSummary:
                              self.versions[-1].metrics.get("pool_max_entropy"), **kw)
 
 
-def model_versions(project: Any) -> list[ModelVersion]:
-    """The active-learning model versions stored in a project (metrics only, no model blobs)."""
+def model_versions(project: Any, learner: str | None = None) -> list[ModelVersion]:
+    """The versions of the project's learner (or ``learner``) stored in a project (metrics only, no blobs)."""
+    kind = kind_of(project_learner(project, learner))
     return [ModelVersion(int(r["id"]), int(r["n_labelled"]), r["metrics"], r["created"])
-            for r in project.models(MODEL_NAME) if r["kind"] == MODEL_KIND]
+            for r in project.models(MODEL_NAME) if r["kind"] == kind]
 
 
-def model_summary(project: Any) -> ModelSummary:
-    return ModelSummary(tuple(model_versions(project)))
+def model_summary(project: Any, learner: str | None = None) -> ModelSummary:
+    versions = tuple(model_versions(project, learner))
+    kind = kind_of(project_learner(project, learner))
+    return ModelSummary(versions, active_id(project, kind) if versions else None)
 
 
 def marked_turns(project: Any) -> dict[str, list[int]]:
@@ -154,21 +178,26 @@ def mark_turn_labelled(project: Any, conversation_id: str, turn_index: int, labe
 class TrainResult:
     """What a background retrain hands back to :meth:`ActiveLearner.commit`."""
 
-    model: CrfModel
+    model: Any  # CrfModel or TaggerModel
     n_labelled: int
     metrics: dict[str, Any]
     stop_tags: list[list[str]] = field(default_factory=list)
     blob: bytes = b""  # the model as stored in the project
+    kind: str = MODEL_KIND  # the models table's kind: "crf" or "spacy-ner"
 
 
 def save_version(project: Any, result: TrainResult) -> ModelVersion:
-    """Store a finished retrain in the project as a new model version (a quick write)."""
-    model_id = project.save_model(MODEL_NAME, MODEL_KIND, result.blob or _model_blob(result), result.metrics,
-                                  result.n_labelled)
+    """Store a finished retrain in the project as a new model version, now the one in use."""
+    with project.transaction():
+        model_id = project.save_model(MODEL_NAME, result.kind, result.blob or _model_blob(result), result.metrics,
+                                      result.n_labelled)
+        set_active(project, result.kind, model_id)
     return ModelVersion(model_id, result.n_labelled, result.metrics)
 
 
 def _model_blob(result: TrainResult) -> bytes:
+    if result.kind != MODEL_KIND:
+        return result.model.to_bytes()
     return result.model.to_bytes({"name": MODEL_NAME, "metrics": {"f1": result.metrics.get("f1")}})
 
 
@@ -176,12 +205,16 @@ class ActiveLearner:
     """Active learning over one open project (see the module docstring)."""
 
     def __init__(self, project: Any, strategy: str | Strategy | None = None, batch: int = 10, *,
-                 seed_strategy: str | Strategy = "kmeans+s-sum", source: str | CrfModel | None = "bundled",
+                 seed_strategy: str | Strategy = DEFAULT_SEED_STRATEGY, source: str | CrfModel | None = "bundled",
                  features: FeatureConfig | None = None, training: TrainingSettings | None = None,
-                 mode: str = "multi", cv_folds: int = 3, cv_sample: int = 2000, random_seed: int = 0) -> None:
+                 mode: str = "multi", cv_folds: int = 3, cv_sample: int = 2000, random_seed: int = 0,
+                 learner: str | None = None, update: Any = None) -> None:
         if batch < 1:
             raise LearnError("the batch size must be at least 1")
         self.project = project
+        self.learner = project_learner(project, learner)
+        self.kind = kind_of(self.learner)
+        self.update_settings = update  # the tagger's UpdateSettings (None: defaults)
         spec = strategy or project.setting(STRATEGY_SETTING) or DEFAULT_STRATEGY
         self.strategy = get_strategy(spec)
         self.seed_strategy = get_strategy(seed_strategy)
@@ -192,7 +225,7 @@ class ActiveLearner:
         self.cv_sample = cv_sample
         self.random_seed = random_seed
         self._source_spec = source
-        self._source: CrfModel | None = source if isinstance(source, CrfModel) else None
+        self._source: Any = source if source is not None and not isinstance(source, str) else None
         self.extractor = FeatureExtractor(features or FeatureConfig())
         self.model: CrfModel | None = None
         self.model_id: int | None = None
@@ -209,11 +242,18 @@ class ActiveLearner:
             self.project.set_setting(STRATEGY_SETTING, self.strategy.spec)
 
     @property
-    def source(self) -> CrfModel | None:
-        """The transferred model (loaded on first use; None if there is none)."""
+    def source(self) -> Any:
+        """The transferred model (loaded on first use; None if there is none): the bundled CRF source
+        model for the CRF learner, the bundled transcript tagger -- the warm start -- for the tagger."""
         if self._source is None and self._source_spec is not None:
             try:
-                self._source = load_source(self._source_spec, language=self._language())  # type: ignore[arg-type]
+                if self.kind == MODEL_KIND:
+                    self._source = load_source(self._source_spec, language=self._language())  # type: ignore[arg-type]
+                else:
+                    from redactdesk.learn.tagger_model import TaggerModel
+
+                    _, _, lang = str(self._source_spec).partition(":")
+                    self._source = TaggerModel.bundled(lang or self._language())
             except ModelError:
                 self._source_spec = None
         return self._source
@@ -226,10 +266,21 @@ class ActiveLearner:
         return langs.most_common(1)[0][0] if langs else "en"
 
     def _load_latest(self) -> None:
-        rows = [r for r in self.project.models(MODEL_NAME) if r["kind"] == MODEL_KIND]
-        if not rows:
+        """Load the version in use (the newest unless a reviewer rolled back)."""
+        self.model, self.model_id = None, None
+        model_id = active_id(self.project, self.kind)
+        if model_id is None:
             return
-        blob = self.project.model_blob(rows[-1]["id"])
+        blob = self.project.model_blob(model_id)
+        if blob and self.kind != MODEL_KIND:
+            from redactdesk.learn.tagger_model import TaggerModel
+
+            try:
+                self.model = TaggerModel.from_bytes(blob)
+            except ModelError:
+                return
+            self.model_id = model_id
+            return
         if blob:
             try:
                 self.model = CrfModel.from_bytes(blob, extractor=self.extractor)  # shares interned signatures
@@ -238,7 +289,15 @@ class ActiveLearner:
                     self.model = CrfModel.from_bytes(blob)
                 except ModelError:
                     return
-            self.model_id = int(rows[-1]["id"])
+            self.model_id = int(model_id)
+
+    def rollback(self, model_id: int) -> ModelVersion:
+        """Make an earlier stored version the one in use (audited); the next update starts from it."""
+        row = rollback_version(self.project, model_id, self.learner)
+        self._load_latest()
+        if self._pool is not None:
+            self._pool.set_target(None)
+        return ModelVersion(int(row["id"]), int(row["n_labelled"]), row["metrics"], row["created"])
 
     # ------------------------------------------------------------------ data
     def marked_turns(self) -> dict[str, list[int]]:
@@ -358,6 +417,16 @@ class ActiveLearner:
         labelled = [u for u in utts if u.labelled]
         if not labelled:
             raise LearnError("nothing is labelled yet: settle the spans of some turns (or mark them labelled) first")
+        if self.kind != MODEL_KIND:
+            from redactdesk.learn.tagger_update import prepare_tagger_update
+
+            base = self.model if self.model is not None else self.source
+            if base is None:
+                raise LearnError("the transcript tagger is not available, so the tagger learner cannot start; "
+                                 "choose the CRF learner")
+            return prepare_tagger_update(base, self.model_id, utts, check=check, settings=self.update_settings,
+                                         strategy=self.strategy.spec, mode=self.mode, seed=self.random_seed,
+                                         stop_sample=TAGGER_STOP_SAMPLE)
         unlabelled = [u for u in utts if not u.labelled]
         rng = np.random.default_rng(self.random_seed)
         stop_idx = np.sort(rng.permutation(len(unlabelled))[:STOP_SAMPLE]) if unlabelled else np.zeros(0, int)
@@ -433,16 +502,23 @@ class ActiveLearner:
 
     # ------------------------------------------------------------------ suggestions
     def suggest(self, conv: Conversation, min_score: float = 0.5) -> list[Span]:
-        """The current model's spans for a conversation (status suggested, source ``crf``)."""
+        """The current model's spans for a conversation (status suggested, source ``crf`` or ``tagger-al``)."""
         if self.model is None:
             return []
         utts = utterances_from_conversation(conv)
         if not utts:
             return []
-        enc = self.model.encode(utts)
-        tags = self.model.predict(enc)
-        marg = self.model.marginals(enc)
+        source_name = SOURCE_NAME
+        if self.kind == MODEL_KIND:
+            enc = self.model.encode(utts)
+            tags = self.model.predict(enc)
+            marg = self.model.marginals(enc)
+        else:
+            source_name = TAGGER_SOURCE_NAME
+            marg = self.model.marginals(utts)
+            tags = self.model.predict(utts, marg)
         label_col = {lab: i for i, lab in enumerate(marg.labels)}
+        version = "(new version)" if self.model_id is None else f"v{self.model_id}"
         out: list[Span] = []
         for k, (u, seq) in enumerate(zip(utts, tags, strict=True)):
             probs = marg.of(k)
@@ -452,8 +528,8 @@ class ActiveLearner:
                     continue
                 out.append(Span(start_word=u.start_word + start, end_word=u.start_word + end, category=cat,
                                 status=SpanStatus.SUGGESTED, score=round(min(max(p, 0.0), 1.0), 4),
-                                sources=(SOURCE_NAME,),
-                                reason=f"active-learning model v{self.model_id}: {cat} p={p:.2f}"))
+                                sources=(source_name,),
+                                reason=f"active-learning model {version}: {cat} p={p:.2f}"))
         return out
 
 

@@ -128,12 +128,15 @@ def run_simulation(train: str | Path | Sequence[Utterance], test: str | Path | S
                    repeats: int = 3, out_dir: str | Path | None = None, seed_strategy: str | Sequence[str] = "random",
                    *, max_labels: int | float | None = 0.15, source: str | Path | CrfModel | None = "bundled",
                    features: FeatureConfig | None = None, training: TrainingSettings | None = None,
-                   mode: str = "multi", random_seed: int = 0, progress: Progress | None = None) -> SimulationResult:
+                   mode: str = "multi", random_seed: int = 0, progress: Progress | None = None,
+                   learner: str = "crf") -> SimulationResult:
     """Run strategies x seed strategies x repeats; write curve.csv/curve.png/runs.csv/summary.json to ``out_dir``.
 
     ``max_labels``: stop each run there (a fraction <= 1 of the pool, or a count). ``source``:
     the transferred model for ``s-`` strategies -- a model file, a CrfModel, ``"bundled"`` (the
-    model shipped in resources; ignored when no strategy needs it) or None.
+    model shipped in resources; ignored when no strategy needs it) or None. ``learner``: ``crf``
+    (retrained from scratch each round) or ``tagger`` (the bundled tagger fine-tuned round by round,
+    as in the app: :mod:`redactdesk.learn.simulate_tagger`; its source is the bundled tagger).
     """
     started = time.perf_counter()
     pool_utts = [u for u in _as_utterances(train) if u.tokens]
@@ -150,6 +153,14 @@ def run_simulation(train: str | Path | Sequence[Utterance], test: str | Path | S
             raise LearnError(f"seed strategy {s.spec!r} needs a target model, which does not exist before the seed")
     need_source = any("s" in s.needs() for s in seed_objs + query_objs)
     src_model = None
+    tagger = None
+    if learner == "tagger":
+        from redactdesk.learn.simulate_tagger import TaggerTrainer
+
+        tagger = TaggerTrainer(pool_utts)
+        src_model, need_source = tagger.base, False
+    elif learner != "crf":
+        raise LearnError(f"unknown learner {learner!r} (choose crf or tagger)")
     if need_source:
         if source is None:
             raise LearnError("an s- strategy needs a source model (--source FILE or the bundled one)")
@@ -162,10 +173,12 @@ def run_simulation(train: str | Path | Sequence[Utterance], test: str | Path | S
     extractor = FeatureExtractor(features or FeatureConfig())
     pool = Pool(pool_utts, extractor, source=src_model, mode=mode, seed=random_seed)
     pool_enc = pool.encoding()
-    test_enc = CrfModel(extractor=extractor).encode(test_utts)
+    test_enc = CrfModel(extractor=extractor).encode(test_utts) if tagger is None else test_utts
     gold_test = [list(u.tags or ()) for u in test_utts]
 
     def train(indices: np.ndarray) -> CrfModel:
+        if tagger is not None:
+            return tagger.train(indices)  # type: ignore[return-value]
         data = [pool_utts[i] for i in indices]
         model = settings.new_model(extractor)
         return model.fit(data, enc=pool_enc.subset(indices))
@@ -223,6 +236,7 @@ def run_simulation(train: str | Path | Sequence[Utterance], test: str | Path | S
                                         "seed_size": seed_size, "batch": batch, "repeats": repeats,
                                         "max_labels": cap, "mode": mode, "features": extractor.config.to_dict(),
                                         "training": settings.to_dict(), "random_seed": random_seed,
+                                        "learner": learner,
                                         "source": None if src_model is None else src_model.info.get("name", "custom")})
     result.seconds = time.perf_counter() - started
     if out_dir is not None:
@@ -292,6 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fast features: spoken-run hits instead of detect's patterns (and no spaCy)")
     p.add_argument("--max-iterations", type=int, default=None, help="L-BFGS iterations per training")
     p.add_argument("--random-seed", type=int, default=0)
+    p.add_argument("--learner", action="append", choices=("crf", "tagger"), default=None,
+                   help="crf (baseline, retrained each round) or tagger (the bundled tagger fine-tuned round by "
+                        "round); repeat to compare both (one output folder each: OUT/crf, OUT/tagger)")
     p.add_argument("--out", required=True, help="output folder for curve.csv, curve.png, runs.csv, summary.json")
     p.add_argument("--quiet", action="store_true")
     return p
@@ -310,19 +327,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             print(f"\r[{done}/{total}] {msg[:90]:<90}", end="", file=sys.stderr, flush=True)
 
-    try:
-        result = run_simulation(args.train, args.test, strategies, args.seed_size, args.batch, args.repeats,
-                                args.out, seed_strategies, max_labels=args.max_labels, source=source,
-                                features=FeatureConfig.fast(spacy=args.spacy) if args.fast else FeatureConfig(spacy=args.spacy),
-                                training=training, mode=args.mode,
-                                random_seed=args.random_seed, progress=progress)
-    except LearnError as exc:
-        print(f"\nredactdesk simulate: {exc}", file=sys.stderr)
-        return 2
-    if not args.quiet:
-        print(file=sys.stderr)
-    print(result.table())
-    print(f"\nwrote {Path(args.out) / 'curve.csv'} and curve.png ({result.seconds:.0f} s)")
+    learners = list(dict.fromkeys(args.learner or ["crf"]))
+    for name in learners:
+        out = Path(args.out) / name if len(learners) > 1 else Path(args.out)
+        try:
+            result = run_simulation(args.train, args.test, strategies, args.seed_size, args.batch, args.repeats,
+                                    out, seed_strategies, max_labels=args.max_labels, source=source,
+                                    features=FeatureConfig.fast(spacy=args.spacy) if args.fast else FeatureConfig(spacy=args.spacy),
+                                    training=training, mode=args.mode,
+                                    random_seed=args.random_seed, progress=progress, learner=name)
+        except LearnError as exc:
+            print(f"\nredactdesk simulate: {exc}", file=sys.stderr)
+            return 2
+        if not args.quiet:
+            print(file=sys.stderr)
+        if len(learners) > 1:
+            print(f"learner: {name}")
+        print(result.table())
+        print(f"\nwrote {out / 'curve.csv'} and curve.png ({result.seconds:.0f} s)")
     return 0
 
 

@@ -1,7 +1,10 @@
 """Utterances: the unit the model learns from and the unit annotators are asked about.
 
 An utterance is one turn of a conversation (or one sentence of a corpus file): its tokens, the
-speaker's role, the ASR confidences and, once a person has settled it, IOB2 tags.
+speaker's role, the ASR confidences and, once a person has settled it, IOB2 tags. A turn longer
+than 30 s -- and a mono call without speaker turns, which is one long "turn" -- is cut at its
+pauses into segments of at most 30 s (:mod:`redactdesk.learn.segments`), so the queue never asks
+about a whole call and ``turn_index`` counts these segments.
 
 **Labelled utterance.** A turn counts as labelled -- usable as training data -- when a person has
 settled everything in it:
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 
 from redactdesk.core.types import Conversation, ConversationStatus, SpanStatus, Turn
 from redactdesk.learn.errors import DataFormatError
+from redactdesk.learn.segments import utterance_segments
 from redactdesk.learn.tags import check_tag, spans_to_tags
 
 ROLES = ("agent", "customer")
@@ -83,7 +87,7 @@ def speaker_role(conv: Conversation, speaker: str | None) -> str | None:
 
 
 def _turns(conv: Conversation) -> list[Turn]:
-    return conv.turns if conv.turns else conv.turns_from_speakers()
+    return utterance_segments(conv)
 
 
 def is_turn_labelled(conv: Conversation, turn: Turn, marked: bool = False) -> bool:
@@ -128,6 +132,11 @@ def utterances_from_conversation(conv: Conversation, marked_turns: Iterable[int]
         else:
             tags = turn_tags(conv, turn)
             labelled = is_turn_labelled(conv, turn, ti in marked)
+        vote = spans_to_tags(len(words), [
+            (max(s.start_word, turn.start_word) - turn.start_word, min(s.end_word, turn.end_word) - turn.start_word,
+             s.category)
+            for s in conv.spans
+            if s.status != SpanStatus.REJECTED and s.start_word < turn.end_word and turn.start_word < s.end_word])
         out.append(Utterance(
             tokens=[w.text for w in words],
             tags=tags,
@@ -139,5 +148,6 @@ def utterances_from_conversation(conv: Conversation, marked_turns: Iterable[int]
             language=conv.language,
             labelled=labelled,
             context=context,
+            meta={"vote_tags": vote},  # the detection vote's view (redactdesk.learn.disagreement)
         ))
     return out

@@ -18,11 +18,13 @@ def al_window(qtbot, tmp_path, settings, monkeypatch):
     monkeypatch.setenv("REDACTDESK_AL_AUTOSTART", "1")
     from redactdesk.gui.app import build_main_window
     from redactdesk.learn.training import TrainingSettings
+    from redactdesk.learn.versions import set_project_learner
     from redactdesk.store import Project
     from redactdesk.synth import generate_corpus
 
     path = tmp_path / "al.rdproj"
     with Project.create(path, actor="tester") as project:
+        set_project_learner(project, "crf")  # the CRF baseline, quick to train (the tagger: test_al_tagger)
         for conv in generate_corpus(range(100_300, 100_306)):
             conv.spans = [dataclasses.replace(s, status=SpanStatus.SUGGESTED) for s in conv.spans]
             project.add_conversation(conv)

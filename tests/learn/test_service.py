@@ -10,6 +10,7 @@ from redactdesk.core.types import SpanStatus
 from redactdesk.learn.errors import LearnError
 from redactdesk.learn.service import SOURCE_NAME, ActiveLearner
 from redactdesk.learn.training import TrainingSettings
+from redactdesk.learn.versions import set_project_learner
 from redactdesk.store import Project
 
 FAST = TrainingSettings(max_iterations=30)
@@ -20,6 +21,7 @@ def project(tmp_path):
     from redactdesk.synth import generate_corpus
 
     proj = Project.create(tmp_path / "p.rdproj")
+    set_project_learner(proj, "crf")  # these tests are about the CRF baseline (the tagger's: test_tagger_learner)
     for conv in generate_corpus(range(100_100, 100_112)):
         conv.spans = [dataclasses.replace(s, status=SpanStatus.SUGGESTED) for s in conv.spans]
         proj.add_conversation(conv)

@@ -48,3 +48,16 @@ def test_cli_reports_bad_input(tmp_path, capsys):
     code = main(["--train", str(tmp_path / "empty.conll"), "--test", str(bad), "--out", str(tmp_path / "o"),
                  "--quiet", "--strategy", "t-sum*s-sum", "--source", "none"])
     assert code == 2
+
+
+def test_simulation_with_the_tagger_learner(tmp_path, train_utts, test_utts):
+    """The tagger learner runs the same rounds: warm-started (its seed point already finds names) and
+    updated round by round; the settings record which learner ran."""
+    res = run_simulation(train_utts[:40], test_utts[:20], ["random", "t-kmax"], seed_size=5, batch=5, repeats=1,
+                         out_dir=tmp_path / "tagger", seed_strategy="kmeans+s-kmax", max_labels=10,
+                         learner="tagger")
+    assert res.settings["learner"] == "tagger" and len(res.curves) == 2
+    for c in res.curves:
+        assert c.n_labeled.tolist() == [5, 10]
+        assert c.f1[0] > 0  # 5 labels: the bundled tagger's knowledge, not a model from 5 sentences
+    assert (tmp_path / "tagger" / "curve.csv").exists()

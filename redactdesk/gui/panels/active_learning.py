@@ -58,6 +58,7 @@ from redactdesk.learn.service import (
     model_summary,
     save_version,
 )
+from redactdesk.learn.suggestion_sync import SuggestionChanges, refresh_learner_suggestions
 from redactdesk.learn.training import TrainingSettings
 
 STRATEGY_LABELS = {
@@ -69,6 +70,8 @@ STRATEGY_LABELS = {
     "kmeans+t-sum": "K-means + uncertainty (Eq. 1)",
     "diverse+t-sum": "Uncertainty (H Sum), no near-duplicates",
     "diverse+t-kmax": "Uncertainty (H K-Max), no near-duplicates",
+    "d-kmax": "Disagreement of model, source and detection vote",
+    "t-kmax*d-kmax": "Uncertainty (K-Max) x disagreement",
 }
 AUTOSTART_ENV = "REDACTDESK_AL_AUTOSTART"  # "0": the learner waits until asked (tests of other panels)
 TITLE_UPDATE = "Active learning"
@@ -117,6 +120,7 @@ class Outcome:
     trained: TrainResult | None = None  # a newly trained model, for the GUI thread to store
     tried_at: int | None = None  # labelled utterances when training was attempted
     message: str = ""
+    changes: SuggestionChanges | None = None  # the new model's suggestions added/withdrawn in open calls
 
 
 class LearnerHolder:
@@ -196,6 +200,8 @@ def run_request(job: Any, holder: LearnerHolder, cfg: JobConfig) -> Outcome:
             else:
                 out.trained = train()
                 learner.adopt(out.trained.model)  # the queue below already asks the new model
+                job.report(0.6, None, "updating the model's suggestions in open calls")
+                out.changes = refresh_learner_suggestions(learner.project, learner, check=job.check)
         if req.rescore or out.trained is not None:
             job.report(0.8, None, "choosing what to label next")
             out.items = learner.queue(refresh=False, check=job.check)
@@ -211,6 +217,7 @@ class ALController(QObject):
     model_changed = Signal()
     busy_changed = Signal(bool)
     counts_changed = Signal()
+    suggestions_changed = Signal()  # a new version changed the suggestions in open calls (see last_changes)
 
     def __init__(self, ctx: Any, batch: int = 10, autostart: bool | None = None) -> None:
         super().__init__(ctx)
@@ -224,6 +231,7 @@ class ALController(QObject):
         self.training = TrainingSettings()
         self.auto_retrain = True
         self.items: list[QueueItem] = []
+        self.last_changes: SuggestionChanges | None = None
         self.counts: dict[str, int] | None = None  # None until a job has read the project
         self.summary: ModelSummary = model_summary(ctx.project)  # metrics rows only: small
         latest = self.summary.latest
@@ -343,6 +351,12 @@ class ALController(QObject):
             self.ctx.status(f"Active learning: {out.message}")
         if out.trained is not None:
             self._store(out.trained)
+        if out.changes is not None:
+            self.last_changes = out.changes
+            if out.changes.total:
+                self.ctx.reload()  # the open call shows the added/withdrawn suggestions
+            self.ctx.status(f"Active learning: {out.changes.message()}", 10000)
+            self.suggestions_changed.emit()
         items = self.items if out.items is None else out.items
         self.items = [i for i in items if (i.conversation_id, i.turn_index) not in out.labelled]
         self.queue_changed.emit()

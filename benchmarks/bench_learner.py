@@ -1,0 +1,110 @@
+"""The tagger learner's update time: one update on 50 newly labelled turns, on 2 cores.
+
+    python benchmarks/bench_learner.py [--new 50] [--updates 3] [--pool 2000] [--threads 2]
+
+Generated calls (seeds >= 100000) stand in for annotated turns. Each update fine-tunes a copy of
+the model in use on 50 turns nobody labelled before plus a replay sample of earlier ones
+(:class:`redactdesk.learn.tagger_model.UpdateSettings`, the app's defaults); the "update job" row
+adds what the app does around it (test-then-train scores, the stability check, serialising the
+version). BLAS and OpenMP are held to ``--threads`` threads and the process to as many cores.
+Prints wall-clock and CPU seconds (the machine may be shared: CPU seconds are the steadier
+number). Target: an update < 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def _limit_threads(n: int) -> None:
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
+        os.environ[var] = str(n)
+    if hasattr(os, "sched_setaffinity"):
+        cores = sorted(os.sched_getaffinity(0))[:n]
+        os.sched_setaffinity(0, cores)
+
+
+class Timer:
+    def __enter__(self) -> Timer:
+        self.w, self.c = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall = time.perf_counter() - self.w
+        self.cpu = time.process_time() - self.c
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--new", type=int, default=50, help="newly labelled turns per update (default 50)")
+    ap.add_argument("--updates", type=int, default=3, help="updates in a row (default 3)")
+    ap.add_argument("--pool", type=int, default=2000, help="unlabelled turns scored after each update")
+    ap.add_argument("--threads", type=int, default=2, help="cores and BLAS threads (default 2)")
+    args = ap.parse_args(argv)
+    _limit_threads(args.threads)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+    from redactdesk.learn.crf import CrfModel
+    from redactdesk.learn.entropy import sequence_scores, token_entropy
+    from redactdesk.learn.tagger_model import TaggerModel, UpdateSettings
+    from redactdesk.learn.tagger_update import prepare_tagger_update
+    from redactdesk.learn.training import TrainingSettings
+    from redactdesk.learn.utterances import utterances_from_conversation
+    from redactdesk.synth import generate_corpus
+
+    need = args.new * args.updates + args.pool
+    utts, seed = [], 100_000
+    while len(utts) < need:
+        for c in generate_corpus(range(seed, seed + 20)):
+            utts += utterances_from_conversation(c, gold_spans=True)
+        seed += 20
+    labelled, pool = utts[: args.new * args.updates], utts[args.new * args.updates: need]
+    for u in pool:
+        u.labelled = False
+    rows: list[tuple[str, float, float]] = []
+    with Timer() as t:
+        model = TaggerModel.bundled("en")
+    rows.append(("load the bundled tagger", t.wall, t.cpu))
+    with Timer() as t:
+        marg = model.marginals(pool)
+        h = token_entropy(marg.probs, marg.outside, "multi")
+        sequence_scores(h, marg.starts, marg.lengths, "kmax")
+    rows.append((f"score {len(pool)} turns (distributions + K-Max)", t.wall, t.cpu))
+    settings = UpdateSettings()
+    updates = []
+    model_id = None
+    for k in range(args.updates):
+        new = labelled[k * args.new:(k + 1) * args.new]
+        for u in labelled[: (k + 1) * args.new]:
+            u.labelled = True
+        with Timer() as t:
+            result = prepare_tagger_update(model, model_id, labelled[: (k + 1) * args.new] + pool,
+                                           check=lambda: None, settings=settings)()
+        fine = float(result.metrics["update_seconds"])
+        updates.append(fine)
+        rows.append((f"update {k + 1}: fine-tune on {len(new)} new (+ replay {min(k * args.new, settings.replay)})",
+                     fine, float("nan")))
+        rows.append((f"update {k + 1}: whole job (scores, stability, blob {len(result.blob) / 1e6:.1f} MB)",
+                     t.wall, t.cpu))
+        model, model_id = result.model, k + 1
+    with Timer() as t:
+        CrfModel(max_iterations=TrainingSettings().max_iterations).fit(labelled)
+    rows.append((f"CRF baseline: retrain on all {len(labelled)} labelled", t.wall, t.cpu))
+
+    print(f"bench_learner: {args.threads} cores, {args.new} new turns per update, pool {len(pool)}")
+    print(f"{'step':<62} {'wall s':>8} {'cpu s':>8}")
+    for name, wall, cpu in rows:
+        cpu_s = "-" if cpu != cpu else f"{cpu:.2f}"
+        print(f"{name:<62} {wall:>8.2f} {cpu_s:>8}")
+    worst = max(updates)
+    print(f"time per update (fine-tune, worst of {len(updates)}): {worst:.2f} s — target < 5 s: "
+          f"{'met' if worst < 5 else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

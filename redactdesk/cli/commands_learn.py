@@ -1,0 +1,104 @@
+"""``redactdesk learner``: the project's active-learning model -- which learner, its versions, rollback.
+
+    redactdesk learner show calls.rdproj                 # learner in use, versions with scores
+    redactdesk learner use calls.rdproj tagger|crf       # choose the learner (the CRF is the baseline)
+    redactdesk learner update calls.rdproj               # learn from the turns labelled since the last version,
+                                                         # then update its suggestions in open calls
+    redactdesk --role reviewer learner rollback calls.rdproj 3   # use version 3 again
+
+Output carries ids, counts and scores only, never words of the calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from redactdesk.cli.commands_project import open_project
+from redactdesk.cli.conventions import add_json_option, print_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("learner", help="the active-learning model: learner choice, versions, update, rollback")
+    lsub = p.add_subparsers(dest="learner_command", metavar="ACTION")
+    lsub.required = True
+    s = lsub.add_parser("show", help="the learner in use and its stored versions with their scores")
+    s.add_argument("project", help="the project file")
+    add_json_option(s)
+    s.set_defaults(func=cmd_show)
+    s = lsub.add_parser("use", help="choose the learner: tagger (fine-tuned transcript tagger) or crf (baseline)")
+    s.add_argument("project", help="the project file")
+    s.add_argument("learner", choices=["tagger", "crf"], help="tagger (default; learns from every decision) or crf")
+    s.set_defaults(func=cmd_use)
+    s = lsub.add_parser("update", help="learn from the turns labelled since the version in use (a new version)")
+    s.add_argument("project", help="the project file")
+    add_json_option(s)
+    s.set_defaults(func=cmd_update)
+    s = lsub.add_parser("rollback", help="use an earlier version again (reviewers; audited)")
+    s.add_argument("project", help="the project file")
+    s.add_argument("version", type=int, help="the version id (see `learner show`)")
+    s.set_defaults(func=cmd_rollback)
+
+
+def _version_row(v: Any, active: int | None) -> dict[str, Any]:
+    m = v.metrics
+    return {"id": v.id, "active": v.id == active, "created": v.created, "n_labelled": v.n_labelled,
+            "n_new": m.get("n_new"), "f1": m.get("f1"), "scored_at": v.scored_at, "eval": m.get("eval", "cv"),
+            "parent": m.get("parent")}
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from redactdesk.learn.service import model_summary
+    from redactdesk.learn.versions import project_learner
+
+    with open_project(args) as project:
+        learner = project_learner(project)
+        summary = model_summary(project)
+    rows = [_version_row(v, summary.active) for v in summary.versions]
+    if args.json:
+        print_json({"learner": learner, "active": summary.active, "versions": rows})
+        return 0
+    print(f"learner: {learner}; {len(rows)} version(s)" + (f", in use: v{summary.active}" if rows else ""))
+    for r in rows:
+        f1 = "n/a" if r["f1"] is None else f"{r['f1']:.3f}"
+        mark = "*" if r["active"] else " "
+        print(f"{mark} v{r['id']:<4} {r['created'][:19]}  labelled {r['n_labelled']:>5}  "
+              f"F1 {f1} ({r['eval']} at {r['scored_at']})")
+    return 0
+
+
+def cmd_use(args: argparse.Namespace) -> int:
+    from redactdesk.learn.versions import set_project_learner
+
+    with open_project(args) as project:
+        set_project_learner(project, args.learner)
+    print(f"learner: {args.learner}")
+    return 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    from redactdesk.learn.service import ActiveLearner
+    from redactdesk.learn.suggestion_sync import refresh_learner_suggestions
+
+    with open_project(args) as project:
+        learner = ActiveLearner(project)
+        v = learner.retrain()
+        changes = refresh_learner_suggestions(project, learner)
+    out = {"id": v.id, "learner": learner.learner, "n_labelled": v.n_labelled, "n_new": v.metrics.get("n_new"),
+           "f1": v.f1, "update_seconds": v.metrics.get("update_seconds"), "suggestions": changes.to_dict()}
+    if args.json:
+        print_json(out)
+    else:
+        f1 = "n/a" if v.f1 is None else f"{v.f1:.3f}"
+        print(f"model v{v.id} ({learner.learner}): {v.n_labelled} labelled turns, F1 before this update {f1}")
+        print(changes.message())
+    return 0
+
+
+def cmd_rollback(args: argparse.Namespace) -> int:
+    from redactdesk.learn.versions import rollback
+
+    with open_project(args) as project:
+        row = rollback(project, args.version)
+    print(f"model v{row['id']} is in use again ({row['n_labelled']} labelled turns); later versions are kept")
+    return 0

@@ -1,0 +1,47 @@
+"""The tagger learner inside ``redactdesk simulate``: the same rounds as the CRF, learned as the app does.
+
+The CRF is retrained from scratch on every labelled utterance each round (the thesis' baseline).
+The tagger learner starts from the bundled transcript tagger and, each round, fine-tunes the
+previous round's model on the newly chosen utterances plus a replay sample of earlier ones --
+exactly one app update (:meth:`redactdesk.learn.tagger_model.TaggerModel.updated`). So its curve
+shows what annotators would see, and its 0-label point is the bundled tagger itself.
+
+:class:`TaggerTrainer` keeps the last model of the current run: a call with a superset of the
+last indices is an update; any other call (a new run, the full-data model) starts again from the
+bundled tagger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from redactdesk.learn.tagger_model import TaggerModel, UpdateSettings
+from redactdesk.learn.utterances import Utterance
+
+
+class TaggerTrainer:
+    def __init__(self, pool: Sequence[Utterance], base: TaggerModel | None = None,
+                 settings: UpdateSettings | None = None, full_epochs: int | None = None) -> None:
+        self.pool = list(pool)
+        self.base = base or TaggerModel.bundled("en")
+        self.settings = settings or UpdateSettings()
+        self.full_epochs = full_epochs
+        self._last: tuple[TaggerModel, frozenset[int]] | None = None
+
+    def train(self, indices: np.ndarray) -> TaggerModel:
+        idx = [int(i) for i in indices]
+        chosen = frozenset(idx)
+        if self._last is not None and self._last[1] <= chosen and self._last[1] != chosen:
+            model, before = self._last
+            new = [self.pool[i] for i in idx if i not in before]
+            earlier = [self.pool[i] for i in sorted(before)]
+            out = model.updated(new, earlier, self.settings)
+        else:
+            st = self.settings
+            if len(idx) == len(self.pool) and self.full_epochs:
+                st = UpdateSettings(**{**st.to_dict(), "epochs": self.full_epochs})
+            out = self.base.updated([self.pool[i] for i in idx], (), st)
+        self._last = (out, chosen)
+        return out

@@ -1,0 +1,41 @@
+"""``redactdesk learner``: choose the learner, list versions, roll back (reviewers only)."""
+
+from __future__ import annotations
+
+import json
+
+from redactdesk.cli.main import main
+from redactdesk.learn.versions import MODEL_NAME
+
+
+def _project_with_versions(tmp_path, kind="spacy-ner"):
+    from redactdesk.store import Project
+
+    path = tmp_path / "p.rdproj"
+    with Project.create(path) as proj:
+        for n in (10, 25):
+            proj.save_model(MODEL_NAME, kind, b"", {"f1": 0.5 + n / 100, "eval": "test-then-train", "scored_n": n - 10},
+                            n)
+    return path
+
+
+def test_show_use_and_rollback(tmp_path, capsys):
+    path = _project_with_versions(tmp_path)
+    assert main(["learner", "show", str(path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["learner"] == "tagger" and shown["active"] == 2
+    assert [v["id"] for v in shown["versions"]] == [1, 2] and shown["versions"][1]["active"]
+
+    assert main(["learner", "rollback", str(path), "1"]) == 2  # an annotator may not
+    assert "reviewer" in capsys.readouterr().err
+    assert main(["--role", "reviewer", "learner", "rollback", str(path), "1"]) == 0
+    assert "v1 is in use again" in capsys.readouterr().out
+    assert main(["learner", "show", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["active"] == 1
+    assert main(["--role", "reviewer", "learner", "rollback", str(path), "7"]) == 2
+    capsys.readouterr()
+
+    assert main(["learner", "use", str(path), "crf"]) == 0
+    assert capsys.readouterr().out.strip() == "learner: crf"
+    assert main(["learner", "show", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"learner": "crf", "active": None, "versions": []}
