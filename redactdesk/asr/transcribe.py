@@ -232,6 +232,8 @@ def transcribe_file(
     chunk_plan: ChunkPlan | None = None,
     backend_options: dict[str, Any] | None = None,
     second_pass: bool = True,
+    diarize: bool = False,
+    num_speakers: int | None = None,
 ) -> TranscriptionResult:
     """Transcribe one audio file (see the module docstring).
 
@@ -244,6 +246,9 @@ def transcribe_file(
     ``backend_options`` go to the backend (faster-whisper: threads, beam_size, prompt, ...).
     ``second_pass`` (default on, backends that recognise pieces of audio) recognises again, on its
     own, any stretch of speech the first pass left without words (:mod:`redactdesk.asr.gapfill`).
+    ``diarize``: on a mono recording whose backend gave no speaker labels, find the speakers with
+    :mod:`redactdesk.asr.diarize` (``num_speakers`` if known, else chosen by the diarizer); a missing
+    diarizer is said in the notes and the recording keeps one speaker. Stereo calls need none.
     """
     t0 = time.perf_counter()
     scan = scan_audio(audio_path)
@@ -315,7 +320,10 @@ def transcribe_file(
         words = merge_channels(per_channel, channel_speakers, channels=numbers)
         review = {i for i, (c, k) in enumerate(merge_order(per_channel, numbers)) if k in flagged[c]}
     else:
-        words = assign_mono_speakers(per_channel[0] if per_channel else [])
+        words = per_channel[0] if per_channel else []
+        if diarize and words and not any(w.speaker for w in words):
+            words = _diarize(scan, words, num_speakers, notes, cancel)
+        words = assign_mono_speakers(words)
         review = flagged[0] if flagged else set()
     if not stereo and speech:  # words of a mono result carry channel None
         speech = {None: next(iter(speech.values()))}
@@ -363,6 +371,22 @@ def transcribe_file(
     )
     log.info("transcribed %s: %s", scan.path.name, {k: v for k, v in result.summary().items() if k != "notes"})
     return result
+
+
+def _diarize(scan: AudioScan, words: list[Word], num_speakers: int | None, notes: list[str],
+             cancel: CancelFn | None) -> list[Word]:
+    """Speaker labels for a mono recording's words (:mod:`redactdesk.asr.diarize`), or the words
+    unchanged with a note saying why there are none."""
+    from redactdesk.asr.diarize import diarize_words, diarizer_available
+
+    ok, reason = diarizer_available()
+    if not ok:
+        notes.append(reason)
+        return words
+    with sf.SoundFile(scan.path) as f:
+        labelled, rep = diarize_words(_ChannelReader(f, None), words, num_speakers=num_speakers, cancel=cancel)
+    notes.append(rep.note())
+    return labelled
 
 
 def _channels_to_transcribe(scan: AudioScan, notes: list[str]) -> list[int | None]:
@@ -467,13 +491,16 @@ def transcribe_to_json(
     refine: bool = True,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
+    speakers: int = 2,
 ) -> TranscriptionResult:
     """``redactdesk transcribe --audio FILE --out WORDS.json``: transcribe and write the words file.
 
+    ``speakers`` > 0: a mono recording is diarized into that many speakers (0: one speaker).
     Nothing is written if transcription fails or is cancelled.
     """
     result = transcribe_file(
-        audio, backend=backend, model=model, language=language, refine=refine, progress=progress, cancel=cancel
+        audio, backend=backend, model=model, language=language, refine=refine, progress=progress, cancel=cancel,
+        diarize=speakers > 0, num_speakers=speakers or None,
     )
     write_json_atomic(result.words_json(), out)
     return result
