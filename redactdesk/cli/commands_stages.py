@@ -4,9 +4,12 @@ review-sample, risk, signoff, export, verify, keys. Each is a thin wrapper over 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from redactdesk.cli.commands_project import CliError, open_project
+from redactdesk.cli.conventions import add_json_option, add_lang_option, input_path, output_path, print_json
+from redactdesk.cli.executor_options import add_executor_options, stage_executor
 from redactdesk.core.types import Role
 
 
@@ -14,20 +17,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("transcribe", help="transcribe a project's conversations, or one audio file to JSON")
     p.add_argument("project", nargs="?", help="project file (omit with --audio)")
     p.add_argument("--audio", help="transcribe this one file, no project (writes --out)")
-    p.add_argument("--out", help="with --audio: WORDS.json to write")
-    p.add_argument("--backend", default="faster-whisper", choices=["faster-whisper", "whisperx"])
+    p.add_argument("--out", help="with --audio: WORDS.json to write (- for stdout)")
+    p.add_argument("--backend", default="faster-whisper", choices=["faster-whisper", "whisperx"],
+                   help="ASR engine (whisperx needs the extra redactdesk[whisperx])")
     p.add_argument("--model", default=None,
                    help="tiny.en, base, or a path to a CTranslate2 model folder (default: base)")
-    p.add_argument("--language", choices=["en", "es", "detect"], help="default: each conversation's language")
+    add_lang_option(p, ["en", "es", "detect"], None, "language spoken (default: each conversation's; detect: "
+                    "let the model decide)")
     p.add_argument("--only", nargs="+", metavar="CONV", help="only these conversations")
+    p.add_argument("--speakers", type=int, default=None, metavar="N",
+                   help="speakers the diarizer finds in a mono recording (default: the project setting "
+                   "asr.speakers, 2; with --audio 2; 0: no diarizer, one speaker); stereo calls take one "
+                   "speaker per channel")
+    add_executor_options(p)
     p.set_defaults(func=cmd_transcribe)
 
     p = sub.add_parser("detect", help="suggest personal-data spans in a project, or in a JSONL file")
     p.add_argument("project", nargs="?", help="project file (omit with --jsonl)")
-    p.add_argument("--jsonl", metavar="IN", help='lines {"id", "text"}; writes --out with character spans')
-    p.add_argument("--out", metavar="OUT")
-    p.add_argument("--lang", default="en", choices=["en", "es"])
+    p.add_argument("--jsonl", metavar="IN", help='lines {"id", "text"} (- for stdin); writes --out with '
+                                                  "character spans")
+    p.add_argument("--out", metavar="OUT", help="with --jsonl: where the spans go (- for stdout)")
+    add_lang_option(p, ["en", "es"], "en", "language of the JSONL texts (--jsonl only)")
     p.add_argument("--only", nargs="+", metavar="CONV", help="only these conversations")
+    add_executor_options(p)
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="precision/recall/F1 of detection against labelled conversations")
@@ -35,50 +47,57 @@ def register(sub: argparse._SubParsersAction) -> None:
                                            "(default: fresh generated calls, see --generate)")
     p.add_argument("--generate", type=int, default=0, metavar="N", help="evaluate on N freshly generated calls")
     p.add_argument("--seed", type=int, default=100000, help="first generator seed for --generate (>= 100000)")
-    p.add_argument("--lang", default="en", choices=["en", "es"])
+    add_lang_option(p, ["en", "es"], "en", "language of the detector (and of --generate's calls)")
+    add_json_option(p)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("substitute", help="replace accepted items with pseudonyms and write revised transcripts")
-    p.add_argument("project")
-    p.add_argument("--mode", default="pseudonym", choices=["pseudonym", "placeholder", "tag", "redact", "generalise"])
+    p.add_argument("project", help="the project file")
+    p.add_argument("--mode", default="pseudonym", choices=["pseudonym", "placeholder", "tag", "redact", "generalise"],
+                   help="what replaces an item: a pseudonym, [PERSON_1], [PERSON], a blank, or a coarser value")
     p.add_argument("--out", help="folder for revised transcripts (.txt and .json)")
     p.add_argument("-k", type=int, default=3, help="k for --mode generalise")
     p.set_defaults(func=cmd_substitute)
 
     p = sub.add_parser("mask", help="write masked audio for a project's conversations")
-    p.add_argument("project")
-    p.add_argument("--method", default="beep", choices=["silence", "beep", "noise", "distort", "voice"])
+    p.add_argument("project", help="the project file")
+    p.add_argument("--method", default="beep", choices=["silence", "beep", "noise", "distort", "voice"],
+                   help="how an item's audio is masked (voice: the surrogate spoken)")
     p.add_argument("--out", required=True, help="folder for the masked audio")
     p.add_argument("--relisten", action="store_true", help="re-transcribe masked ranges and report leaks")
+    add_executor_options(p)
     p.set_defaults(func=cmd_mask)
 
     p = sub.add_parser("simulate", help="active-learning simulation (see `redactdesk simulate --help`)",
                        add_help=False)
-    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="options of the simulation")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("review-sample", help="draw a stratified review sample and pre-scan it")
-    p.add_argument("project")
-    p.add_argument("--size", type=int, default=5)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("project", help="the project file")
+    p.add_argument("--size", type=int, default=5, help="number of conversations in the sample")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the same seed draws the same sample)")
+    add_json_option(p)
     p.set_defaults(func=cmd_review_sample)
 
     p = sub.add_parser("risk", help="residual risk from reviewers' MISSED_ marks (seed 002)")
-    p.add_argument("project")
+    p.add_argument("project", help="the project file")
     p.add_argument("--mark", nargs=4, metavar=("CONV", "START", "END", "TAG"),
                    help="record a miss, e.g. --mark call_1 12 14 MISSED_PERSON_PARTIAL (word range, end exclusive)")
     p.add_argument("--item", help="with --mark: key that groups repeats of one item")
     p.add_argument("--threshold", type=float, default=None, help="criterion threshold (default: project setting or 5)")
+    add_json_option(p)
     p.set_defaults(func=cmd_risk)
 
     p = sub.add_parser("signoff", help="sign the project off as a reviewer (or show the sign-off state)")
-    p.add_argument("project")
+    p.add_argument("project", help="the project file")
     p.add_argument("--reviewer", help="reviewer's name (omit to show the current state)")
-    p.add_argument("--comment", default="")
+    p.add_argument("--comment", default="", help="a note stored with the sign-off")
     p.add_argument("--exclude", nargs="+", action="extend", default=[], metavar="CONV",
                    help="leave these conversations out of the release")
     p.add_argument("--override", nargs=2, action="append", default=[], metavar=("CONV", "REASON"),
                    help="release CONV although it is not fully reviewed, for this written reason (repeatable)")
+    add_json_option(p)
     p.set_defaults(func=cmd_signoff)
 
     p = sub.add_parser("verify", help="check a release folder: signature, trusted key, every file, nothing extra")
@@ -94,20 +113,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     k.set_defaults(func=cmd_keys)
     k = ksub.add_parser("export", help="write a reviewer's public key to a file (to give to recipients)")
     k.add_argument("name", help="the reviewer's name, as used with signoff --reviewer")
-    k.add_argument("--out", required=True, metavar="FILE")
+    k.add_argument("--out", required=True, metavar="FILE", help="where the public key goes")
     k.set_defaults(func=cmd_keys)
     k = ksub.add_parser("trust", help="trust a reviewer's exported public key on this machine")
-    k.add_argument("file", metavar="FILE")
+    k.add_argument("file", metavar="FILE", help="a public key written by `redactdesk keys export`")
     k.set_defaults(func=cmd_keys)
 
     p = sub.add_parser("export", help="write a release folder (needs a valid sign-off unless --draft)")
-    p.add_argument("project")
-    p.add_argument("--out", required=True)
+    p.add_argument("project", help="the project file")
+    p.add_argument("--out", required=True, help="the release folder to create (must not exist)")
     p.add_argument("--draft", action="store_true", help="export without a valid sign-off, marked DRAFT everywhere")
     p.add_argument("--method", default=None, help="masking method (default: the project's mask.method or beep)")
     p.add_argument("--override-leaks", metavar="REASON", help="reviewer's written reason to export despite "
                                                                 "re-listen leaks")
+    add_executor_options(p)
     p.set_defaults(func=cmd_export)
+
+
+def _as_json(obj) -> dict:
+    """A report object as JSON-able data: its ``to_dict()``, else its dataclass fields."""
+    import dataclasses
+
+    if hasattr(obj, "to_dict"):
+        return obj.to_dict()
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.asdict(obj)
+    return {"value": str(obj)}
 
 
 def _progress(desc: str):
@@ -117,24 +148,30 @@ def _progress(desc: str):
 
 
 def cmd_transcribe(args: argparse.Namespace) -> int:
+    if args.speakers is not None and not 0 <= args.speakers <= 8:
+        raise CliError("--speakers must be a whole number from 0 to 8")
     if args.audio:
         if not args.out:
             raise CliError("--audio needs --out WORDS.json")
         from redactdesk.asr.transcribe import transcribe_to_json
 
-        transcribe_to_json(args.audio, args.out, backend=args.backend, model=args.model or "base",
-                           language=None if args.language == "detect" else (args.language or "en"))
-        print(f"wrote {args.out}")
+        with output_path(args.out, ".json") as out:
+            transcribe_to_json(args.audio, out, backend=args.backend, model=args.model or "base",
+                               language=None if args.lang == "detect" else (args.lang or "en"),
+                               speakers=2 if args.speakers is None else args.speakers)
+        if args.out != "-":
+            print(f"wrote {args.out}")
         return 0
     if not args.project:
         raise CliError("give a PROJECT, or --audio FILE --out WORDS.json")
     from redactdesk.pipeline.transcription import transcribe_project
 
-    with open_project(args) as project:
+    with open_project(args) as project, stage_executor(args, project) as executor:
         update, close = _progress("transcribe")
         try:
             outcomes = transcribe_project(project, args.only, backend=args.backend, model=args.model,
-                                          language=args.language, progress=update)
+                                          language=args.lang, progress=update, executor=executor,
+                                          resume=True, speakers=args.speakers)
         finally:
             close()
     for o in outcomes:
@@ -151,17 +188,19 @@ def cmd_detect(args: argparse.Namespace) -> int:
             raise CliError("--jsonl needs --out OUT")
         from redactdesk.detect.pipeline import detect_jsonl
 
-        n = detect_jsonl(args.jsonl, args.out, args.lang)
-        print(f"wrote {n} lines to {args.out}")
+        with input_path(args.jsonl, ".jsonl") as inp, output_path(args.out, ".jsonl") as out:
+            n = detect_jsonl(inp, out, args.lang)
+        print(f"wrote {n} lines to {'stdout' if args.out == '-' else args.out}",
+              file=sys.stderr if args.out == "-" else sys.stdout)
         return 0
     if not args.project:
         raise CliError("give a PROJECT, or --jsonl IN --out OUT")
     from redactdesk.pipeline.detection import detect_project
 
-    with open_project(args) as project:
+    with open_project(args) as project, stage_executor(args, project) as executor:
         update, close = _progress("detect")
         try:
-            counts = detect_project(project, args.only, progress=update)
+            counts = detect_project(project, args.only, progress=update, executor=executor, resume=True)
         finally:
             close()
     for cid, n in counts.items():
@@ -194,6 +233,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     blank = [type(c)(id=c.id, words=c.words, turns=c.turns, language=c.language) for c in gold]
     pred = detect_conversations(blank, language=args.lang)
     report = evaluate(gold, pred)
+    if args.json:
+        print_json({"conversations": len(gold), "report": _as_json(report)})
+        return 0
     print(comparison_table({"redactdesk": report}, title=f"detection on {len(gold)} conversations"))
     return 0
 
@@ -215,14 +257,14 @@ def cmd_substitute(args: argparse.Namespace) -> int:
 
 
 def cmd_mask(args: argparse.Namespace) -> int:
-    from redactdesk.audio.project import mask_project
+    from redactdesk.pipeline.masking import mask_project_with
 
-    with open_project(args) as project:
+    with open_project(args) as project, stage_executor(args, project) as executor:
         update, close = _progress(f"mask ({args.method})")
         try:
             surrogates = _voice_surrogates(project) if args.method == "voice" else None
-            reports = mask_project(project, args.out, args.method, progress=lambda f: update(f, ""),
-                                   surrogates=surrogates)
+            reports = mask_project_with(project, args.out, args.method, progress=update, surrogates=surrogates,
+                                        executor=executor)
         finally:
             close()
         project.set_setting("mask.method", args.method)
@@ -271,6 +313,11 @@ def cmd_review_sample(args: argparse.Namespace) -> int:
         ids = stratified_sample(convs, args.size, seed=args.seed)
         project.set_setting("review.sample", {"ids": ids, "seed": args.seed})
         by_id = {c.id: c for c in convs}
+        if args.json:
+            print_json({"seed": args.seed, "of": len(convs), "sample": [
+                {"id": cid, "prescan": [{"start_word": h.start_word, "end_word": h.end_word, "kind": h.kind}
+                                        for h in prescan(by_id[cid])]} for cid in ids]})
+            return 0
         print(f"review sample of {len(ids)} from {len(convs)} conversations (seed {args.seed}):")
         for cid in ids:
             hits = prescan(by_id[cid])
@@ -311,6 +358,9 @@ def cmd_risk(args: argparse.Namespace) -> int:
         ids = sample["ids"] if sample else None
         threshold = args.threshold if args.threshold is not None else project.setting("review.threshold", 5.0)
         summary = corpus_summary(items_from_project(project, ids), taxonomy, threshold=threshold)
+    if args.json:
+        print_json({"scope": ids or "all", "passed": summary.passed, "summary": _as_json(summary)})
+        return 0 if summary.passed else 1
     scope = f"review sample ({len(ids)} conversations)" if ids else "all conversations"
     print(f"residual risk over {scope}:")
     print(summary.table())
@@ -366,21 +416,25 @@ def cmd_signoff(args: argparse.Namespace) -> int:
             if unknown:
                 raise CliError(f"no conversation {unknown[0]!r} in the project")
             counts = _signoff_counts(project, list(args.exclude), overrides)
+            notes = sys.stderr if args.json else sys.stdout
             print(f"conversations to release: {counts.get('included', 0)}; "
                   f"undecided suggestions: {counts.get('undecided_suggestions', 0)}; "
                   f"never detected: {counts.get('never_detected', 0)}; "
                   f"not reviewed: {counts.get('not_reviewed', 0)}; "
-                  f"excluded: {counts.get('excluded', 0)}; overridden: {counts.get('overridden', 0)}")
+                  f"excluded: {counts.get('excluded', 0)}; overridden: {counts.get('overridden', 0)}", file=notes)
             if counts.get("blocked", 0) or counts.get("undecided_suggestions", 0):
                 print(f"WARNING: signing with open items: {counts.get('blocked', 0)} conversation(s) to release are "
                       "not ready and have no override; export will refuse them until they are reviewed, "
-                      "excluded or overridden (the sign-off records these counts)")
+                      "excluded or overridden (the sign-off records these counts)", file=notes)
             try:
                 state = sign_off(project, args.reviewer, args.comment, role=role, exclude=args.exclude,
                                  overrides=overrides, seen=counts)
             except (ValueError, KeyStoreError) as exc:
                 raise CliError(str(exc)) from exc
-    print(state.describe())
+    if args.json:
+        print_json({"valid": state.valid, "describe": state.describe(), **_as_json(state)})
+    else:
+        print(state.describe())
     return 0 if state.valid else 1
 
 
@@ -427,12 +481,12 @@ def cmd_keys(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from redactdesk.pipeline.export import export_release, release_summary
 
-    with open_project(args) as project:
+    with open_project(args) as project, stage_executor(args, project) as executor:
         method = args.method or project.setting("mask.method", "beep")
         update, close = _progress("export")
         try:
             result = export_release(project, args.out, draft=args.draft, mask_method=method, progress=update,
-                                    override_reason=args.override_leaks)
+                                    override_reason=args.override_leaks, executor=executor)
         finally:
             close()
     print(release_summary(result))

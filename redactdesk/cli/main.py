@@ -1,7 +1,7 @@
 """Entry point of the `redactdesk` command: builds the argument parser from the command modules.
 
 Fails closed: a user's mistake is one line on stderr and exit 2; anything unexpected is one line
-naming the exception type (never its message, which may hold personal data) and exit 70, with the
+naming the exception type (never its message, which may hold personal data) and exit 3, with the
 traceback in a private log file (mode 0600) in the user's log folder; a closed output pipe
 (``redactdesk list P | head``) ends quietly with 141, as a command killed by SIGPIPE would.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import logging
 import os
 import sys
 import traceback
@@ -17,12 +18,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from redactdesk import __version__
-from redactdesk.cli import commands_project, commands_review, commands_stages
+from redactdesk.cli import (
+    commands_interop,
+    commands_learn,
+    commands_project,
+    commands_review,
+    commands_stages,
+)
+from redactdesk.cli.conventions import add_verbosity_options, configure_logging, option_names
+
+_log = logging.getLogger("redactdesk.cli")
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_USAGE = 2
-EXIT_INTERNAL = 70  # EX_SOFTWARE
+EXIT_INTERNAL = 3  # was 70 (EX_SOFTWARE) before issue 21
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 
@@ -33,12 +43,14 @@ exit codes:
        sign-off, an import refused); the output says which
   {EXIT_USAGE}    usage or user error (bad option, unreadable project or file); the message says
        what to fix
-  {EXIT_INTERNAL}   internal error: one line names the exception type; the traceback is written
+  {EXIT_INTERNAL}    internal error: one line names the exception type; the traceback is written
        to a private log file (mode 0600) whose path is printed
   {EXIT_INTERRUPTED}  interrupted (Ctrl+C)
   {EXIT_BROKEN_PIPE}  the output was closed early (e.g. piped into head); nothing more is printed
 
 Set REDACTDESK_TRACEBACK=1 to let internal errors raise with their traceback instead.
+Every run is noted (command, option names, exit code; never values) in redactdesk.log in the
+user's log folder. Shell completion: redactdesk completion bash|zsh|tcsh.
 """
 
 
@@ -53,11 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--user", help="name recorded in the audit log (default: your login name)")
     parser.add_argument("--role", choices=["annotator", "linguist", "reviewer"], default=None,
                         help="role recorded in the audit log for this command")
+    add_verbosity_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     commands_project.register(sub)
     commands_stages.register(sub)
     commands_review.register(sub)
+    commands_interop.register(sub)
+    commands_learn.register(sub)
     return parser
 
 
@@ -140,14 +155,27 @@ def _run(argv: list[str]) -> int:
 
         return simulate_main(argv[1:])
     args = build_parser().parse_args(argv)
+    configure_logging(args.verbose, args.quiet)
+    command = " ".join(x for x in (args.command, getattr(args, "keys_command", None),
+                                   getattr(args, "tasks_command", None)) if x)
+    _log.info("start %s %s", command, " ".join(option_names(argv)))
+    code = EXIT_INTERNAL
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        code = EXIT_INTERRUPTED
+        return code
     except _user_errors() as exc:
         print(f"redactdesk: error: {_printable_lines(str(exc))}", file=sys.stderr)
-        return EXIT_USAGE
+        code = EXIT_USAGE
+        return code
+    except BaseException as exc:
+        _log.info("%s raised %s", command, type(exc).__name__)  # the type only: messages may quote values
+        raise
+    finally:
+        _log.info("end %s exit %d", command, code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from redactdesk.core.types import Role, Span, SpanStatus
-from redactdesk.gui import commands, dialogs, panels, stage_actions, style
+from redactdesk.gui import commands, dialogs, panels, stage_actions, style, window_tools
 from redactdesk.gui.audiosource import (
     AudioSource,
     AudioUnavailable,
@@ -118,6 +118,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self._hook_panel(self.corpus, escape=True, buttons=False)
         self.stage = stage_actions.install(self)  # context menus, speaker edits, mask shading
+        window_tools.install(self)  # find in transcripts, speed/loop, spectrogram range, theme, quit guard, keys
         self._apply_prefs()
         self.resize(*self._default_size())
         self._restore_window_state()
@@ -590,6 +591,8 @@ class MainWindow(QMainWindow):
             self.docks["spans"].raise_()
 
     def closeEvent(self, event) -> None:
+        if not self.quit_guard.allow_close(event):  # a job runs: asked first (gui/quitguard.py)
+            return
         self.player.stop()
         self.save_position()
         self._corpus_timer.stop()
@@ -1273,8 +1276,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.focus_review)
 
     def show_shortcuts(self) -> None:
-        dialogs.ShortcutsDialog(self).exec()
-        QTimer.singleShot(0, self.focus_review)
+        self.keymap.show_help()  # the keys as they are now (gui/shortcuts.py); focus returns when it closes
 
     def open_project(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open project", str(Path(str(self.project.path)).parent),
@@ -1444,10 +1446,13 @@ class MainWindow(QMainWindow):
             return
 
         def work(job):
+            from redactdesk.pipeline.executor import open_executor, resolve_config
+
             p = self._worker_project()
-            try:
-                return detect_project(p, ids, progress=lambda f, m: job.report(f, None, m),
-                                      cancel=lambda: job.is_cancelled)
+            try:  # many calls go to the same executor as `redactdesk detect` (a local cluster by default)
+                with open_executor(resolve_config(project=p)) as executor:
+                    return detect_project(p, ids, progress=lambda f, m: job.report(f, None, m),
+                                          cancel=lambda: job.is_cancelled, executor=executor)
             finally:
                 p.close()
 
