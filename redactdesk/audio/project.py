@@ -106,6 +106,19 @@ def mask_conversation(project: Any, conv: Conversation, out_dir: Path, method: s
     return report
 
 
+def ready_masker(method: str, params: Mapping[str, Any] | None, out_dir: str | Path) -> tuple[Any, Path]:
+    """The masker for ``method``, its parameters checked, and the output folder made — before any
+    file is touched (a method that is not installed, or bad parameters, fail here)."""
+    masker = get_masker(method)
+    ok, why = masker.available()
+    if not ok:
+        raise MaskError(f"masking method {method!r} is not available here: {why}")
+    masker.validate(params)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    return masker, out
+
+
 def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
                  params: Mapping[str, Any] | None = None, progress: ProgressFn | None = None, *,
                  cancel: CancelFn | None = None, surrogates: Surrogates | None = None,
@@ -116,13 +129,7 @@ def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
     function of the conversation returning that mapping. Parameters are checked before any file is
     written; ``progress`` gets the overall fraction 0..1.
     """
-    masker = get_masker(method)
-    ok, why = masker.available()
-    if not ok:
-        raise MaskError(f"masking method {method!r} is not available here: {why}")
-    masker.validate(params)  # fail before touching any file
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    masker, out = ready_masker(method, params, out_dir)
     ids = list(conversation_ids) if conversation_ids is not None else list(project.conversation_ids())
     reports = []
     used: set[str] = set()

@@ -28,7 +28,6 @@ def mask_project_with(project: Any, out_dir: str | os.PathLike[str], method: str
                       surrogates: Any = None, conversation_ids: Iterable[str] | None = None,
                       verify_audio: bool = True) -> list[Any]:
     """One masked file per conversation in ``out_dir`` and one ``MaskReport`` each, in id order."""
-    from redactdesk.audio.base import get_masker
     from redactdesk.audio.errors import MaskError
     from redactdesk.audio.maskfile import MaskReport
     from redactdesk.audio.project import (
@@ -36,6 +35,7 @@ def mask_project_with(project: Any, out_dir: str | os.PathLike[str], method: str
         conversation_params,
         mask_project,
         range_settings,
+        ready_masker,
         unique_output_name,
     )
     from redactdesk.audio.ranges import mask_ranges
@@ -45,13 +45,7 @@ def mask_project_with(project: Any, out_dir: str | os.PathLike[str], method: str
                             None if progress is None else (lambda f: progress(f, f"masking ({method})")),
                             cancel=cancel, surrogates=surrogates, conversation_ids=conversation_ids,
                             verify_audio=verify_audio)
-    masker = get_masker(method)
-    ok, why = masker.available()
-    if not ok:
-        raise MaskError(f"masking method {method!r} is not available here: {why}")
-    masker.validate(params)  # fail before any task runs
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    _masker, out = ready_masker(method, params, out_dir)  # fail before any task runs
     ids = list(conversation_ids) if conversation_ids is not None else list(project.conversation_ids())
     settings = range_settings(project)
     rows = {r.id: r for r in project.list_conversations()}
