@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what replaces an item: a pseudonym, [PERSON_1], [PERSON], a blank, or a coarser value")
     p.add_argument("--out", help="folder for revised transcripts (.txt and .json)")
     p.add_argument("-k", type=int, default=3, help="k for --mode generalise")
+    p.add_argument("--auto-fix", action="store_true",
+                   help="first resolve the revision warnings a rule can (the linguist's Auto-fix: grow a span over "
+                   "the rest of its item, draw a surrogate again), as audited decisions")
     p.set_defaults(func=cmd_substitute)
 
     p = sub.add_parser("mask", help="write masked audio for a project's conversations")
@@ -244,6 +247,14 @@ def cmd_substitute(args: argparse.Namespace) -> int:
     from redactdesk.substitute import substitute_project
 
     with open_project(args) as project:
+        if args.auto_fix:
+            from redactdesk.substitute.batch import autofix_project
+
+            if args.mode not in ("pseudonym", "generalise"):
+                raise CliError("--auto-fix works on pseudonyms: use it with --mode pseudonym or generalise")
+            fixed = autofix_project(project)
+            print(f"auto-fix: {fixed.spans_grown} span(s) grown, {fixed.surrogates_redrawn} surrogate(s) drawn "
+                  f"again, {fixed.warnings_left} warning(s) left for the linguist")
         result = substitute_project(project, args.mode, k=args.k, out_dir=args.out)
     s = result.summary()
     print(f"{s['mode']}: {s['replacements']} items replaced in {s['conversations']} conversations")

@@ -161,6 +161,14 @@ def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, rev
     out.add(f"substitute ({sub['mode']}): {sub['replacements']} items replaced in {sub['conversations']} "
             f"conversations; revision warnings: {warnings}")
 
+    from redactdesk.substitute.batch import autofix_project
+
+    fixed = autofix_project(project)  # what the linguist's Auto-fix does, over every call
+    out.add(f"linguist auto-fix: {fixed.spans_grown} span(s) grown over the rest of their item, "
+            f"{fixed.surrogates_redrawn} surrogate(s) drawn again, {fixed.warnings_left} warning(s) left to read")
+    if fixed.spans_grown or fixed.surrogates_redrawn:
+        substitute_project(project, mode=project.setting("substitute.mode", "pseudonym"))
+
     rounds, decided = precheck_with_oracle(project)
     out.add(f"release pre-check (detection again over the revised text): {decided} item(s) nobody had decided "
             f"about, decided by the annotator in {rounds} round(s)")

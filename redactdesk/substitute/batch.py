@@ -112,6 +112,56 @@ def substitute_project(
     return out
 
 
+@dataclass
+class AutoFixSummary:
+    """What :func:`autofix_project` changed (counts only: it never holds values)."""
+
+    spans_grown: int = 0
+    surrogates_redrawn: int = 0
+    warnings_left: int = 0
+
+
+def autofix_project(project: Project, *, conversation_ids: Iterable[str] | None = None,
+                    rounds: int = 3) -> AutoFixSummary:
+    """The linguist's Auto-fix over whole conversations, stored as audited decisions.
+
+    Per conversation, a few rounds of: substitute (pseudonym mode), :func:`~redactdesk.substitute.autofix.plan_fixes`,
+    grow the spans it says (an original fragment said right after its item — the rest of a date, a
+    repeated year — then belongs to the item, so it is replaced in the text *and masked in the
+    audio*), store the surrogates it re-drew (locked entries are never touched). What no rule can
+    resolve is left for the linguist and counted in ``warnings_left``.
+    """
+    from redactdesk.substitute.autofix import plan_fixes
+
+    out = AutoFixSummary()
+    secret = project.secret
+    for cid in list(conversation_ids) if conversation_ids is not None else project.conversation_ids():
+        result = None
+        for n in range(rounds + 1):  # the last round only measures what is left
+            conv = project.load_conversation(cid)
+            kwargs = {"gazetteer_edits": project.gazetteer_entries(conv.language)}
+            existing = project.pseudonyms(cid)
+            result = substitute_conversation(conv, secret=secret, existing_map=existing, **kwargs)
+            if not result.warnings or n == rounds:
+                break
+            plan = plan_fixes(conv, result, secret=secret, existing_map=existing or result.map_rows, **kwargs)
+            if not plan:
+                break
+            with project.transaction():
+                for sid, (start, end) in plan.span_bounds.items():
+                    try:
+                        project.update_span(sid, action="span_autofix", start_word=start, end_word=end)
+                    except ValueError:  # it would overlap another span: the linguist decides
+                        continue
+                    out.spans_grown += 1
+                if plan.surrogates:
+                    project.put_pseudonyms(cid, list(plan.surrogates.values()), action="pseudonym_autofix")
+                    out.surrogates_redrawn += len(plan.surrogates)
+        if result is not None:
+            out.warnings_left += len(result.warnings)
+    return out
+
+
 def _generalised_meta(conv: Conversation, values: dict[str, str]) -> dict[str, Any]:
     """Meta entries to overwrite in the revised file: the generalised quasi-identifiers, and the
     customer's gender in ``speakers`` replaced by its generalised value."""
