@@ -7,15 +7,13 @@ Entry points: :func:`transcribe_file` / :func:`transcribe_to_json` (audio file â
 """
 
 from redactdesk.asr.align import AlignmentReport, align_turn, align_words, refine_alignment
+from redactdesk.asr.backends import backend_names, get_backend, register_backend
 from redactdesk.asr.base import (
     AlignmentError,
     AsrBackend,
     AsrCancelled,
     AsrError,
     BackendOutput,
-    backend_names,
-    get_backend,
-    register_backend,
 )
 from redactdesk.asr.models import ModelInfo, ensure_base_model, resolve_model
 from redactdesk.asr.retime import refine_file, retime_words

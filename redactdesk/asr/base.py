@@ -1,7 +1,8 @@
-"""The speech-recognition backend protocol, its registry and the errors every backend raises.
+"""The speech-recognition backend protocol and the errors every backend raises.
 
 A backend turns 16 kHz-or-other mono float32 audio into :class:`~redactdesk.core.types.Word` s.
-Backends register a factory under a name; callers ask for ``get_backend(name, model=...)``.
+This module knows no implementation: the catalogue of backends by name is
+:mod:`redactdesk.asr.backends` (``get_backend(name, model=...)``, ``register_backend``).
 """
 
 from __future__ import annotations
@@ -63,37 +64,7 @@ class AsrBackend(Protocol):
 
 BackendFactory = Callable[..., AsrBackend]
 
-_REGISTRY: dict[str, BackendFactory] = {}
-
-
-def register_backend(name: str, factory: BackendFactory) -> None:
-    """Register ``factory(model=..., **options) -> AsrBackend`` under ``name`` (replaces any earlier one)."""
-    _REGISTRY[name] = factory
-
-
-def backend_names() -> list[str]:
-    """Names of registered backends, the embedded default first."""
-    _load_builtin()
-    return sorted(_REGISTRY, key=lambda n: (n != "faster-whisper", n))
-
-
-def get_backend(name: str, **options: object) -> AsrBackend:
-    """A configured backend instance; ``options`` go to its factory (e.g. ``model="base"``)."""
-    _load_builtin()
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(backend_names())
-        raise AsrError(f"unknown speech-recognition backend {name!r} (known: {known})") from None
-    return factory(**options)
-
-
 def check_cancel(cancel: CancelFn | None) -> None:
     """Raise :class:`AsrCancelled` if the caller asked to stop."""
     if cancel is not None and cancel():
         raise AsrCancelled()
-
-
-def _load_builtin() -> None:
-    # Importing the modules registers them; they import heavy libraries lazily.
-    from redactdesk.asr import faster_whisper_backend, whisperx_backend  # noqa: F401

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel, register_backend
+from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel
 from redactdesk.asr.chunks import ChunkPlan, transcribe_chunked
 from redactdesk.asr.models import ModelInfo, base_parts, cache_dir, resolve_model
 from redactdesk.asr.resample import WORK_RATE, to_work_rate
@@ -239,6 +239,3 @@ class FasterWhisperBackend:
             language=info.language,
             info={"language_probability": float(info.language_probability), "invented_words": invented},
         )
-
-
-register_backend(NAME, FasterWhisperBackend)

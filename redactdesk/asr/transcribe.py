@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 import soundfile as sf
 
-from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel, get_backend
+from redactdesk.asr.backends import get_backend
+from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel
 from redactdesk.asr.chunks import ChunkPlan, transcribe_chunked
 from redactdesk.asr.gapfill import fill_gaps
 from redactdesk.asr.guard import GuardReport, ensure_durations

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel, register_backend
+from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel
 from redactdesk.asr.faster_whisper_backend import default_threads
 from redactdesk.asr.models import base_parts, resolve_model
 from redactdesk.asr.resample import to_work_rate
@@ -205,6 +205,3 @@ def _step(progress: ProgressFn | None, cancel: CancelFn | None, frac: float) -> 
     check_cancel(cancel)
     if progress is not None:
         progress(frac)
-
-
-register_backend(NAME, WhisperxBackend)

@@ -11,7 +11,8 @@ import soundfile as sf
 from num2words import num2words
 
 from redactdesk.asr import AsrCancelled, AsrError, register_backend, transcribe_file, transcribe_to_json
-from redactdesk.asr.base import BackendOutput, get_backend
+from redactdesk.asr.backends import get_backend
+from redactdesk.asr.base import BackendOutput
 from redactdesk.core.types import Word
 
 RATE = 16_000
