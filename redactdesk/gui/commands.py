@@ -51,6 +51,7 @@ class ProjectCommand(QUndoCommand):
         except Exception as exc:  # project errors are meant for the user
             self.error = str(exc) or type(exc).__name__
             self.setObsolete(True)
+            self.ctx.reload(self.conversation_id)  # e.g. another program changed it: show what is stored
             return
         self._done_once = True
         self._refresh()
@@ -60,6 +61,7 @@ class ProjectCommand(QUndoCommand):
             self.revert(f"undo_{self.action}")
         except Exception as exc:
             self.error = str(exc) or type(exc).__name__
+            self.ctx.reload(self.conversation_id)
             self.ctx.error("Could not undo", self.error)
             return
         self._refresh()
@@ -86,10 +88,12 @@ class SetStatus(ProjectCommand):
         self.select_after = span.id
 
     def apply(self, action: str) -> None:
-        self.ctx.project.update_span(self.span_id, action=action, status=self.new.value)
+        self.ctx.project.update_span(self.span_id, action=action, status=self.new.value,
+                                     expect={"status": self.old.value})
 
     def revert(self, action: str) -> None:
-        self.ctx.project.update_span(self.span_id, action=action, status=self.old.value)
+        self.ctx.project.update_span(self.span_id, action=action, status=self.old.value,
+                                     expect={"status": self.new.value})
 
 
 class SetCategory(ProjectCommand):

@@ -2,6 +2,7 @@
 
 from redactdesk.store.errors import (
     AlreadyImported,
+    ChangedElsewhere,
     CorruptProject,
     NewerSchema,
     NotAProject,
@@ -16,6 +17,7 @@ from redactdesk.store.schema import SCHEMA_VERSION
 __all__ = [
     "AlreadyImported",
     "AuditCheck",
+    "ChangedElsewhere",
     "ConversationSummary",
     "CorruptProject",
     "NewerSchema",

@@ -25,6 +25,10 @@ class ProjectBusy(ProjectError):
     """Another connection (usually another redactdesk process) held the project's lock for too long."""
 
 
+class ChangedElsewhere(ProjectError):
+    """A decision was made on what a program last saw, but another program changed that row since."""
+
+
 class TamperedProject(ProjectError):
     """The audit log, or its append-only guard, was changed outside redactdesk."""
 

@@ -40,6 +40,7 @@ from redactdesk.core.types import (
 )
 from redactdesk.store.errors import (
     AlreadyImported,
+    ChangedElsewhere,
     CorruptProject,
     NewerSchema,
     NotAProject,
@@ -862,14 +863,24 @@ class Project:
             self._after_decision(conversation_id)
         return span_id
 
-    def update_span(self, span_id: int, *, action: str, **changes: Any) -> Span:
-        """Change a span's fields (status, category, start_word, end_word, entity, ...) and log before/after."""
+    def update_span(self, span_id: int, *, action: str, expect: dict[str, Any] | None = None,
+                    **changes: Any) -> Span:
+        """Change a span's fields (status, category, start_word, end_word, entity, ...) and log before/after.
+
+        ``expect``: the fields as the caller last saw them (e.g. ``{"status": "suggested"}``); when the
+        stored span differs — another program decided it meanwhile — nothing changes and
+        :class:`ChangedElsewhere` is raised, so a stale view never overwrites someone else's decision.
+        """
         allowed = {"status", "category", "start_word", "end_word", "entity", "score", "reason", "sources"}
         unknown = set(changes) - allowed
         if unknown:
             raise ValueError(f"cannot change span fields {sorted(unknown)}")
         with self.transaction():
             conversation_id, before = self.span(span_id)
+            stored = before.to_dict()
+            if expect and any(stored.get(k) != v for k, v in expect.items()):
+                raise ChangedElsewhere(f"span {span_id} was changed by another program since this view read it "
+                                       f"(it is now {stored.get('status')}); the view shows it as it is now")
             after = Span.from_dict({**before.to_dict(), **changes})
             self._check_span(conversation_id, after)
             row = _span_row(conversation_id, after, utc_now())
