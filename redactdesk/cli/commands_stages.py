@@ -151,8 +151,13 @@ def _progress(desc: str):
 
 
 def cmd_transcribe(args: argparse.Namespace) -> int:
-    if args.speakers is not None and not 0 <= args.speakers <= 8:
-        raise CliError("--speakers must be a whole number from 0 to 8")
+    if args.speakers is not None:  # the same rule as the project setting asr.speakers
+        from redactdesk.pipeline.project_config import SettingError, lookup
+
+        try:
+            lookup("asr.speakers").parse(str(args.speakers))
+        except SettingError as exc:
+            raise CliError(f"--speakers: {exc}") from None
     if args.audio:
         if not args.out:
             raise CliError("--audio needs --out WORDS.json")

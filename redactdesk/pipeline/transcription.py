@@ -11,12 +11,12 @@ from redactdesk.core.types import ConversationStatus
 from redactdesk.pipeline import run_journal
 from redactdesk.pipeline.executor import Executor, Task, is_in_process
 from redactdesk.pipeline.progress import CancelFn, ProgressFn, check_cancel
+from redactdesk.pipeline.project_config import SETTINGS
 from redactdesk.store import Project
 
 # Whisper base for every language: on the demo calls it is more accurate than tiny.en (English WER
 # 17% vs 24%, benchmarks/bench_asr.py) and no slower in wall time on 2 cores.
 DEFAULT_MODELS = {"en": "base", "es": "base"}
-DEFAULT_SPEAKERS = 2  # a mono call has two parties (setting asr.speakers; 0 = no diarizer)
 
 
 def default_model(language: str | None) -> str:
@@ -50,8 +50,8 @@ def transcribe_project(project: Project, conversation_ids: Sequence[str] | None 
     default 2; 0: no diarizer); stereo recordings take one speaker per channel.
     """
     ids = list(conversation_ids) if conversation_ids is not None else project.conversation_ids()
-    if speakers is None:
-        speakers = int(project.setting("asr.speakers", DEFAULT_SPEAKERS))
+    if speakers is None:  # the setting's rule and default live in one place
+        speakers = int(project.setting("asr.speakers", SETTINGS["asr.speakers"].default))
     run = None
     if resume:
         params = {"backend": backend, "model": model, "language": language, "speakers": speakers}
@@ -98,7 +98,7 @@ def _commit(project: Project, cid: str, conv: Any, res: Any, run_id: str | None)
 
 def _transcribe_here(project: Project, ids: list[str], backend: str, model: str | None, language: str | None,
                      progress: ProgressFn | None, cancel: CancelFn | None,
-                     run_id: str | None, speakers: int = DEFAULT_SPEAKERS) -> list[TranscribeOutcome]:
+                     run_id: str | None, speakers: int) -> list[TranscribeOutcome]:
     from redactdesk.asr.transcribe import transcribe_file
 
     out: list[TranscribeOutcome] = []
@@ -119,7 +119,7 @@ def _transcribe_here(project: Project, ids: list[str], backend: str, model: str 
 
 def _transcribe_on(executor: Executor, project: Project, ids: list[str], backend: str, model: str | None,
                    language: str | None, progress: ProgressFn | None, cancel: CancelFn | None,
-                   run_id: str | None, speakers: int = DEFAULT_SPEAKERS) -> list[TranscribeOutcome]:
+                   run_id: str | None, speakers: int) -> list[TranscribeOutcome]:
     """Transcription on the executor's workers: the longest recordings first (the run ends sooner),
     audio read by path on the worker, each result committed here as it arrives."""
     from redactdesk.audio.project import audio_file
