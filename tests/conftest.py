@@ -18,3 +18,31 @@ def _private_config_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("REDACTDESK_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
     # the CLI's activity log and crash logs go to the user log folder ($XDG_STATE_HOME/redactdesk/log)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
+@pytest.fixture
+def words_backend():
+    """``make(words, language)`` registers an ASR backend that gives back ``words`` without their
+    speakers (what a recogniser gives on a mono recording) and returns its name."""
+    from redactdesk.asr import register_backend
+    from redactdesk.asr.base import BackendOutput
+    from redactdesk.core.types import Word
+
+    def make(words, language: str = "en", name: str = "fixed-words") -> str:
+        given = [Word(w.text, w.start, w.end) for w in words]
+
+        class _FixedWords:
+            def __init__(self, model="x", **_):
+                self.model = model
+
+            def available(self):
+                return True, "ready"
+
+            def transcribe(self, audio, rate, *, language=None, progress=None, cancel=None):
+                return BackendOutput(words=list(given), language=language or default_language)
+
+        default_language = language
+        register_backend(name, _FixedWords)
+        return name
+
+    return make

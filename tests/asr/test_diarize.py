@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from redactdesk.asr import register_backend, transcribe_file
-from redactdesk.asr.base import BackendOutput
+from redactdesk.asr import transcribe_file
 from redactdesk.asr.diarize import cluster, diarize_words, diarizer_available, pieces
 from redactdesk.core.types import Word
 
@@ -54,7 +53,8 @@ def mono_demo_call(name: str, seconds: float = 45.0) -> tuple[list[Word], np.nda
 @needs_encoder
 def test_two_voices_mixed_to_mono_are_told_apart():
     ref, mono = mono_demo_call("call_es_1000")  # two different voices, mixed down
-    hyp, report = diarize_words(mono, [Word(w.text, w.start, w.end) for w in ref])
+    given = [Word(w.text, w.start, w.end) for w in ref]
+    hyp, report = diarize_words(mono, given)
     assert report.speakers == 2 and report.silhouette is not None
     mapping = {}
     for r, h in zip(ref, hyp, strict=True):
@@ -63,35 +63,18 @@ def test_two_voices_mixed_to_mono_are_told_apart():
     right = sum(max(v.values()) for v in mapping.values())
     assert right / len(ref) >= 0.9
     assert hyp[0].speaker == "SPEAKER_00" and {w.speaker for w in hyp} == {"SPEAKER_00", "SPEAKER_01"}
-    assert all(w.speaker is None for w in [Word("x", 0, 1)])  # inputs are copied, not labelled in place
-
-
-class _ReferenceBackend:
-    """Gives back a demo call's reference words without speakers (what Whisper gives on mono)."""
-
-    name = "reference-words"
-    words: list = []
-
-    def __init__(self, model="x", **_):
-        self.model = model
-
-    def available(self):
-        return True, "ready"
-
-    def transcribe(self, audio, rate, *, language=None, progress=None, cancel=None):
-        return BackendOutput(words=[Word(w.text, w.start, w.end) for w in self.words], language=language or "es")
+    assert all(w.speaker is None for w in given)  # inputs are copied, not labelled in place
 
 
 @needs_encoder
-def test_mono_transcription_finds_the_speakers_and_turns_follow_them(tmp_path):
+def test_mono_transcription_finds_the_speakers_and_turns_follow_them(tmp_path, words_backend):
     ref, mono = mono_demo_call("call_es_1000")
     wav = tmp_path / "mono.wav"
     sf.write(str(wav), mono, 16_000, subtype="PCM_16")
-    _ReferenceBackend.words = ref
-    register_backend("reference-words", _ReferenceBackend)
-    plain = transcribe_file(wav, backend="reference-words", language="es", refine=False, second_pass=False)
+    backend = words_backend(ref, "es")
+    plain = transcribe_file(wav, backend=backend, language="es", refine=False, second_pass=False)
     assert {w.speaker for w in plain.words} == {"SPEAKER_00"}  # without the diarizer: one speaker
-    result = transcribe_file(wav, backend="reference-words", language="es", refine=False, second_pass=False,
+    result = transcribe_file(wav, backend=backend, language="es", refine=False, second_pass=False,
                              diarize=True, num_speakers=2)
     assert {w.speaker for w in result.words} == {"SPEAKER_00", "SPEAKER_01"}
     assert any(n.startswith("speakers found by the diarizer: 2") for n in result.notes)
@@ -106,16 +89,15 @@ def test_mono_transcription_finds_the_speakers_and_turns_follow_them(tmp_path):
     assert truth and agree / len(ref) >= 0.9
 
 
-def test_a_missing_diarizer_is_said_and_keeps_one_speaker(tmp_path, monkeypatch):
+def test_a_missing_diarizer_is_said_and_keeps_one_speaker(tmp_path, monkeypatch, words_backend):
     import redactdesk.asr.diarize as diarize
 
     monkeypatch.setattr(diarize, "diarizer_available", lambda: (False, "no speaker diarizer installed (test)"))
     wav = tmp_path / "tone.wav"
     t = np.arange(16_000 * 3) / 16_000
     sf.write(str(wav), (0.3 * np.sin(2 * np.pi * 220 * t)).astype(np.float32), 16_000)
-    _ReferenceBackend.words = [Word("uno", 0.2, 0.5), Word("dos", 1.5, 1.9)]
-    register_backend("reference-words", _ReferenceBackend)
-    result = transcribe_file(wav, backend="reference-words", language="es", refine=False, second_pass=False,
+    backend = words_backend([Word("uno", 0.2, 0.5), Word("dos", 1.5, 1.9)], "es")
+    result = transcribe_file(wav, backend=backend, language="es", refine=False, second_pass=False,
                              diarize=True)
     assert {w.speaker for w in result.words} == {"SPEAKER_00"}
     assert any("no speaker diarizer installed" in n for n in result.notes)

@@ -9,8 +9,6 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from redactdesk.asr import register_backend
-from redactdesk.asr.base import BackendOutput
 from redactdesk.asr.diarize import diarizer_available
 from redactdesk.core.types import Conversation, Word
 from redactdesk.pipeline.project_config import SettingError, set_setting
@@ -21,24 +19,8 @@ SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "samples" / "call_e
 SECONDS = 45.0  # the first 45 s of a demo call: both parties speak several times
 
 
-class _Reference:
-    """The demo call's words without speakers, as a recogniser gives them on mono."""
-
-    name = "reference-mono"
-    words: list = []
-
-    def __init__(self, model="x", **_):
-        self.model = model
-
-    def available(self):
-        return True, "ready"
-
-    def transcribe(self, audio, rate, *, language=None, progress=None, cancel=None):
-        return BackendOutput(words=[Word(w.text, w.start, w.end) for w in self.words], language="es")
-
-
 @pytest.fixture
-def mono_project(tmp_path):
+def mono_project(tmp_path, words_backend):
     if not diarizer_available()[0]:
         pytest.skip("speaker encoder not installed (pip install 'redactdesk[diarize]')")
     data = json.loads(SAMPLE.read_text())
@@ -47,8 +29,7 @@ def mono_project(tmp_path):
     wav = tmp_path / "mono.wav"
     sf.write(str(wav), mono, rate, subtype="PCM_16")
     ref = [Word(w["text"], w["start"], w["end"], speaker=w["speaker"]) for w in data["words"] if w["end"] < SECONDS]
-    _Reference.words = ref
-    register_backend("reference-mono", _Reference)
+    words_backend(ref, "es", name="reference-mono")
     path = tmp_path / "p.rdproj"
     with Project.create(path, actor="tester") as p:
         p.add_conversation(Conversation(id="mono", audio_path=str(wav), sample_rate=rate, channels=1,
