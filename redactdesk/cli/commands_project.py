@@ -10,7 +10,10 @@ from pathlib import Path
 
 from redactdesk.cli.conventions import add_json_option, add_lang_option, print_json
 from redactdesk.core.types import Role, SpanStatus
-from redactdesk.formats.dispatch import FORMATS
+
+# named here, not imported: importing redactdesk.formats loads numpy and soundfile (≈ 0.2 s) on every
+# command's start; cmd_import checks a given name against redactdesk.formats.FORMATS (tested equal)
+TRANSCRIPT_FORMATS = ("whisperx", "conversation", "words", "ctm", "stm", "textgrid", "eaf", "vtt", "srt")
 
 
 class CliError(Exception):
@@ -36,8 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--transcript", help="transcript for a single audio file (whisperx JSON, project JSON, CTM, STM, "
                                         "TextGrid, EAF, WebVTT, SRT; - reads standard input); default: a file "
                                         "beside the audio with its stem")
-    p.add_argument("--transcript-format", choices=FORMATS, default=None, metavar="FORMAT",
-                   help=f"the transcript's format when its name or content does not say ({', '.join(FORMATS)}); "
+    p.add_argument("--transcript-format", choices=TRANSCRIPT_FORMATS, default=None, metavar="FORMAT",
+                   help=f"the transcript's format when its name or content does not say "
+                        f"({', '.join(TRANSCRIPT_FORMATS)}); "
                         "needed for CTM, STM and SRT on standard input")
     p.add_argument("--id", help="conversation id (single audio file only)")
     add_lang_option(p, ["en", "es"], None, "language of the recording(s) (default: the transcript's, else en)")

@@ -64,3 +64,10 @@ def test_stm_transcripts_are_read_back_by_extension(tmp_path):
     assert back.format == "stm" and [w.text for w in back.words] == ["good", "morning", "hi"]
     assert [t.speaker for t in back.turns] == ["agent", "customer"]
     assert back.words[0].start == pytest.approx(0.2) and back.words[-1].end == pytest.approx(1.4)
+
+
+def test_the_cli_offers_exactly_the_formats_the_readers_know():
+    from redactdesk.cli.commands_project import TRANSCRIPT_FORMATS
+    from redactdesk.formats import FORMATS
+
+    assert TRANSCRIPT_FORMATS == FORMATS
