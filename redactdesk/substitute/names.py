@@ -14,7 +14,7 @@ from __future__ import annotations
 from redactdesk.core.types import Span
 from redactdesk.substitute import spelling
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
-from redactdesk.substitute.text import norm, plain_letters, split_punct
+from redactdesk.substitute.text import norm, plain_letters, resembles, split_punct
 
 TITLE_GENDER = {
     "mr": "m", "mister": "m", "sir": "m", "mrs": "f", "ms": "f", "miss": "f", "madam": "f",
@@ -140,6 +140,9 @@ class PersonGenerator(Generator):
             else:
                 lists = {"f": ["female_names"], "m": ["male_names"]}.get(gender or "", ["female_names", "male_names"])
                 pool = [n for li in lists for n in gaz.entries(li) if len(n.split()) == ntok]
+                if gender is not None:  # "Leslie" is on the male list but mostly given to women
+                    sure = [n for n in pool if gaz.gender(n) == gender]
+                    pool = sure if len(sure) >= 10 else pool
                 if gender is None:  # unisex or unknown: prefer names used for both
                     both = [n for n in pool if gaz.gender(n) is None]
                     pool = both if len(both) >= 10 else pool
@@ -154,6 +157,7 @@ class PersonGenerator(Generator):
             pool = plain if len(plain) >= 50 else pool
         calendar = _calendar_words(ctx.language)  # "April", "June": a name that reads as a month
         pool = [p for p in pool if norm(p) not in calendar] or pool
+        pool = [p for p in pool if not resembles(p, item.original)] or pool  # "Danielle" gives "Daniel" away
         if spelled:
             n_letters = len(plain_letters(item.original))
             same = [p for p in pool if len(plain_letters(p)) == n_letters]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 
@@ -66,3 +67,17 @@ def apply_case(word: str, case: str) -> str:
 def words(text: str) -> list[str]:
     """Split a phrase into spoken tokens (spaces and hyphens), dropping empty pieces."""
     return [t for t in re.split(r"[\s]+", text.strip()) if t]
+
+
+def resembles(candidate: str, original: str) -> bool:
+    """True when a surrogate name would give its original away: one holds the other ("Danielle" for
+    "Daniel", "Hammonds" for "Hammond") or they differ by a letter or two ("Catherine" for "Katherine").
+    Names of one or two letters are compared only for equality."""
+    a, b = plain_letters(candidate), plain_letters(original)
+    if not a or not b:
+        return False
+    if min(len(a), len(b)) < 3:
+        return a == b
+    if a in b or b in a:
+        return True
+    return difflib.SequenceMatcher(None, a, b).ratio() >= 0.8

@@ -113,3 +113,20 @@ def test_email_reuses_the_name_surrogates(make_conv, secret):
     assert mail[5] == "at"
     domain = "".join(mail[6:]).replace("dot", ".")
     assert domain.endswith((".example", ".test", "example.com", "example.org", "example.net"))
+
+
+def test_no_surrogate_name_gives_its_original_away(make_conv):
+    """A pseudonym that holds the original or differs by a letter ("Danielle" for "Daniel", "Hammonds"
+    for "Hammond", "Catherine" for "Katherine") lets a reader guess the person: never drawn, whatever
+    the project's secret."""
+    from redactdesk.substitute.text import resembles
+
+    for i in range(40):
+        conv = make_conv([("agent", "this is Daniel"), ("customer", "hi it's Katherine Hammond from Leeds")],
+                         [(0, "Daniel", "PERSON"), (1, "Katherine Hammond", "PERSON")], cid=f"c{i}")
+        res = substitute_conversation(conv, secret=f"secret-{i}")
+        daniel, full = (r.surrogate for r in res.replacements)
+        given, surname = full.split()
+        assert not resembles(daniel, "Daniel"), daniel
+        assert not resembles(given, "Katherine"), given
+        assert not resembles(surname, "Hammond"), surname
