@@ -69,6 +69,7 @@ class HistoryPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(top)
         lay.addWidget(self.tree)
+        self._closed = False
         self._timer = QTimer(self, singleShot=True, interval=50)
         self._timer.timeout.connect(self.refresh)
         ctx.spans_changed.connect(self._timer.start)
@@ -78,6 +79,9 @@ class HistoryPanel(QWidget):
         self.refresh()
 
     def _close(self) -> None:
+        if self._closed:  # the context may announce closing more than once
+            return
+        self._closed = True
         self._timer.stop()
         for sig in (self.ctx.spans_changed, self.ctx.corpus_changed, self.ctx.conversation_changed):
             sig.disconnect(self._timer.start)
