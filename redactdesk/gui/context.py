@@ -33,7 +33,9 @@ Methods
     ``span(id)``, ``current_span()``,
     ``reload()`` (re-read spans after an outside change), ``push_command(cmd)`` (a QUndoCommand,
     usually a :class:`redactdesk.gui.commands.ProjectCommand`), ``run_job(title, fn, on_done,
-    on_error=None)`` (see :mod:`redactdesk.gui.jobs`), ``status(text, msecs=5000)``,
+    on_error=None)`` (see :mod:`redactdesk.gui.jobs`), ``job_project()`` (``with ctx.job_project() as
+    p:`` inside a job: the job's own connection to the project, same file, actor and role; the one
+    way a worker thread reaches the project), ``status(text, msecs=5000)``,
     ``error(title, text)``, ``can(capability)`` (see :mod:`redactdesk.gui.roles`), ``set_role(role)``,
     ``focus_review()`` (give the keyboard back to the review — transcript — after a panel action:
     a queue row opened, a dialog closed; the window also does this after panel buttons and list
@@ -42,7 +44,8 @@ Methods
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
@@ -225,6 +228,20 @@ class AppContext(QObject):
         job = self.jobs.run(title, fn, on_done, on_error)
         job.cancelled.connect(lambda: self.status(f"{title}: cancelled"))
         return job
+
+    @contextmanager
+    def job_project(self) -> Iterator[Project]:
+        """A connection of the job's own to the open project (same path, actor and role), closed when
+        the ``with`` block ends. SQLite connections belong to one thread: a background job never uses
+        ``ctx.project``; it opens this one in its worker thread and commits there (the window's
+        connection sees each commit on its next read)."""
+        from redactdesk.store import Project
+
+        project = Project.open(self.project.path, actor=self.project.actor, role=self._role)
+        try:
+            yield project
+        finally:
+            project.close()
 
     def set_status_sink(self, sink: Callable[[str, int], None]) -> None:
         self._status = sink

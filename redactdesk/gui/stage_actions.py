@@ -101,15 +101,6 @@ class StageActions(QObject):
         """Detect one conversation again in the background (the lists changed)."""
         if conversation_id is None:
             return
-        from redactdesk.pipeline.detection import detect_project
-
-        def work(job):
-            p = self.win._worker_project()
-            try:
-                return detect_project(p, [conversation_id], progress=lambda f, m: job.report(f, None, m),
-                                      cancel=lambda: job.is_cancelled)
-            finally:
-                p.close()
 
         def done(counts: dict[str, int]) -> None:
             if getattr(self.win, "_closed", False):
@@ -120,7 +111,7 @@ class StageActions(QObject):
                 self.ctx.corpus_changed.emit()
             self.ctx.status(f"Detected again: {counts.get(conversation_id, 0)} suggestion(s)", 6000)
 
-        self.ctx.run_job("Detecting", work, done)
+        self.win.stage_jobs.detect([conversation_id], done)
 
 
 def install(window: MainWindow) -> StageActions:
