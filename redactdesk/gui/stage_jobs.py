@@ -75,15 +75,16 @@ class StageJobs:
             ctx.open_conversation(current)
         self.refresh_corpus()
 
-    def show_ready(self, conversation_id: str) -> None:
-        """One call became ready: list it, and open it when nothing is open (or re-read it when it is)."""
+    def show_ready(self, conversation_id: str, *, first: bool = False) -> None:
+        """One call became ready: list it; open it when it is the ``first`` ready one and the review
+        shows nothing to work on (no call, or a call with no words yet); re-read it when it is open."""
         self.refresh_corpus()
-        current = self.ctx.conversation.id if self.ctx.conversation else None
-        if current is None:
-            self.open_conversation(conversation_id)
-        elif current == conversation_id:
+        conv = self.ctx.conversation
+        if conv is not None and conv.id == conversation_id:
             self.ctx.conversation = None
             self.ctx.open_conversation(conversation_id)
+        elif conv is None or (first and not conv.words):
+            self.open_conversation(conversation_id)
 
     # ------------------------------------------------------------------ the stages
     def import_recordings(self, paths: Sequence[Path], language: str) -> Job | None:
@@ -167,7 +168,7 @@ class StageJobs:
         def one_ready(item: tuple[str, int]) -> None:
             cid, suggestions = item
             ready.append(cid)
-            self.show_ready(cid)
+            self.show_ready(cid, first=len(ready) == 1)
             self.ctx.status(f"{cid} ready ({len(ready)} of {total}): {suggestions} suggestion(s)", 8000)
 
         def done(_stats: dict[str, Any]) -> None:
