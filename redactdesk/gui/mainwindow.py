@@ -613,6 +613,9 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     # ================================================================== position (autosaved in the project)
+    # Kept in the project file, unaudited (it changes nothing a release holds): it names a conversation,
+    # and conversation ids come from file names that may hold personal data, which the user's settings
+    # folder must not collect (docs/architecture.md, the stage jobs paragraph).
     def position(self) -> dict:
         conv = self.ctx.conversation
         x0, x1 = self.waveform.x_range()

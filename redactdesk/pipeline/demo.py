@@ -2,7 +2,8 @@
 
 ``redactdesk demo`` creates the project once in the user data folder with the sample audio imported
 (seconds) and opens the app at once; the app transcribes (embedded Whisper) and detects the calls in
-the background, one after another, so the first is ready to review within seconds and the rest follow.
+the background on the project's executor (:func:`prepare_pending_calls`), showing each call as soon as
+it is committed, so the first is ready to review within seconds and the rest follow.
 ``--headless`` prepares them all first, then runs the whole path — review (an oracle annotator
 replays the reference transcripts), substitute, mask, sign off, export — and prints what happened.
 Preparation is resumable: a conversation finished before a crash or a closed window is kept.
