@@ -42,15 +42,19 @@ def cancel_of(job: Job) -> Callable[[], bool]:
 
 
 def on_executor(ctx: AppContext, title: str, stage: StageFn, on_done: Callable[[Any], None] | None = None,
-                on_error: Callable[[str], None] | None = None) -> Job:
+                on_error: Callable[[str], None] | None = None, *, calls: int = 2) -> Job:
     """Run ``stage(project, executor, job)`` in the background on the job's own connection and the
-    executor the project's settings choose (shut down when the stage ends, cancelled or not)."""
+    executor the project's settings choose (shut down when the stage ends, cancelled or not). A
+    one-call job (``calls`` 1: re-detecting the open call) runs in this process, as a local cluster
+    would run it anyway, without importing Dask (about 2 s the first time)."""
 
     def work(job: Job) -> Any:
-        from redactdesk.pipeline.executor import open_executor, resolve_config
+        from redactdesk.pipeline.executor import ExecutorConfig, open_executor, resolve_config
 
-        with ctx.job_project() as project, open_executor(resolve_config(project=project)) as executor:
-            return stage(project, executor, job)
+        with ctx.job_project() as project:
+            config = resolve_config(project=project) if calls > 1 else ExecutorConfig(workers=1)
+            with open_executor(config) as executor:
+                return stage(project, executor, job)
 
     return ctx.run_job(title, work, on_done, on_error)
 
@@ -126,7 +130,7 @@ class StageJobs:
                                       progress=progress_of(job), cancel=cancel_of(job))
 
         return on_executor(self.ctx, "Transcribing", stage,
-                           lambda out: self.show_results(f"Transcribed {len(out)} conversation(s)"))
+                           lambda out: self.show_results(f"Transcribed {len(out)} conversation(s)"), calls=len(ids))
 
     def detect(self, ids: Sequence[str], on_done: Callable[[dict[str, int]], None] | None = None) -> Job | None:
         """Detect ``ids`` again on the executor; ``on_done(counts)`` (default: show the results)."""
@@ -145,7 +149,7 @@ class StageJobs:
             def on_done(counts: dict[str, int]) -> None:
                 self.show_results(f"{sum(counts.values())} suggestion(s) in {len(counts)} conversation(s)")
 
-        return on_executor(self.ctx, "Detecting", stage, on_done)
+        return on_executor(self.ctx, "Detecting", stage, on_done, calls=len(ids))
 
     def prepare_demo(self) -> Job | None:
         """Transcribe and detect the project's unprepared calls (the demo) in one background job.
@@ -176,6 +180,6 @@ class StageJobs:
             self.ctx.status(f"Demo ready: {total} call(s) transcribed and checked for personal data", 10000)
 
         self.ctx.status(f"Preparing {total} call(s) in the background: transcribing and detecting…", 8000)
-        job = on_executor(self.ctx, f"Preparing {total} call(s)", stage, done)
+        job = on_executor(self.ctx, f"Preparing {total} call(s)", stage, done, calls=total)
         job.delivered.connect(one_ready)
         return job
