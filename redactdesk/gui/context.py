@@ -36,7 +36,9 @@ Methods
     on_error=None)`` (see :mod:`redactdesk.gui.jobs`), ``job_project()`` (``with ctx.job_project() as
     p:`` inside a job: the job's own connection to the project, same file, actor and role; the one
     way a worker thread reaches the project), ``status(text, msecs=5000)``,
-    ``error(title, text)``, ``can(capability)`` (see :mod:`redactdesk.gui.roles`), ``set_role(role)``,
+    ``error(title, text)``, ``can(capability)`` (see :mod:`redactdesk.gui.roles`),
+    ``may(capability)`` (``can``, and a status message when not), ``closed`` (True once ``closing``
+    was emitted), ``set_role(role)``,
     ``focus_review()`` (give the keyboard back to the review — transcript — after a panel action:
     a queue row opened, a dialog closed; the window also does this after panel buttons and list
     activations), ``set_selected_words(start, end)`` / ``set_selected_words(None)``.
@@ -94,6 +96,11 @@ class AppContext(QObject):
         self._status: Callable[[str, int], None] = lambda text, msecs: None
         self._focus_review: Callable[[], None] = lambda: None
         self.last_status = ""
+        self.closed = False  # the window closed: jobs that end now show nothing
+        self.closing.connect(self._mark_closed)
+
+    def _mark_closed(self) -> None:
+        self.closed = True
 
     # ------------------------------------------------------------------ role
     @property
@@ -111,6 +118,13 @@ class AppContext(QObject):
 
     def can(self, capability: str) -> bool:
         return roles.can(self._role, capability)
+
+    def may(self, capability: str) -> bool:
+        """``can``, and when the role cannot, say so in the status bar (for actions the user started)."""
+        if self.can(capability):
+            return True
+        self.status(f"The {self._role.value} role cannot do that ({capability.replace('_', ' ')})")
+        return False
 
     # ------------------------------------------------------------------ conversation & selection
     def open_conversation(self, conversation_id: str | None) -> None:

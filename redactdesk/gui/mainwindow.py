@@ -943,10 +943,7 @@ class MainWindow(QMainWindow):
         return span
 
     def _may(self, capability: str) -> bool:
-        if self.ctx.can(capability):
-            return True
-        self.ctx.status(f"The {self.ctx.role.value} role cannot do that ({capability.replace('_', ' ')})")
-        return False
+        return self.ctx.may(capability)
 
     def review_next(self) -> None:
         if not self._need_conversation():

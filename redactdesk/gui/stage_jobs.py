@@ -67,16 +67,11 @@ class StageJobs:
         self.ctx = ctx
         self.open_conversation = open_conversation
         self.refresh_corpus = refresh_corpus
-        self.closed = False  # the window closed: a job that still ends shows nothing
-        ctx.closing.connect(self._closing)
-
-    def _closing(self) -> None:
-        self.closed = True
 
     # ------------------------------------------------------------------ showing results (GUI thread)
     def show_results(self, message: str) -> None:
         """After a job changed calls: the message, the current call re-read, the list refreshed."""
-        if self.closed:
+        if self.ctx.closed:  # the window closed: a job that still ends shows nothing
             return
         ctx = self.ctx
         ctx.status(message, 8000)
@@ -89,7 +84,7 @@ class StageJobs:
     def show_ready(self, conversation_id: str, *, first: bool = False) -> None:
         """One call became ready: list it; open it when it is the ``first`` ready one and the review
         shows nothing to work on (no call, or a call with no words yet); re-read it when it is open."""
-        if self.closed:
+        if self.ctx.closed:  # the window closed: a job that still ends shows nothing
             return
         self.refresh_corpus()
         conv = self.ctx.conversation
@@ -179,7 +174,7 @@ class StageJobs:
                                          cancel=cancel_of(job), on_ready=lambda cid, n: job.deliver((cid, n)))
 
         def one_ready(item: tuple[str, int]) -> None:
-            if self.closed:
+            if self.ctx.closed:  # the window closed: a job that still ends shows nothing
                 return
             cid, suggestions = item
             ready.append(cid)
@@ -187,7 +182,7 @@ class StageJobs:
             self.ctx.status(f"{cid} ready ({len(ready)} of {total}): {suggestions} suggestion(s)", 8000)
 
         def done(_stats: dict[str, Any]) -> None:
-            if self.closed:
+            if self.ctx.closed:  # the window closed: a job that still ends shows nothing
                 return
             self.refresh_corpus()
             self.ctx.status(f"Demo ready: {total} call(s) transcribed and checked for personal data", 10000)

@@ -151,3 +151,14 @@ def test_demo_preparation_runs_on_the_executor_and_opens_the_first_ready_call(qt
         assert win.ctx.conversation.id == first_ready and len(win.transcript.conv.words) > 0
     finally:
         _close(qtbot, win, project)
+
+
+def test_a_role_without_the_capability_starts_no_stage_job_and_is_told_why(qtbot, window, tmp_path):
+    window.ctx.set_role("reviewer")
+    window.detect_selected()
+    assert window.ctx.last_status == "The reviewer role cannot do that (detect)"
+    window.transcribe_selected()
+    assert window.ctx.last_status == "The reviewer role cannot do that (transcribe)"
+    window.import_recordings([tmp_path / "call.wav"])
+    assert window.ctx.last_status == "The reviewer role cannot do that (import)"
+    assert not window.ctx.jobs.jobs
