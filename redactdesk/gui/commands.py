@@ -72,6 +72,37 @@ class ProjectCommand(QUndoCommand):
             self.ctx.select(self.select_after)
 
 
+class SetSetting(ProjectCommand):
+    """Change one project setting the way ``redactdesk config`` does
+    (:func:`redactdesk.pipeline.project_config.set_setting`): checked against the catalogue's rule and
+    logged (action ``setting``; undo: ``undo_setting``). ``value`` is the setting's text form
+    (:func:`~redactdesk.pipeline.project_config.as_text`); a value the rule refuses is not stored and
+    the message says why."""
+
+    action = "setting"
+
+    def __init__(self, ctx: AppContext, key: str, value: str, text: str) -> None:
+        from redactdesk.pipeline.project_config import as_text, lookup
+
+        super().__init__(ctx, text, None)
+        setting = lookup(key)
+        self.key, self.new = key, value
+        self.old = as_text(ctx.project.setting(key, setting.default))
+
+    def apply(self, action: str) -> None:
+        from redactdesk.pipeline.project_config import set_setting
+
+        set_setting(self.ctx.project, self.key, self.new, action=action)
+
+    def revert(self, action: str) -> None:
+        from redactdesk.pipeline.project_config import set_setting
+
+        set_setting(self.ctx.project, self.key, self.old, action=action)
+
+    def _refresh(self) -> None:
+        self.ctx.corpus_changed.emit()
+
+
 class SetStatus(ProjectCommand):
     """Accept, reject or reopen a span."""
 

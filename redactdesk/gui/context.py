@@ -33,8 +33,12 @@ Methods
     ``span(id)``, ``current_span()``,
     ``reload()`` (re-read spans after an outside change), ``push_command(cmd)`` (a QUndoCommand,
     usually a :class:`redactdesk.gui.commands.ProjectCommand`), ``run_job(title, fn, on_done,
-    on_error=None)`` (see :mod:`redactdesk.gui.jobs`), ``status(text, msecs=5000)``,
-    ``error(title, text)``, ``can(capability)`` (see :mod:`redactdesk.gui.roles`), ``set_role(role)``,
+    on_error=None)`` (see :mod:`redactdesk.gui.jobs`), ``job_project()`` (``with ctx.job_project() as
+    p:`` inside a job: the job's own connection to the project, same file, actor and role; the one
+    way a worker thread reaches the project), ``status(text, msecs=5000)``,
+    ``error(title, text)``, ``can(capability)`` (see :mod:`redactdesk.gui.roles`),
+    ``may(capability)`` (``can``, and a status message when not), ``closed`` (True once ``closing``
+    was emitted), ``set_role(role)``,
     ``focus_review()`` (give the keyboard back to the review — transcript — after a panel action:
     a queue row opened, a dialog closed; the window also does this after panel buttons and list
     activations), ``set_selected_words(start, end)`` / ``set_selected_words(None)``.
@@ -42,7 +46,8 @@ Methods
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
@@ -91,6 +96,11 @@ class AppContext(QObject):
         self._status: Callable[[str, int], None] = lambda text, msecs: None
         self._focus_review: Callable[[], None] = lambda: None
         self.last_status = ""
+        self.closed = False  # the window closed: jobs that end now show nothing
+        self.closing.connect(self._mark_closed)
+
+    def _mark_closed(self) -> None:
+        self.closed = True
 
     # ------------------------------------------------------------------ role
     @property
@@ -108,6 +118,13 @@ class AppContext(QObject):
 
     def can(self, capability: str) -> bool:
         return roles.can(self._role, capability)
+
+    def may(self, capability: str) -> bool:
+        """``can``, and when the role cannot, say so in the status bar (for actions the user started)."""
+        if self.can(capability):
+            return True
+        self.status(f"The {self._role.value} role cannot do that ({capability.replace('_', ' ')})")
+        return False
 
     # ------------------------------------------------------------------ conversation & selection
     def open_conversation(self, conversation_id: str | None) -> None:
@@ -225,6 +242,20 @@ class AppContext(QObject):
         job = self.jobs.run(title, fn, on_done, on_error)
         job.cancelled.connect(lambda: self.status(f"{title}: cancelled"))
         return job
+
+    @contextmanager
+    def job_project(self) -> Iterator[Project]:
+        """A connection of the job's own to the open project (same path, actor and role), closed when
+        the ``with`` block ends. SQLite connections belong to one thread: a background job never uses
+        ``ctx.project``; it opens this one in its worker thread and commits there (the window's
+        connection sees each commit on its next read)."""
+        from redactdesk.store import Project
+
+        project = Project.open(self.project.path, actor=self.project.actor, role=self._role)
+        try:
+            yield project
+        finally:
+            project.close()
 
     def set_status_sink(self, sink: Callable[[str, int], None]) -> None:
         self._status = sink

@@ -42,7 +42,6 @@ from PySide6.QtWidgets import (
 from redactdesk.core.types import SpanStatus
 from redactdesk.gui import style
 from redactdesk.gui.corpus import readiness_text
-from redactdesk.store import Project
 
 SETTING_FOLDER = "export/folder"
 PROBLEM_ROLE = Qt.ItemDataRole.UserRole
@@ -117,18 +116,16 @@ def _masker_names() -> list[str]:
         return ["silence", "beep", "noise"]
 
 
-def run_export(project_path: Path, actor: str, role: Any, out: Path, options: dict[str, Any], job: Any) -> Any:
-    """Worker-thread body: open a second connection, export, close. Returns the ReleaseResult."""
+def run_export(ctx: Any, out: Path, options: dict[str, Any], job: Any) -> Any:
+    """Worker-thread body: export on the job's own connection (``ctx.job_project()``). Returns the ReleaseResult."""
+    from redactdesk.gui.stage_jobs import cancel_of, progress_of
     from redactdesk.pipeline.executor import open_executor, resolve_config
     from redactdesk.pipeline.export import export_release
 
-    project = Project.open(project_path, actor=actor, role=role)
-    try:  # masking and re-listening of many calls run on the same executor as `redactdesk export`
-        with open_executor(resolve_config(project=project)) as executor:
-            return export_release(project, out, progress=lambda f, m: job.report(f, None, m),
-                                  cancel=lambda: job.is_cancelled, executor=executor, **options)
-    finally:
-        project.close()
+    with ctx.job_project() as project, open_executor(resolve_config(project=project)) as executor:
+        # masking and re-listening of many calls run on the same executor as `redactdesk export`
+        return export_release(project, out, progress=progress_of(job), cancel=cancel_of(job), executor=executor,
+                              **options)
 
 
 class ExportDialog(QDialog):
@@ -299,10 +296,8 @@ class ExportDialog(QDialog):
         self.verdict.hide()
         self.open_button.setEnabled(False)
         self._busy(True)
-        p = self.ctx.project
         out, options = self.target(), self.options()
-        self.job = self.ctx.run_job("Export release",
-                                    lambda job: run_export(p.path, p.actor, p.role, out, options, job),
+        self.job = self.ctx.run_job("Export release", lambda job: run_export(self.ctx, out, options, job),
                                     self._done, self._failed)
         self.job.progress.connect(self._progress)
         self.job.cancelled.connect(self._cancelled)

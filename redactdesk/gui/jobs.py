@@ -1,9 +1,11 @@
 """Long work off the GUI thread: a job runs ``fn(job)`` in a thread pool with progress and cancel.
 
 Inside ``fn`` (worker thread) call ``job.report(done, total, text)`` now and then — it raises
-:class:`JobCancelled` once the user pressed Cancel — or ``job.check()``. Do not touch the project
-file or widgets from ``fn``: compute there and return the result; ``on_done(result)`` runs on the
-GUI thread and is where results are written.
+:class:`JobCancelled` once the user pressed Cancel — or ``job.check()``. Do not touch widgets or the
+window's own project connection from ``fn``: a job that writes opens its own connection with
+``ctx.job_project()`` (see :mod:`redactdesk.gui.context`); ``on_done(result)`` runs on the GUI
+thread. A job that finishes work piece by piece (a call transcribed and detected) hands each piece
+to the GUI thread with ``job.deliver(value)``, which emits ``delivered(value)`` there.
 
 While any job runs, Python's cyclic garbage collector runs only on the GUI thread (see
 :class:`GuiThreadCollector`).
@@ -90,10 +92,12 @@ class Job(QObject):
     failed = Signal(str)  # readable error message
     cancelled = Signal()
     ended = Signal()  # after done, failed or cancelled
+    delivered = Signal(object)  # a piece of the work finished (``deliver``), before the job ends
 
     # emitted by the worker thread; relayed to the public signals by slots of this GUI-thread object
     _w_progress = Signal(float, str)
     _w_end = Signal(str)
+    _w_deliver = Signal(object)
 
     def __init__(self, title: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -106,11 +110,16 @@ class Job(QObject):
         self.was_cancelled = False
         self._w_progress.connect(self._relay_progress, Qt.ConnectionType.QueuedConnection)
         self._w_end.connect(self._relay_end, Qt.ConnectionType.QueuedConnection)
+        self._w_deliver.connect(self._relay_deliver, Qt.ConnectionType.QueuedConnection)
 
     @Slot(float, str)
     def _relay_progress(self, fraction: float, message: str) -> None:
         if self.running:
             self.progress.emit(fraction, message)
+
+    @Slot(object)
+    def _relay_deliver(self, value: object) -> None:
+        self.delivered.emit(value)  # also after a cancel: the piece is committed, the window shows it
 
     @Slot(str)
     def _relay_end(self, how: str) -> None:
@@ -146,6 +155,11 @@ class Job(QObject):
         else:
             fraction = -1.0
         self._w_progress.emit(fraction, message)
+
+    def deliver(self, value: Any) -> None:
+        """Hand one finished piece of the work to the GUI thread (``delivered``); never raises on cancel:
+        the piece is already committed."""
+        self._w_deliver.emit(value)
 
 
 class _Runnable(QRunnable):

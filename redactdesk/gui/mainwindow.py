@@ -47,6 +47,7 @@ from redactdesk.gui.corpus import CorpusBrowser
 from redactdesk.gui.dialogs import CategoryPicker, pref
 from redactdesk.gui.playback import Player
 from redactdesk.gui.review_queue import ReviewQueue
+from redactdesk.gui.stage_jobs import StageJobs
 from redactdesk.gui.transcript import TranscriptView
 from redactdesk.gui.waveform import WaveformView
 from redactdesk.gui.widgets import ConversationHeader, JobIndicator, LegendBar
@@ -117,6 +118,8 @@ class MainWindow(QMainWindow):
         self._build_panels()
         self._connect()
         self._hook_panel(self.corpus, escape=True, buttons=False)
+        self.stage_jobs = StageJobs(ctx, open_conversation=self.choose_conversation,
+                                    refresh_corpus=self.refresh_corpus)  # import, transcribe, detect, demo
         self.stage = stage_actions.install(self)  # context menus, speaker edits, mask shading
         window_tools.install(self)  # find in transcripts, speed/loop, spectrogram range, theme, quit guard, keys
         self._apply_prefs()
@@ -610,6 +613,9 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     # ================================================================== position (autosaved in the project)
+    # Kept in the project file, unaudited (it changes nothing a release holds): it names a conversation,
+    # and conversation ids come from file names that may hold personal data, which the user's settings
+    # folder must not collect (docs/architecture.md, the stage jobs paragraph).
     def position(self) -> dict:
         conv = self.ctx.conversation
         x0, x1 = self.waveform.x_range()
@@ -937,10 +943,7 @@ class MainWindow(QMainWindow):
         return span
 
     def _may(self, capability: str) -> bool:
-        if self.ctx.can(capability):
-            return True
-        self.ctx.status(f"The {self.ctx.role.value} role cannot do that ({capability.replace('_', ' ')})")
-        return False
+        return self.ctx.may(capability)
 
     def review_next(self) -> None:
         if not self._need_conversation():
@@ -1302,19 +1305,6 @@ class MainWindow(QMainWindow):
             ids = [self.ctx.conversation.id]
         return ids
 
-    def _worker_project(self):
-        from redactdesk.store import Project
-
-        return Project.open(self.project.path, actor=self.project.actor, role=self.ctx.role)
-
-    def _after_job(self, message: str) -> None:
-        self.ctx.status(message, 8000)
-        current = self.ctx.conversation.id if self.ctx.conversation else None
-        if current and self.project.has_conversation(current):
-            self.ctx.conversation = None
-            self.ctx.open_conversation(current)
-        self.refresh_corpus()
-
     def import_recordings(self, paths: list[Path] | None = None) -> None:
         if not self._may("import"):
             return
@@ -1326,33 +1316,7 @@ class MainWindow(QMainWindow):
             if not accepted or not dlg.paths():
                 return
             paths, language = dlg.paths(), dlg.language.currentData()
-        try:
-            from redactdesk.pipeline.importing import import_many
-        except ImportError as exc:
-            self.ctx.error("Import not available", f"the import pipeline is not installed ({exc})")
-            return
-
-        failures: list[tuple[str, str]] = []
-
-        def work(job):
-            p = self._worker_project()
-            try:
-                return import_many(p, list(paths), language=language, failures=failures,
-                                   progress=lambda f, m: job.report(f, None, m), cancel=lambda: job.is_cancelled)
-            finally:
-                p.close()
-
-        def done(results):
-            warn = sum(len(r.warnings) for r in results)
-            self._after_job(f"Imported {len(results)} recording(s)" + (f", {warn} warning(s)" if warn else "")
-                            + (f", {len(failures)} not imported" if failures else ""))
-            if failures:
-                self.ctx.error(f"{len(failures)} recording(s) not imported",
-                               "\n\n".join(f"{name}: {msg}" for name, msg in failures[:20]))
-            if self.ctx.conversation is None and results:
-                self.choose_conversation(results[0].conversation_id)
-
-        self.ctx.run_job("Importing", work, done)
+        self.stage_jobs.import_recordings(paths, language)
 
     def transcribe_selected(self) -> None:
         if not self._may("transcribe"):
@@ -1361,76 +1325,16 @@ class MainWindow(QMainWindow):
         if not ids:
             self.ctx.status("Select conversations to transcribe")
             return
-        try:
-            from redactdesk.pipeline.transcription import transcribe_project
-        except ImportError as exc:
-            self.ctx.error("Transcription not available", f"speech recognition is not installed ({exc})")
-            return
         s = self.ctx.settings
-        langs = {cid: self.project.load_conversation(cid).language for cid in ids}
-
-        def work(job):
-            p = self._worker_project()
-            try:
-                out = []
-                for n, cid in enumerate(ids):
-                    model = pref(s, "asr_model_en") if langs[cid] == "en" else pref(s, "asr_model_other")
-                    out += transcribe_project(
-                        p, [cid], model=model, cancel=lambda: job.is_cancelled,
-                        progress=lambda f, m, _n=n: job.report((_n + f) / len(ids), None, m))
-                return out
-            finally:
-                p.close()
-
-        self.ctx.run_job("Transcribing", work,
-                         lambda out: self._after_job(f"Transcribed {len(out)} conversation(s)"))
+        languages = {self.project.load_conversation(cid).language for cid in ids}
+        models = {lang: pref(s, "asr_model_en") if lang == "en" else pref(s, "asr_model_other") for lang in languages}
+        self.stage_jobs.transcribe(ids, models)
 
     def prepare_pending(self) -> None:
-        """Transcribe and detect the project's untranscribed calls in the background, one after another.
-
-        Used for the demo project: the window opens at once and each call appears (status
-        "detected") as soon as it is ready; the first one is opened. Cancelling stops the chain;
-        finished calls are kept and the rest are prepared the next time the demo opens.
-        """
-        if not self.ctx.can("transcribe"):
-            return
-        from redactdesk.pipeline.demo import pending_conversations, prepare_conversation
-
-        queue = pending_conversations(self.project)[1]
-        total = len(queue)
-        if not total:
-            return
-
-        def next_one() -> None:
-            if not queue:
-                self.ctx.status(f"Demo ready: {total} call(s) transcribed and checked for personal data", 10000)
-                return
-            cid = queue.pop(0)
-            n = total - len(queue)
-
-            def work(job):
-                p = self._worker_project()
-                try:
-                    return prepare_conversation(p, cid, cancel=lambda: job.is_cancelled,
-                                                progress=lambda f, m: job.report(f, None, m))
-                finally:
-                    p.close()
-
-            def done(stats) -> None:
-                self.refresh_corpus()
-                current = self.ctx.conversation.id if self.ctx.conversation else None
-                if current is None:
-                    self.choose_conversation(cid)
-                elif current == cid:
-                    self.ctx.conversation = None
-                    self.ctx.open_conversation(cid)
-                self.ctx.status(f"{cid} ready ({n} of {total}): {stats['suggestions']} suggestion(s)", 8000)
-                next_one()
-
-            self.ctx.run_job(f"Preparing call {n} of {total}", work, done)
-
-        self.ctx.status(f"Preparing {total} call(s) in the background: transcribing and detecting…", 8000)
-        next_one()
+        """Transcribe and detect the project's untranscribed calls in the background (the demo project):
+        see :meth:`redactdesk.gui.stage_jobs.StageJobs.prepare_demo`."""
+        if self.ctx.can("transcribe"):
+            self.stage_jobs.prepare_demo()
 
     def detect_selected(self) -> None:
         if not self._may("detect"):
@@ -1439,26 +1343,7 @@ class MainWindow(QMainWindow):
         if not ids:
             self.ctx.status("Select conversations to run detection on")
             return
-        try:
-            from redactdesk.pipeline.detection import detect_project
-        except ImportError as exc:
-            self.ctx.error("Detection not available", f"the detectors are not installed ({exc})")
-            return
-
-        def work(job):
-            from redactdesk.pipeline.executor import open_executor, resolve_config
-
-            p = self._worker_project()
-            try:  # many calls go to the same executor as `redactdesk detect` (a local cluster by default)
-                with open_executor(resolve_config(project=p)) as executor:
-                    return detect_project(p, ids, progress=lambda f, m: job.report(f, None, m),
-                                          cancel=lambda: job.is_cancelled, executor=executor)
-            finally:
-                p.close()
-
-        self.ctx.run_job("Detecting", work,
-                         lambda counts: self._after_job(f"{sum(counts.values())} suggestion(s) in {len(counts)} "
-                                                        "conversation(s)"))
+        self.stage_jobs.detect(ids)
 
 
 def app_settings() -> QSettings:

@@ -8,6 +8,7 @@ one channel shades that channel's lane only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,9 @@ from redactdesk.gui.waveform import LANE
 if TYPE_CHECKING:
     from redactdesk.audio import MaskRange
     from redactdesk.core.types import Conversation
-    from redactdesk.gui.mainwindow import MainWindow
+    from redactdesk.gui.audiosource import AudioSource
+    from redactdesk.gui.context import AppContext
+    from redactdesk.gui.waveform import WaveformView
 
 FILL = QColor(87, 96, 106, 70)
 HATCH = QColor(36, 41, 47, 120)
@@ -80,20 +83,23 @@ class MaskLayer(pg.GraphicsObject):
 
 
 class MaskShading(QObject):
-    """Keeps a :class:`MaskLayer` on the waveform and one on its overview in step with the spans."""
+    """Keeps a :class:`MaskLayer` on the waveform and one on its overview in step with the spans.
+
+    ``audio()``: the current conversation's open recording or None (its channels give the lanes).
+    """
 
     changed = Signal()  # the ranges were recomputed
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.win = window
-        self.ctx = window.ctx
+    def __init__(self, ctx: AppContext, waveform: WaveformView, audio: Callable[[], AudioSource | None]) -> None:
+        super().__init__(waveform)
+        self.ctx = ctx
+        self.audio = audio
         self.ranges: list[MaskRange] = []
         self.error = ""
         self.layer = MaskLayer()
         self.ov_layer = MaskLayer(edges=False)
-        window.waveform.plot.addItem(self.layer)
-        window.waveform.overview.addItem(self.ov_layer)
+        waveform.plot.addItem(self.layer)
+        waveform.overview.addItem(self.ov_layer)
         self.ctx.conversation_changed.connect(self.refresh)
         self.ctx.spans_changed.connect(self.refresh)
         self.refresh()
@@ -114,7 +120,7 @@ class MaskShading(QObject):
     def refresh(self, *_args) -> None:
         conv = self.ctx.conversation
         self.ranges = self.compute(conv)
-        source = self.win.source
+        source = self.audio()
         channels = source.channels if source is not None else ((conv.channels if conv else None) or 1)
         self.layer.set_ranges(self.ranges, channels)
         self.ov_layer.set_ranges(self.ranges, channels)

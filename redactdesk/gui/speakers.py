@@ -10,6 +10,7 @@ far the word boundaries moved. Both are one undoable command each.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,7 +33,7 @@ from redactdesk.gui.stage_commands import ReplaceWords
 
 if TYPE_CHECKING:
     from redactdesk.asr.align import AlignmentReport
-    from redactdesk.gui.mainwindow import MainWindow
+    from redactdesk.gui.context import AppContext
 
 roles.grant("edit_transcript", *roles.ALL_ROLES)
 
@@ -92,12 +93,17 @@ class _ChannelReader:
 
 
 class SpeakerActions(QObject):
-    """Rename speakers and edit turns of the current conversation (one main window)."""
+    """Rename speakers and edit turns of the current conversation.
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.win = window
-        self.ctx = window.ctx
+    ``parent``: the widget its dialogs open over; ``audio()``: the current conversation's open
+    recording, or None (then the recording is opened from the project when a turn is re-timed).
+    """
+
+    def __init__(self, ctx: AppContext, parent: QWidget, audio: Callable[[], AudioSource | None]) -> None:
+        super().__init__(parent)
+        self.parent_widget = parent
+        self.ctx = ctx
+        self.audio = audio
         self.rename_dialog: QInputDialog | None = None
         self.words_dialog: EditWordsDialog | None = None
         self.last_report: AlignmentReport | None = None
@@ -121,7 +127,7 @@ class SpeakerActions(QObject):
 
     # ------------------------------------------------------------------ rename
     def ask_rename(self, speaker: str) -> None:
-        dlg = QInputDialog(self.win)
+        dlg = QInputDialog(self.parent_widget)
         dlg.setObjectName("renameSpeakerDialog")
         dlg.setWindowTitle("Rename speaker")
         dlg.setLabelText(f"New name for “{speaker}” in every turn of this conversation:")
@@ -133,7 +139,7 @@ class SpeakerActions(QObject):
     def rename(self, old: str, new: str) -> bool:
         conv = self.ctx.conversation
         new = " ".join(str(new).split())
-        if conv is None or not self.win._may("edit_transcript"):
+        if conv is None or not self.ctx.may("edit_transcript"):
             return False
         if not new or new == old:
             self.ctx.status("Speaker not renamed: give a different, non-empty name")
@@ -163,7 +169,7 @@ class SpeakerActions(QObject):
         conv = self.ctx.conversation
         turn = self.turns()[turn_index]
         texts = [w.text for w in conv.words[turn.start_word:turn.end_word]]
-        dlg = EditWordsDialog(self.win, turn.speaker, texts)
+        dlg = EditWordsDialog(self.parent_widget, turn.speaker, texts)
         dlg.accepted.connect(lambda: self.edit_turn(turn_index, dlg.words()))
         self.words_dialog = dlg
         dlg.open()
@@ -171,7 +177,7 @@ class SpeakerActions(QObject):
     def edit_turn(self, turn_index: int, texts: list[str]) -> None:
         """Set the texts of a turn's words, then re-time the turn against the audio (background)."""
         conv = self.ctx.conversation
-        if conv is None or not self.win._may("edit_transcript"):
+        if conv is None or not self.ctx.may("edit_transcript"):
             return
         turn = self.turns()[turn_index]
         a, b = turn.start_word, turn.end_word
@@ -208,7 +214,7 @@ class SpeakerActions(QObject):
         self.ctx.run_job("Aligning", work, done, on_error=failed)
 
     def _apply_edit(self, cid: str, old: tuple[list[Word], list[Turn]], words: list[Word], note: str) -> None:
-        if getattr(self.win, "_closed", False):
+        if self.ctx.closed:
             return
         if self.ctx.project.load_conversation(cid).words != old[0]:
             self.ctx.error("Edit not applied", "the conversation's words changed while the turn was being "
@@ -219,8 +225,9 @@ class SpeakerActions(QObject):
             self.ctx.status(f"Words edited; {note}", 10000)
 
     def _audio(self, conv: Conversation) -> AudioSource | None:
-        if self.win.source is not None and self.ctx.conversation is conv:
-            return self.win.source
+        current = self.audio()
+        if current is not None and self.ctx.conversation is conv:
+            return current
         path = resolve_audio_path(conv.audio_path, self.ctx.project.path)
         try:
             return AudioSource.open(path) if path is not None else None

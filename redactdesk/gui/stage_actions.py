@@ -2,16 +2,18 @@
 
 Right-click a span: "Never flag this" (allow list) or "Always flag this" (deny list), both undoable,
 each followed by re-detecting the conversation in the background. Right-click a turn (its speaker
-label or its words): the speaker actions of :mod:`redactdesk.gui.speakers`. :func:`install` wires
-everything here into a main window (called once from its constructor).
+label or its words): the speaker actions of :mod:`redactdesk.gui.speakers`. The classes take the
+context and the views they use; :func:`install` wires them into a main window (called once from its
+constructor).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
 from redactdesk.core.types import Span
 from redactdesk.gui.masking import MaskShading
@@ -19,24 +21,37 @@ from redactdesk.gui.speakers import SpeakerActions
 from redactdesk.gui.stage_commands import AddTerm
 
 if TYPE_CHECKING:
+    from redactdesk.gui.audiosource import AudioSource
+    from redactdesk.gui.context import AppContext
     from redactdesk.gui.mainwindow import MainWindow
+    from redactdesk.gui.stage_jobs import StageJobs
+    from redactdesk.gui.transcript import TranscriptView
+    from redactdesk.gui.waveform import WaveformView
 
 
 class StageActions(QObject):
-    """Context-menu actions of one main window; ``menu`` is the last menu shown (tests use it)."""
+    """The transcript's context-menu actions; ``menu`` is the last menu shown (tests use it).
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.win = window
-        self.ctx = window.ctx
+    ``parent``: the widget menus and dialogs open over; ``click_word(index)``: what a click on a word
+    does (a right-click selects it first); ``audio()``: the current conversation's open recording.
+    """
+
+    def __init__(self, ctx: AppContext, *, parent: QWidget, transcript: TranscriptView, waveform: WaveformView,
+                 stage_jobs: StageJobs, click_word: Callable[[int], None],
+                 audio: Callable[[], AudioSource | None]) -> None:
+        super().__init__(parent)
+        self.parent_widget = parent
+        self.ctx = ctx
+        self.stage_jobs = stage_jobs
+        self.click_word = click_word
         self.menu: QMenu | None = None
-        self.speakers = SpeakerActions(window)
-        self.shading = MaskShading(window)
-        window.transcript.context_requested.connect(self.show_menu)
+        self.speakers = SpeakerActions(ctx, parent, audio)
+        self.shading = MaskShading(ctx, waveform, audio)
+        transcript.context_requested.connect(self.show_menu)
 
     # ------------------------------------------------------------------ menu
     def build_menu(self, word: int | None, turn: int | None) -> QMenu:
-        menu = QMenu(self.win)
+        menu = QMenu(self.parent_widget)
         menu.setObjectName("transcriptMenu")
         spans = self.ctx.spans_at_word(word) if word is not None else []
         may_edit = self.ctx.can("edit_lists")
@@ -62,7 +77,7 @@ class StageActions(QObject):
         if self.ctx.conversation is None:
             return
         if word is not None:
-            self.win.click_word(word)
+            self.click_word(word)
         self.menu = self.build_menu(word, turn)
         if not self.menu.isEmpty():
             self.menu.popup(global_pos)
@@ -84,7 +99,7 @@ class StageActions(QObject):
         self._add_term("deny", entry["text"], entry["category"])
 
     def _add_term(self, kind: str, text: str, category: str) -> None:
-        if not self.win._may("edit_lists"):
+        if not self.ctx.may("edit_lists"):
             return
         name = "allow list" if kind == "allow" else "deny list"
         if not text:
@@ -101,18 +116,9 @@ class StageActions(QObject):
         """Detect one conversation again in the background (the lists changed)."""
         if conversation_id is None:
             return
-        from redactdesk.pipeline.detection import detect_project
-
-        def work(job):
-            p = self.win._worker_project()
-            try:
-                return detect_project(p, [conversation_id], progress=lambda f, m: job.report(f, None, m),
-                                      cancel=lambda: job.is_cancelled)
-            finally:
-                p.close()
 
         def done(counts: dict[str, int]) -> None:
-            if getattr(self.win, "_closed", False):
+            if self.ctx.closed:
                 return
             if self.ctx.conversation is not None and self.ctx.conversation.id == conversation_id:
                 self.ctx.reload()
@@ -120,9 +126,10 @@ class StageActions(QObject):
                 self.ctx.corpus_changed.emit()
             self.ctx.status(f"Detected again: {counts.get(conversation_id, 0)} suggestion(s)", 6000)
 
-        self.ctx.run_job("Detecting", work, done)
+        self.stage_jobs.detect([conversation_id], done)
 
 
 def install(window: MainWindow) -> StageActions:
     """Wire the stage features into ``window`` (context menus, speaker edits, mask shading)."""
-    return StageActions(window)
+    return StageActions(window.ctx, parent=window, transcript=window.transcript, waveform=window.waveform,
+                        stage_jobs=window.stage_jobs, click_word=window.click_word, audio=lambda: window.source)

@@ -2,7 +2,8 @@
 
 ``redactdesk demo`` creates the project once in the user data folder with the sample audio imported
 (seconds) and opens the app at once; the app transcribes (embedded Whisper) and detects the calls in
-the background, one after another, so the first is ready to review within seconds and the rest follow.
+the background on the project's executor (:func:`prepare_pending_calls`), showing each call as soon as
+it is committed, so the first is ready to review within seconds and the rest follow.
 ``--headless`` prepares them all first, then runs the whole path — review (an oracle annotator
 replays the reference transcripts), substitute, mask, sign off, export — and prints what happened.
 Preparation is resumable: a conversation finished before a crash or a closed window is kept.
@@ -14,6 +15,7 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,6 +132,44 @@ def prepare_conversation(project: Project, conversation_id: str, *, model: str |
     if progress is not None:
         progress(1.0, f"{conversation_id} ready")
     return out
+
+
+def prepare_pending_calls(project: Project, *, executor: Any = None, model: str | None = None,
+                          progress: ProgressFn | None = None, cancel: CancelFn | None = None,
+                          on_ready: Callable[[str, int], None] | None = None) -> dict[str, Any]:
+    """Transcribe and detect every call not done yet on ``executor`` (the app's demo preparation).
+
+    Calls that only need detecting come first (ready at once); the rest are transcribed on the
+    executor — on a cluster several at once, the longest first — and each is detected here as soon
+    as its words are committed. ``on_ready(conversation_id, suggestions)`` runs after each call's
+    detection is committed, so a window can show it while the others are still being prepared.
+    Cancel stops the run; finished calls are kept and the rest are prepared next time.
+    """
+    from redactdesk.pipeline.detection import detect_project
+    from redactdesk.pipeline.transcription import transcribe_project
+
+    to_transcribe, to_detect = pending_conversations(project)
+    stats: dict[str, Any] = {"conversations": len(to_detect), "asr_seconds": 0.0, "suggestions": 0}
+
+    def detect_one(cid: str) -> None:
+        found = detect_project(project, [cid], cancel=cancel).get(cid, 0)
+        stats["suggestions"] += found
+        if on_ready is not None:
+            on_ready(cid, found)
+
+    for cid in [c for c in to_detect if c not in set(to_transcribe)]:
+        detect_one(cid)
+
+    def committed(outcome: Any) -> None:
+        stats["asr_seconds"] += outcome.seconds
+        detect_one(outcome.conversation_id)
+
+    if to_transcribe:
+        transcribe_project(project, to_transcribe, model=model, executor=executor, progress=progress,
+                           cancel=cancel, on_commit=committed)
+    elif progress is not None:
+        progress(1.0, "all calls ready")
+    return stats
 
 
 def prepare_demo_project(project: Project, *, model: str | None = None, progress: ProgressFn | None = None,

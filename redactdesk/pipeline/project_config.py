@@ -28,13 +28,14 @@ class SettingError(ValueError):
 @dataclass(frozen=True)
 class Setting:
     key: str
-    kind: str  # "float", "int", "choice", "text"
+    kind: str  # "float", "int", "choice", "text", "ids" (a JSON list of conversation ids; "" clears it)
     default: Any
     help: str
     choices: tuple[str, ...] = ()
     low: float | None = None
     high: float | None = None
     choices_from: Callable[[], list[str]] | None = None  # a registry to ask (e.g. the maskers installed)
+    check: Callable[[str], str] | None = None  # "text": the canonical value, or SettingError (e.g. a strategy spec)
 
     def options(self) -> tuple[str, ...]:
         return tuple(self.choices_from()) if self.choices_from is not None else self.choices
@@ -46,7 +47,9 @@ class Setting:
                 raise SettingError(f"{self.key} must be one of {', '.join(self.options())}")
             return raw
         if self.kind == "text":
-            return raw
+            return self.check(raw) if self.check is not None else raw
+        if self.kind == "ids":
+            return _ids(self.key, raw)
         try:
             value: float | int = int(raw) if self.kind == "int" else float(raw)
         except ValueError:
@@ -61,6 +64,28 @@ class Setting:
         from redactdesk.risk.signoff import SIGNED_SETTINGS_KEYS, SIGNED_SETTINGS_PREFIXES
 
         return self.key.startswith(SIGNED_SETTINGS_PREFIXES) or self.key in SIGNED_SETTINGS_KEYS
+
+
+def _ids(key: str, raw: str) -> list[str] | None:
+    if not raw.strip():
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = None
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise SettingError(f"{key} must be a JSON list of conversation ids, or empty to clear it")
+    return value
+
+
+def _strategy(raw: str) -> str:
+    from redactdesk.learn.selection import QUERY_STRATEGIES, StrategyError, get_strategy
+
+    try:
+        return get_strategy(raw).spec
+    except (StrategyError, ValueError):
+        raise SettingError(f"learn.strategy must be a selection strategy such as {', '.join(QUERY_STRATEGIES)}") \
+            from None
 
 
 def _maskers() -> list[str]:
@@ -85,6 +110,10 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
             "diarizer, one speaker); stereo calls take one speaker per channel", low=0, high=8),
     Setting("review.threshold", "float", 5.0, "residual-risk threshold (mu+sigma must stay below it)",
             low=0.0, high=100.0),
+    Setting("review.sample", "ids", None, "the conversations the residual risk is scored on (a drawn sample; "
+            "empty: every conversation)"),
+    Setting("learn.strategy", "text", "diverse+t-kmax", "how active learning picks the next turns to label",
+            check=_strategy),
 )}
 
 
@@ -97,17 +126,25 @@ def describe(project: Any) -> list[dict[str, Any]]:
              **({"range": [s.low, s.high]} if s.low is not None else {})} for s in SETTINGS.values()]
 
 
+def as_text(value: Any) -> str:
+    """A stored value as the text :func:`set_setting` takes (to set it back, e.g. on undo)."""
+    if value is None:
+        return ""
+    return json.dumps(value) if isinstance(value, list) else str(value)
+
+
 def lookup(key: str) -> Setting:
     if key not in SETTINGS:
         raise SettingError(f"not a setting; known settings: {', '.join(SETTINGS)}")
     return SETTINGS[key]
 
 
-def set_setting(project: Any, key: str, raw: str, *, now: Callable[[], str] | None = None) -> tuple[Any, Any]:
+def set_setting(project: Any, key: str, raw: str, *, now: Callable[[], str] | None = None,
+                action: str = SETTING_ACTION) -> tuple[Any, Any]:
     """Check ``raw`` against the setting's rule, store it and log the change in one transaction.
 
     Returns (old value, new value). Setting a value equal to the stored one changes nothing and logs
-    nothing.
+    nothing. ``action`` names the audit entry (the app's undo of a change logs ``undo_setting``).
     """
     from redactdesk.store import utc_now
 
@@ -119,7 +156,7 @@ def set_setting(project: Any, key: str, raw: str, *, now: Callable[[], str] | No
         if stored and json.dumps(old) == json.dumps(value):
             return old, value
         project.set_setting(key, value)
-        project.log(Decision(action=SETTING_ACTION, actor=project.actor, role=Role(project.role),
+        project.log(Decision(action=action, actor=project.actor, role=Role(project.role),
                              at=(now or utc_now)(), before={"key": key, "value": old if stored else None},
                              after={"key": key, "value": value, "signed": setting.signed}))
     return old, value

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,15 +33,22 @@ class TranscribeOutcome:
     warnings: list[str]
 
 
+ModelChoice = str | Mapping[str, str] | None
+CommitFn = Callable[["TranscribeOutcome"], None]
+
+
 def transcribe_project(project: Project, conversation_ids: Sequence[str] | None = None, *,
-                       backend: str = "faster-whisper", model: str | None = None, language: str | None = None,
+                       backend: str = "faster-whisper", model: ModelChoice = None, language: str | None = None,
                        progress: ProgressFn | None = None, cancel: CancelFn | None = None,
                        executor: Executor | None = None, resume: bool = False,
-                       speakers: int | None = None) -> list[TranscribeOutcome]:
+                       speakers: int | None = None, on_commit: CommitFn | None = None) -> list[TranscribeOutcome]:
     """Replace the words of each conversation with a fresh transcription of its audio.
 
     ``language`` None takes each conversation's own language ("detect" lets the model choose);
-    ``model`` None takes :data:`DEFAULT_MODELS` for that language.
+    ``model`` None takes :data:`DEFAULT_MODELS` for that language; a mapping gives the model per
+    language (the app's "English model" and "other languages" preferences), the default for a
+    language it does not name. ``on_commit(outcome)`` runs after each conversation's transaction,
+    in the order they finish (the app shows each call as soon as it is ready).
     A conversation is written only when its transcription finished, in one transaction, by this
     process (the ``executor``'s workers only return results); cancel stops between and inside
     conversations and leaves the ones not finished untouched. ``resume``: record the run so that
@@ -60,9 +67,10 @@ def transcribe_project(project: Project, conversation_ids: Sequence[str] | None 
         ids = run.pending
     run_id = run.run_id if run is not None else None
     if is_in_process(executor):
-        out = _transcribe_here(project, ids, backend, model, language, progress, cancel, run_id, speakers)
+        out = _transcribe_here(project, ids, backend, model, language, progress, cancel, run_id, speakers, on_commit)
     else:
-        out = _transcribe_on(executor, project, ids, backend, model, language, progress, cancel, run_id, speakers)
+        out = _transcribe_on(executor, project, ids, backend, model, language, progress, cancel, run_id, speakers,
+                             on_commit)
     if run is not None:
         run_journal.finish(project, run)
     if progress is not None:
@@ -75,13 +83,19 @@ def _run_of(project: Project, cid: str) -> str | None:
     return asr.get("run") if isinstance(asr, dict) else None
 
 
-def _settings_for(project: Project, cid: str, model: str | None, language: str | None) -> tuple[Any, str | None, str]:
+def _model_for(model: ModelChoice, lang: str) -> str:
+    """The model for a conversation in ``lang`` (the project's code, "detect" included)."""
+    chosen = model.get(lang) if isinstance(model, Mapping) else model
+    return str(chosen or default_model(None if lang == "detect" else lang))
+
+
+def _settings_for(project: Project, cid: str, model: ModelChoice, language: str | None) -> tuple[Any, str | None, str]:
     conv = project.load_conversation(cid)
     if not conv.audio_path:
         raise ValueError(f"conversation {cid!r} has no audio to transcribe")
     lang = language or conv.language
     lang_arg = None if lang == "detect" else lang
-    return conv, lang_arg, str(model or default_model(lang_arg))
+    return conv, lang_arg, _model_for(model, lang)
 
 
 def _commit(project: Project, cid: str, conv: Any, res: Any, run_id: str | None) -> TranscribeOutcome:
@@ -96,9 +110,9 @@ def _commit(project: Project, cid: str, conv: Any, res: Any, run_id: str | None)
     return TranscribeOutcome(cid, len(res.words), res.seconds, res.rtf, res.timed, list(res.warnings))
 
 
-def _transcribe_here(project: Project, ids: list[str], backend: str, model: str | None, language: str | None,
+def _transcribe_here(project: Project, ids: list[str], backend: str, model: ModelChoice, language: str | None,
                      progress: ProgressFn | None, cancel: CancelFn | None,
-                     run_id: str | None, speakers: int) -> list[TranscribeOutcome]:
+                     run_id: str | None, speakers: int, on_commit: CommitFn | None) -> list[TranscribeOutcome]:
     from redactdesk.asr.transcribe import transcribe_file
 
     out: list[TranscribeOutcome] = []
@@ -114,12 +128,14 @@ def _transcribe_here(project: Project, ids: list[str], backend: str, model: str 
                               progress=step, cancel=cancel, diarize=speakers > 0, num_speakers=speakers or None)
         check_cancel(cancel)
         out.append(_commit(project, cid, conv, res, run_id))
+        if on_commit is not None:
+            on_commit(out[-1])
     return out
 
 
-def _transcribe_on(executor: Executor, project: Project, ids: list[str], backend: str, model: str | None,
+def _transcribe_on(executor: Executor, project: Project, ids: list[str], backend: str, model: ModelChoice,
                    language: str | None, progress: ProgressFn | None, cancel: CancelFn | None,
-                   run_id: str | None, speakers: int) -> list[TranscribeOutcome]:
+                   run_id: str | None, speakers: int, on_commit: CommitFn | None) -> list[TranscribeOutcome]:
     """Transcription on the executor's workers: the longest recordings first (the run ends sooner),
     audio read by path on the worker, each result committed here as it arrives."""
     from redactdesk.audio.project import audio_file
@@ -141,4 +157,6 @@ def _transcribe_on(executor: Executor, project: Project, ids: list[str], backend
     for task, res in executor.run(transcribe_task, tasks, label="transcribing", warm=warm, progress=progress,
                                   cancel=cancel):
         out[task.key] = _commit(project, task.key, convs[task.key], res, run_id)
+        if on_commit is not None:
+            on_commit(out[task.key])
     return [out[cid] for cid in ids if cid in out]

@@ -7,14 +7,19 @@ from redactdesk.pipeline import demo, transcription
 from redactdesk.store import Project
 
 
-def _fake_transcribe(project, ids, **kw):
-    """Stand-in recogniser: the reference words (the real one is tested in tests/asr and tests/pipeline)."""
+def _fake_transcribe(project, ids, *, on_commit=None, **kw):
+    """Stand-in recogniser: the reference words (the real one is tested in tests/asr and tests/pipeline),
+    committed and announced one call at a time like the real one."""
     from redactdesk.formats import read_conversation_json
 
-    cid = ids[0]
-    ref = read_conversation_json(project.load_conversation(cid).meta["reference"])
-    project.replace_words(cid, ref.words, ref.turns, action="transcribe", status=ConversationStatus.TRANSCRIBED)
-    return [transcription.TranscribeOutcome(cid, len(ref.words), 0.1, 0.01, len(ref.words), [])]
+    out = []
+    for cid in ids:
+        ref = read_conversation_json(project.load_conversation(cid).meta["reference"])
+        project.replace_words(cid, ref.words, ref.turns, action="transcribe", status=ConversationStatus.TRANSCRIBED)
+        out.append(transcription.TranscribeOutcome(cid, len(ref.words), 0.1, 0.01, len(ref.words), []))
+        if on_commit is not None:
+            on_commit(out[-1])
+    return out
 
 
 def test_window_prepares_pending_calls_and_opens_the_first(qtbot, tmp_path, settings, monkeypatch):

@@ -277,8 +277,10 @@ class ALController(QObject):
         self.on_labels_changed()
 
     def set_strategy(self, spec: str) -> None:
+        from redactdesk.pipeline.project_config import set_setting
+
         self.strategy = get_strategy(spec).spec
-        self.ctx.project.set_setting(STRATEGY_SETTING, self.strategy)
+        set_setting(self.ctx.project, STRATEGY_SETTING, self.strategy)  # checked and in the audit log
         if self.started:
             self._request(Request(rescore=True))
 

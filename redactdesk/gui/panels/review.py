@@ -50,17 +50,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from redactdesk.core.types import Conversation, Decision
+from redactdesk.core.types import Conversation
 from redactdesk.gui import style
-from redactdesk.gui.commands import ProjectCommand
+from redactdesk.gui.commands import ProjectCommand, SetSetting
 from redactdesk.gui.corpus import readiness_text
 from redactdesk.gui.dialogs import fit_height_for_width
 from redactdesk.gui.panels import register_panel
+from redactdesk.pipeline.project_config import as_text
 from redactdesk.risk.gate import Readiness, release_readiness
 from redactdesk.risk.residual import MissedItem, project_summary
 from redactdesk.risk.sample import prescan, stratified_sample
 from redactdesk.risk.signoff import MIN_OVERRIDE_CHARS, sign_off, signoff_state
-from redactdesk.store import utc_now
 
 SAMPLE_SETTING = "review.sample"
 THRESHOLD_SETTING = "review.threshold"
@@ -113,32 +113,6 @@ class RemoveMissed(ProjectCommand):
         self.row["id"] = self.ctx.project.add_missed(r["conversation_id"], r["start_word"], r["end_word"],
                                                      r["category"], partial=r["partial"], speaker=r["speaker"],
                                                      item_key=r["item_key"], note=r.get("note") or "")
-
-
-class SetReviewSetting(ProjectCommand):
-    """Change a review setting (the sample, the threshold); undoable like any other change."""
-
-    action = "review_setting"
-
-    def __init__(self, ctx, key: str, value: Any, text: str) -> None:
-        super().__init__(ctx, text, None)
-        self.key, self.new, self.old = key, value, ctx.project.setting(key)
-
-    def _set(self, action: str, before: Any, after: Any) -> None:
-        project = self.ctx.project
-        with project.transaction():
-            project.set_setting(self.key, after)
-            project.log(Decision(action=action, actor=project.actor, role=project.role, at=utc_now(),
-                                 before={"key": self.key, "value": before}, after={"key": self.key, "value": after}))
-
-    def apply(self, action: str) -> None:
-        self._set(action, self.old, self.new)
-
-    def revert(self, action: str) -> None:
-        self._set(action, self.new, self.old)
-
-    def _refresh(self) -> None:
-        self.ctx.corpus_changed.emit()
 
 
 # ---------------------------------------------------------------------------------------------- dialogs
@@ -781,15 +755,15 @@ class ReviewPanel(QWidget):
         if not light:
             return
         ids = stratified_sample(light, self.sample_size.value(), seed=self.sample_seed.value())
-        self.ctx.push_command(SetReviewSetting(self.ctx, SAMPLE_SETTING, ids, f"Draw a review sample of {len(ids)}"))
+        self.ctx.push_command(SetSetting(self.ctx, SAMPLE_SETTING, as_text(ids), f"Draw a review sample of {len(ids)}"))
 
     def clear_sample(self) -> None:
-        self.ctx.push_command(SetReviewSetting(self.ctx, SAMPLE_SETTING, None, "Score every conversation"))
+        self.ctx.push_command(SetSetting(self.ctx, SAMPLE_SETTING, "", "Score every conversation"))
 
     def _threshold_changed(self) -> None:
         value = float(self.threshold.value())
         if value != float(self.ctx.project.setting(THRESHOLD_SETTING, DEFAULT_THRESHOLD)):
-            self.ctx.push_command(SetReviewSetting(self.ctx, THRESHOLD_SETTING, value, f"Risk threshold {value:g}"))
+            self.ctx.push_command(SetSetting(self.ctx, THRESHOLD_SETTING, as_text(value), f"Risk threshold {value:g}"))
 
     def _open_sample_item(self, item: QListWidgetItem) -> None:
         self.ctx.open_conversation(item.data(Qt.ItemDataRole.UserRole))
