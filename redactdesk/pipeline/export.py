@@ -13,7 +13,6 @@ report), the project secret, the original audio's path or hash.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import math
 import os
@@ -28,6 +27,7 @@ from typing import Any
 from redactdesk import __version__
 from redactdesk.core.ids import is_safe_id
 from redactdesk.core.types import Conversation, Decision, Role, SpanStatus
+from redactdesk.formats.files import sha256_file as sha256_of
 from redactdesk.pipeline import export_formats as ef
 from redactdesk.pipeline import export_interop as interop
 from redactdesk.pipeline.executor import Task, is_in_process
@@ -202,14 +202,6 @@ def _as_dict(obj: Any) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------- files
-def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8", newline="\n")
@@ -413,7 +405,7 @@ def export_release(
 
         # 2. masked audio (same format as the source), then the re-listen check and prosody
         from redactdesk.audio import mask_ranges
-        from redactdesk.audio.project import audio_file, conversation_params, range_settings, sha256_of
+        from redactdesk.audio.project import audio_file, conversation_params, range_settings
 
         mask_reports: dict[str, dict[str, Any]] = {}
         ranges_of: dict[str, list[Any]] = {}
