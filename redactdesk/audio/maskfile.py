@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from redactdesk.audio.engine import (
 )
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.ranges import MaskRange
+from redactdesk.formats.files import atomic_path
 
 BLOCK_FRAMES = 1 << 16
 PREPARE_SHARE = 0.5  # share of the progress bar for prepare() when a masker says ``slow_prepare``
@@ -138,19 +138,12 @@ def mask_file(
         masker, franges, states, fade_frames = prepare_masker(source, ranges, method, params, fade,
                                                               prep_progress, cancel)
         base = PREPARE_SHARE if heavy else 0.0
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{dst.stem}.", suffix=dst.suffix or ".tmp", dir=dst.parent)
-        os.close(fd)
-        tmp = Path(tmp_name)
-        try:
+        with atomic_path(dst, suffix=dst.suffix or ".tmp") as tmp:
             _stream(src, tmp, source, masker, franges, states, fade_frames, blocksize, progress, cancel, base)
             written = sf.info(str(tmp)).frames
             if written != source.frames:
                 raise MaskError(f"masked file came out with {written} frames instead of {source.frames}; "
                                 "nothing was written")
-            os.replace(tmp, dst)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
         describe = getattr(masker, "describe", None)
         details = []
         for r in franges:

@@ -6,7 +6,6 @@ Settings read from the project (defaults in brackets): ``mask.padding`` [0.05 s]
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -18,6 +17,7 @@ from redactdesk.audio.errors import MaskError
 from redactdesk.audio.maskfile import MaskReport, mask_file
 from redactdesk.audio.ranges import MaskRange, mask_ranges, span_key
 from redactdesk.core.types import Conversation, SpanStatus
+from redactdesk.formats.files import sha256_file
 
 Surrogates = Mapping[str, Mapping[Any, str]] | Callable[[Conversation], Mapping[Any, str]]
 
@@ -39,14 +39,6 @@ def audio_file(project: Any, conv: Conversation) -> Path | None:
     if not p.is_absolute() and getattr(project, "path", None) is not None:
         p = Path(project.path).parent / p
     return p
-
-
-def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
 
 
 def output_name(conv: Conversation, source: Path) -> str:
@@ -96,7 +88,7 @@ def mask_conversation(project: Any, conv: Conversation, out_dir: Path, method: s
                           skipped="the conversation has no audio")
     if not src.is_file():
         raise MaskError(f"conversation {conv.id!r}: its audio {src} is missing; relink it before masking")
-    if verify_audio and conv.audio_sha256 and sha256_of(src) != conv.audio_sha256:
+    if verify_audio and conv.audio_sha256 and sha256_file(src) != conv.audio_sha256:
         raise MaskError(f"conversation {conv.id!r}: {src.name} has changed since it was imported (sha256 "
                         "differs), so its word times may not fit; re-import it before masking")
     ranges: list[MaskRange] = mask_ranges(conv, event_ranges=event_ranges, **range_settings(project))

@@ -84,7 +84,7 @@ def _audio(conv, prefix: str | None) -> str | None:
 def cmd_tasks_export(args: argparse.Namespace) -> int:
     import json
 
-    from redactdesk.formats._textio import atomic_write_text
+    from redactdesk.formats.files import atomic_write_text
 
     with open_project(args) as project:
         convs = _conversations(project, args.only)
@@ -201,7 +201,7 @@ def cmd_tasks_import(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks_config(args: argparse.Namespace) -> int:
-    from redactdesk.formats._textio import atomic_write_text
+    from redactdesk.formats.files import atomic_write_text
     from redactdesk.formats.labelstudio import labeling_config
     from redactdesk.resources import load_taxonomy
 

@@ -12,7 +12,6 @@ import functools
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from redactdesk.detect.lexicon import check_language, context_words, default_all
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
 from redactdesk.detect.sources import DEFAULT_SOURCES, DetectDoc, Source, get_source
 from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine, propagate_names
+from redactdesk.formats.files import atomic_path
 
 SourceSpec = str | Source | tuple[str | Source, Mapping[str, Any]]
 DenySpec = str | DenyEntry | Mapping[str, str] | tuple[str, str]
@@ -256,18 +256,11 @@ def detect_jsonl(
     lang = check_language(lang)
     rows = _read_jsonl(Path(in_path))
     out = Path(out_path)
-    out.parent.mkdir(parents=True, exist_ok=True)
     allow, deny = list(allow), list(deny)
-    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=str(out.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for k in range(0, len(rows), max(1, batch)):
-                chunk = rows[k : k + batch]
-                spans = detect_texts([t for _, t in chunk], lang, allow=allow, deny=deny, sources=sources)
-                for (rid, _), sp in zip(chunk, spans, strict=True):
-                    fh.write(json.dumps({"id": rid, "spans": sp}, ensure_ascii=False) + "\n")
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_path(out) as tmp, tmp.open("w", encoding="utf-8") as fh:
+        for k in range(0, len(rows), max(1, batch)):
+            chunk = rows[k : k + batch]
+            spans = detect_texts([t for _, t in chunk], lang, allow=allow, deny=deny, sources=sources)
+            for (rid, _), sp in zip(chunk, spans, strict=True):
+                fh.write(json.dumps({"id": rid, "spans": sp}, ensure_ascii=False) + "\n")
     return len(rows)

@@ -1,5 +1,5 @@
 """Reading input files safely (regular files only, bounded size, strict encodings, bounded JSON
-nesting), and writing files atomically."""
+nesting); atomic writing is in ``formats.files``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -171,30 +170,3 @@ def problem_if_not_dict(obj: Any, where: str) -> ImportProblem | None:
     if isinstance(obj, dict):
         return None
     return ImportProblem(where, f"expected a JSON object, found {type(obj).__name__}")
-
-
-def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to a temporary file beside ``path`` then rename it over ``path``.
-
-    Readers never see a half-written file. The file is created with mode 0600 (it may hold
-    personal data). The temporary name is short, so a long file name never makes it too long.
-    """
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".rd-", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return p
-
-
-def atomic_write_text(path: str | Path, text: str) -> Path:
-    """``atomic_write_bytes`` for UTF-8 text with "\\n" line endings."""
-    return atomic_write_bytes(path, text.encode("utf-8"))

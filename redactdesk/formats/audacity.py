@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from redactdesk.formats._textio import atomic_write_text, read_text
+from redactdesk.formats._textio import read_text
 from redactdesk.formats.errors import ImportProblem, Problems
+from redactdesk.formats.files import atomic_write_text
 from redactdesk.formats.validate import raise_if
 
 

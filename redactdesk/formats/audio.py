@@ -19,6 +19,7 @@ import soundfile as sf
 
 from redactdesk.formats._textio import open_regular
 from redactdesk.formats.errors import ImportFailed, ImportProblem, Problems, fail
+from redactdesk.formats.files import sha256_file  # noqa: F401 - re-exported: formats.sha256_file
 from redactdesk.formats.limits import MAX_AUDIO_BYTES
 
 SUPPORTED_FORMATS = ("WAV", "WAVEX", "FLAC", "OGG", "MP3")
@@ -42,15 +43,6 @@ class AudioInfo:
     format: str
     subtype: str
     sha256: str
-
-
-def sha256_file(path: str | Path, chunk_size: int = 1 << 20) -> str:
-    """Hex SHA-256 of a file, read in chunks (constant memory)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(chunk_size):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 class _HashingReader:

@@ -14,8 +14,9 @@ from typing import Any
 from redactdesk.core.ids import ID_RULE, is_safe_id, safe_id_from
 from redactdesk.core.types import Conversation, Span, SpanStatus, Turn, Word
 from redactdesk.formats import _jsonfields as jf
-from redactdesk.formats._textio import atomic_write_text, load_json
+from redactdesk.formats._textio import load_json
 from redactdesk.formats.errors import ImportProblem, Problems
+from redactdesk.formats.files import atomic_write_text
 from redactdesk.formats.limits import MAX_CHANNEL, MAX_LABEL_CHARS, MAX_SECONDS, MAX_WORD_CHARS
 from redactdesk.formats.transcript import TranscriptImport, turns_from_words
 from redactdesk.formats.validate import check_words, raise_if

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from redactdesk.core.types import Conversation
-from redactdesk.formats._textio import atomic_write_bytes
+from redactdesk.formats.files import atomic_write_bytes
 from redactdesk.formats.interchange import paragraphs, shown_spans
 
 

@@ -17,8 +17,9 @@ from pathlib import Path
 from pympi import Elan
 
 from redactdesk.core.types import Word
-from redactdesk.formats._textio import atomic_write_bytes, decode_text, read_bytes
+from redactdesk.formats._textio import decode_text, read_bytes
 from redactdesk.formats.errors import ImportProblem, Problems
+from redactdesk.formats.files import atomic_write_bytes
 from redactdesk.formats.limits import MAX_LABEL_CHARS, MAX_SECONDS
 from redactdesk.formats.span_tier import (
     CATEGORY_VOCABULARY,

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from redactdesk.core.types import Conversation
-from redactdesk.formats._textio import atomic_write_text, read_text
+from redactdesk.formats._textio import read_text
 from redactdesk.formats.errors import ImportProblem, Problems
+from redactdesk.formats.files import atomic_write_text
 from redactdesk.formats.limits import MAX_LABEL_CHARS, MAX_SECONDS
 from redactdesk.formats.validate import raise_if
 

@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 
 from redactdesk.core.types import Word
-from redactdesk.formats._textio import atomic_write_text, read_text
+from redactdesk.formats._textio import read_text
 from redactdesk.formats.errors import ImportProblem, Problems
+from redactdesk.formats.files import atomic_write_text
 from redactdesk.formats.limits import MAX_LABEL_CHARS
 from redactdesk.formats.transcript import TranscriptImport, spread, turns_from_words
 from redactdesk.formats.validate import check_words, raise_if

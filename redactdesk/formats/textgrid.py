@@ -12,9 +12,7 @@ an ``items`` tier labelled ``CATEGORY [PLACEHOLDER]``.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from praatio import textgrid as tgio
@@ -22,6 +20,7 @@ from praatio import textgrid as tgio
 from redactdesk.core.types import Word
 from redactdesk.formats._textio import parse_json, read_text
 from redactdesk.formats.errors import ImportProblem
+from redactdesk.formats.files import atomic_path
 from redactdesk.formats.limits import MAX_LABEL_CHARS
 from redactdesk.formats.span_tier import ITEMS_TIER, SpanInterval, is_chosen, looks_like_span_tier
 from redactdesk.formats.transcript import (
@@ -286,15 +285,7 @@ def write_textgrid(words: list[Word], path: str | Path, duration: float | None =
     the same instant share one interval).
     """
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
     tg = build_textgrid(words, duration, items)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    os.close(fd)
-    try:
-        tg.save(tmp, format="long_textgrid", includeBlankSpaces=True, reportingMode="silence")
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_path(p) as tmp:
+        tg.save(str(tmp), format="long_textgrid", includeBlankSpaces=True, reportingMode="silence")
     return p

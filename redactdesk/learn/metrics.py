@@ -6,7 +6,6 @@ like the thesis' token-level 'anon' scores but per category; ``micro`` pools all
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -14,6 +13,8 @@ import numpy as np
 
 from redactdesk.learn.tags import category_of
 from redactdesk.learn.utterances import Utterance
+
+_OUTSIDE = ""  # no category: not personal data
 
 
 @dataclass
@@ -31,40 +32,27 @@ class Scores:
                 "per_category": self.per_category}
 
 
-def _prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return p, r, f
-
-
 def token_scores(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]]) -> Scores:
-    tp: Counter[str] = Counter()
-    fp: Counter[str] = Counter()
-    fn: Counter[str] = Counter()
-    atp = afp = afn = 0
+    from sklearn.metrics import precision_recall_fscore_support
+
+    g_cats: list[str] = []
+    p_cats: list[str] = []
     for g_seq, p_seq in zip(gold, pred, strict=True):
         for g, p in zip(g_seq, p_seq, strict=True):
-            gc, pc = category_of(g), category_of(p)
-            if gc is not None and gc == pc:
-                tp[gc] += 1
-            else:
-                if pc is not None:
-                    fp[pc] += 1
-                if gc is not None:
-                    fn[gc] += 1
-            if gc is not None and pc is not None:
-                atp += 1
-            elif pc is not None:
-                afp += 1
-            elif gc is not None:
-                afn += 1
-    p, r, f = _prf(sum(tp.values()), sum(fp.values()), sum(fn.values()))
-    per = {}
-    for c in sorted(set(tp) | set(fp) | set(fn)):
-        cp, cr, cf = _prf(tp[c], fp[c], fn[c])
-        per[c] = {"precision": cp, "recall": cr, "f1": cf, "support": tp[c] + fn[c]}
-    return Scores(p, r, f, _prf(atp, afp, afn)[2], per)
+            g_cats.append(category_of(g) or _OUTSIDE)
+            p_cats.append(category_of(p) or _OUTSIDE)
+    labels = sorted((set(g_cats) | set(p_cats)) - {_OUTSIDE})
+    if not labels:
+        return Scores(0.0, 0.0, 0.0, 0.0, {})
+    p, r, f, _ = precision_recall_fscore_support(g_cats, p_cats, labels=labels, average="micro", zero_division=0.0)
+    cp, cr, cf, support = precision_recall_fscore_support(g_cats, p_cats, labels=labels, average=None,
+                                                          zero_division=0.0)
+    per = {c: {"precision": float(cp[k]), "recall": float(cr[k]), "f1": float(cf[k]), "support": int(support[k])}
+           for k, c in enumerate(labels)}
+    # anon: the token is personal data at all, whatever its category
+    anon = precision_recall_fscore_support([c != _OUTSIDE for c in g_cats], [c != _OUTSIDE for c in p_cats],
+                                           average="binary", zero_division=0.0)
+    return Scores(float(p), float(r), float(f), float(anon[2]), per)
 
 
 def cross_validate(utterances: Sequence[Utterance], fit_predict: Callable[[list[Utterance], list[Utterance]],

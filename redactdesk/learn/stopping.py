@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 
 def tag_kappa(a: Sequence[Sequence[str]], b: Sequence[Sequence[str]]) -> float:
     """Cohen's kappa between two taggings of the same tokens (1.0 when both are constant and equal)."""
@@ -25,17 +23,10 @@ def tag_kappa(a: Sequence[Sequence[str]], b: Sequence[Sequence[str]]) -> float:
         raise ValueError("the two taggings cover different tokens")
     if not fa:
         return 1.0
-    labels = sorted(set(fa) | set(fb))
-    idx = {t: i for i, t in enumerate(labels)}
-    ia = np.fromiter((idx[t] for t in fa), dtype=np.int64, count=len(fa))
-    ib = np.fromiter((idx[t] for t in fb), dtype=np.int64, count=len(fb))
-    observed = float(np.mean(ia == ib))
-    pa = np.bincount(ia, minlength=len(labels)) / len(fa)
-    pb = np.bincount(ib, minlength=len(labels)) / len(fb)
-    expected = float(pa @ pb)
-    if expected >= 1.0 - 1e-12:
-        return 1.0 if observed >= 1.0 - 1e-12 else 0.0
-    return (observed - expected) / (1.0 - expected)
+    from sklearn.metrics import cohen_kappa_score
+
+    # both taggings constant and equal: chance agreement is 1, so kappa is 0/0; they agree fully
+    return float(cohen_kappa_score(fa, fb, replace_undefined_by=1.0))
 
 
 @dataclass

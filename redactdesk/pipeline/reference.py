@@ -1,13 +1,13 @@
 """Line a transcript up with a reference transcript, and play annotator from the reference.
 
 Used by the demo and by evaluations: ASR words ("4111", "Smith,") and reference words ("four",
-"one", "one", "one", "smith") are both expanded into normalised spoken tokens, aligned with
-difflib, and every reference span is carried over to the hypothesis words it covers.
+"one", "one", "one", "smith") are both expanded into normalised spoken tokens, aligned by jiwer's
+word-level edit distance (the alignment WER counts), and every reference span is carried over to the
+hypothesis words it covers.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 
@@ -57,16 +57,17 @@ def word_map(reference: Conversation, hypothesis: Conversation) -> dict[int, set
     """For each reference word index, the hypothesis word indices aligned to it."""
     ref_toks, ref_owner = _expand(reference)
     hyp_toks, hyp_owner = _expand(hypothesis)
-    sm = difflib.SequenceMatcher(a=ref_toks, b=hyp_toks, autojunk=False)
     out: dict[int, set[int]] = {}
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
-            for k in range(i2 - i1):
-                out.setdefault(ref_owner[i1 + k], set()).add(hyp_owner[j1 + k])
-        elif tag == "replace":  # substitutions: spread the hypothesis block over the reference block
-            for k in range(i1, i2):
-                j = j1 + (k - i1) * (j2 - j1) // max(i2 - i1, 1)
-                out.setdefault(ref_owner[k], set()).add(hyp_owner[min(j, j2 - 1)])
+    if not ref_toks or not hyp_toks:
+        return out
+    import jiwer
+
+    # tokens never hold whitespace (spoken_tokens splits on it), so jiwer's split gives them back
+    aligned = jiwer.process_words(" ".join(ref_toks), " ".join(hyp_toks)).alignments[0]
+    for chunk in aligned:
+        if chunk.type in ("equal", "substitute"):  # both are one reference token to one hypothesis token
+            for k in range(chunk.ref_end_idx - chunk.ref_start_idx):
+                out.setdefault(ref_owner[chunk.ref_start_idx + k], set()).add(hyp_owner[chunk.hyp_start_idx + k])
     return out
 
 

@@ -2,7 +2,8 @@
 
 One self-contained file: styles inline, the histogram embedded as a base64 PNG drawn with
 matplotlib's object API (no pyplot state, safe off the GUI thread). Everything shown comes from the
-manifest, which holds no original values; every value is HTML-escaped.
+manifest, which holds no original values. The page is a Jinja2 template with autoescape on: every
+value is HTML-escaped unless the template marks it otherwise (only the embedded PNG is).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import base64
 import io
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from html import escape
+from functools import cache
 from typing import Any
+
+import jinja2
 
 from redactdesk.risk.residual import RiskSummary
 
@@ -53,155 +56,130 @@ def histogram_png(scores: Iterable[float], threshold: float, mean: float, criter
     return buf.getvalue()
 
 
-def _table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    head = "".join(f"<th>{escape(str(h))}</th>" for h in headers)
-    body = []
-    for row in rows:
-        cells = []
-        for v in row:
-            if isinstance(v, float):
-                cells.append(f'<td class="n">{v:.3f}</td>')
-            elif isinstance(v, int) and not isinstance(v, bool):
-                cells.append(f'<td class="n">{v}</td>')
-            else:
-                cells.append(f"<td>{escape('' if v is None else str(v))}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+TEMPLATE = """\
+{%- macro table(headers, rows) -%}
+<table><tr>{% for h in headers %}<th>{{ h }}</th>{% endfor %}</tr>
+{%- for row in rows %}<tr>
+{%- for v in row %}{% if v is float %}<td class="n">{{ '%.3f' | format(v) }}</td>
+{%- elif v is integer %}<td class="n">{{ v }}</td>
+{%- else %}<td>{{ '' if v is none else v }}</td>{% endif %}{% endfor %}</tr>{% endfor %}</table>
+{%- endmacro -%}
+{%- macro verdict(ok, yes="PASS", no="FAIL") -%}
+{% if ok %}<span class="pass">{{ yes }}</span>{% else %}<span class="fail">{{ no }}</span>{% endif %}
+{%- endmacro -%}
+<!-- {{ verdict_line | replace('--', '—') }} -->
+<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{{ verdict_line.split(':')[0] }} — redactdesk release report</title><style>{{ style }}</style></head><body>
+<div class="{{ 'verdict-ok' if verdict_line.startswith('PASS') else 'banner' }}" id="verdict">{{ verdict_line }}</div>
+{% if m.draft %}<div class="banner">DRAFT — not signed off for release. Do not share.</div>
+{% endif -%}
+<h1>Release report: {{ m.release or '' }}</h1>
+<p>{{ convs | length }} conversation(s), {{ convs | sum(attribute='items') }} anonymised item(s); written {{ m.created or '' }} by redactdesk {{ m.tool_version or '' }}.</p>
+{% if gate -%}
+<h2>Release gate</h2>
+{{ table(["conversations", "released", "excluded", "ready", "undecided suggestions", "never detected", "not reviewed",
+          "released by override"],
+         [[gate.conversations or 0, gate.included or 0, gate.excluded or 0, gate.ready or 0,
+           gate.undecided_suggestions or 0, (gate.never_detected or 0) + (gate.no_transcript or 0),
+           gate.not_reviewed or 0, gate.overridden or 0]]) }}
+{% if gate.overrides -%}
+<p class="fail">Released although not fully reviewed, by the reviewer's written override (open suggestions were anonymised as suggested; residual risk unknown):</p>
+{{ table(["conversation", "what was open", "reason"],
+         gate.overrides | dictsort | map('override_row') | list) }}
+{% endif -%}
+{% if gate.excluded_ids %}<p>Excluded by the sign-off: {{ gate.excluded_ids | join(', ') }}</p>
+{% endif -%}
+{% endif -%}
+{% if recheck -%}
+<p>Detection run again over the released text: {{ (recheck.undecided or 0) | int }} item(s) nobody decided about {{ verdict((recheck.undecided or 0) | int == 0, 'none') }}
+{%- if (recheck.allow_listed or 0) | int %}; {{ (recheck.allow_listed or 0) | int }} found item(s) are on the project's signed allow list{% endif %}</p>
+{% endif -%}
+<h2>Sign-off</h2>
+{% if so.state == 'valid' -%}
+<p>{{ verdict(true, 'Signed off') }} by {{ so.reviewer | string }} at {{ so.at | string }}.</p>
+{% elif so.state == 'stale' -%}
+<p>{{ verdict(false, no='STALE') }}: signed by {{ so.reviewer | string }} at {{ so.at | string }}, but decisions or settings changed since.</p>
+{% else -%}
+<p>{{ verdict(false, no='NOT SIGNED OFF') }}</p>
+{% endif -%}
+{% if so.comment %}<p>Comment: {{ so.comment }}</p>
+{% endif -%}
+<p class="muted">Content hash at export: <code>{{ m.content_hash | string }}</code>; signed: <code>{{ so.content_hash | string }}</code></p>
+<h2>Residual risk</h2>
+{{ table(["conversations", "mean", "sd", "P95", "max", "mu+sigma", "threshold", "result"],
+         [[risk.scores | length, risk.mean, risk.sd, risk.p95, risk.max, risk.criterion, risk.threshold, risk.verdict]]) }}
+<p>Criterion: mu + sigma = {{ '%.2f' | format(risk.criterion) }} against threshold {{ '%g' | format(risk.threshold) }}: {{ verdict(risk.passed, no=risk.verdict) }}</p>
+{% if risk.unknown %}<p class="fail">Not reviewed, so their residual risk is unknown (not 0): {{ risk.unknown | join(', ') }}</p>
+{% endif -%}
+<img alt="histogram of residual-risk scores" src="data:image/png;base64,{{ histogram_b64 }}">
+{% if risk.by_category -%}
+<p>Missed items by category:</p>
+{{ table(["category", "missed items"], risk.by_category | dictsort) }}
+{% endif -%}
+{% if risk.scores %}{{ table(["conversation", "score"], risk.scores | dictsort) }}
+{% endif -%}
+<h2>Leak scan</h2>
+<p>Original values found in the released text: {{ leak.text_findings or 0 }} {{ verdict(not leak.text_findings, 'none') }}</p>
+{% if leak.cross_conversation -%}
+<p>Possible misses: values accepted (and anonymised) in one conversation are said unanonymised in these conversations. They may be surrogates that happen to match, or personal data the review missed there:</p>
+{{ table(["conversation", "category", "occurrences"], cross_rows) }}
+{% endif -%}
+{% if leak.relisten_run -%}
+<p>Masked audio re-listened: {{ (leak.relisten_leaks or 0) | int }} accepted item(s) still recognised {{ verdict((leak.relisten_leaks or 0) | int == 0, 'none') }}</p>
+{% if relisten_rows %}{{ table(["conversation", "recognised items", "items checked", "ranges checked"], relisten_rows) }}
+{% endif -%}
+{% else -%}
+<p class="fail">The masked audio was not re-listened for this release: no recogniser checked it.</p>
+{% endif -%}
+{% if m.leak_override -%}
+<p class="fail">Leaks overridden by {{ m.leak_override.by | string }} ({{ m.leak_override.role | string }}) at {{ m.leak_override.at | string }}: {{ m.leak_override.reason | string }}</p>
+{% endif -%}
+<h2>Masking</h2>
+<p>Method: {{ mask.method | string }}; parameters: {{ (mask.params or 'defaults') | string }}</p>
+{% if audio_rows %}{{ table(["conversation", "ranges", "masked s", "format", "rate", "channels"], audio_rows) }}
+{% endif -%}
+<h2>Prosody</h2>
+{% if prosody -%}
+{{ table(prosody_keys, prosody | map('prosody_row', prosody_keys) | list) }}
+{% else -%}
+<p class="muted">Prosody metrics were not measured for this release.</p>
+{% endif -%}
+{% if m.warnings %}<h2>Warnings</h2><ul>{% for w in m.warnings %}<li>{{ w }}</li>{% endfor %}</ul>
+{% endif -%}
+{% if m.settings -%}
+<h2>Settings</h2>
+{{ table(["setting", "value"], m.settings | dictsort | map('setting_row') | list) }}
+{% endif -%}
+</body></html>
+"""
 
 
-def _verdict(ok: bool, yes: str = "PASS", no: str = "FAIL") -> str:
-    return f'<span class="pass">{yes}</span>' if ok else f'<span class="fail">{no}</span>'
+@cache
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.ChainableUndefined, keep_trailing_newline=True)
+    env.filters["override_row"] = lambda item: [item[0], ", ".join(item[1].get("open", [])), item[1].get("reason", "")]
+    env.filters["prosody_row"] = lambda row, keys: [row.get(k) for k in keys]
+    env.filters["setting_row"] = lambda item: [item[0], str(item[1])]
+    return env.from_string(TEMPLATE)
 
 
 def render_report(manifest: dict[str, Any], risk: RiskSummary, prosody: Sequence[dict[str, Any]] = ()) -> str:
     """The HTML report of a release described by ``manifest`` (see ``export_release``)."""
     draft = bool(manifest.get("draft"))
-    verdict = str(manifest.get("verdict") or ("DRAFT — NOT FOR RELEASE" if draft else "UNKNOWN"))
-    head_word = verdict.split(":")[0]
-    # the verdict is the file's first line (a comment may precede the doctype) and the page's first words
-    parts = [f"<!-- {escape(verdict).replace('--', '—')} -->",
-             f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(head_word)} — "
-             f"redactdesk release report</title><style>{STYLE}</style></head><body>"]
-    ok = verdict.startswith("PASS")
-    parts.append(f'<div class="{"verdict-ok" if ok else "banner"}" id="verdict">{escape(verdict)}</div>')
-    if draft:
-        parts.append('<div class="banner">DRAFT — not signed off for release. Do not share.</div>')
-    parts.append(f"<h1>Release report: {escape(str(manifest.get('release', '')))}</h1>")
-    convs = manifest.get("conversations", [])
-    parts.append(f"<p>{len(convs)} conversation(s), {sum(c.get('items', 0) for c in convs)} anonymised item(s); "
-                 f"written {escape(str(manifest.get('created', '')))} by redactdesk "
-                 f"{escape(str(manifest.get('tool_version', '')))}.</p>")
-
-    gate = manifest.get("gate") or {}
-    if gate:
-        parts.append("<h2>Release gate</h2>")
-        parts.append(_table(["conversations", "released", "excluded", "ready", "undecided suggestions",
-                             "never detected", "not reviewed", "released by override"],
-                            [[gate.get("conversations", 0), gate.get("included", 0), gate.get("excluded", 0),
-                              gate.get("ready", 0), gate.get("undecided_suggestions", 0),
-                              gate.get("never_detected", 0) + gate.get("no_transcript", 0),
-                              gate.get("not_reviewed", 0), gate.get("overridden", 0)]]))
-        overrides = gate.get("overrides") or {}
-        if overrides:
-            parts.append('<p class="fail">Released although not fully reviewed, by the reviewer\'s written '
-                         "override (open suggestions were anonymised as suggested; residual risk unknown):</p>")
-            parts.append(_table(["conversation", "what was open", "reason"],
-                                [[cid, ", ".join(o.get("open", [])), o.get("reason", "")]
-                                 for cid, o in sorted(overrides.items())]))
-        if gate.get("excluded_ids"):
-            parts.append(f"<p>Excluded by the sign-off: {escape(', '.join(gate['excluded_ids']))}</p>")
-    recheck = manifest.get("recheck") or {}
-    if recheck:
-        n_open, n_allow = int(recheck.get("undecided", 0)), int(recheck.get("allow_listed", 0))
-        parts.append(f"<p>Detection run again over the released text: {n_open} item(s) nobody decided about "
-                     f"{_verdict(n_open == 0, 'none')}"
-                     + (f"; {n_allow} found item(s) are on the project's signed allow list" if n_allow else "")
-                     + "</p>")
-
-    so = manifest.get("signoff", {})
-    parts.append("<h2>Sign-off</h2>")
-    state = so.get("state")
-    if state == "valid":
-        parts.append(f"<p>{_verdict(True, 'Signed off')} by {escape(str(so.get('reviewer')))} at "
-                     f"{escape(str(so.get('at')))}.</p>")
-    elif state == "stale":
-        parts.append(f"<p>{_verdict(False, no='STALE')}: signed by {escape(str(so.get('reviewer')))} at "
-                     f"{escape(str(so.get('at')))}, but decisions or settings changed since.</p>")
-    else:
-        parts.append(f"<p>{_verdict(False, no='NOT SIGNED OFF')}</p>")
-    if so.get("comment"):
-        parts.append(f"<p>Comment: {escape(str(so['comment']))}</p>")
-    parts.append(f"<p class=\"muted\">Content hash at export: <code>{escape(str(manifest.get('content_hash')))}"
-                 f"</code>; signed: <code>{escape(str(so.get('content_hash')))}</code></p>")
-
-    parts.append("<h2>Residual risk</h2>")
-    parts.append(_table(["conversations", "mean", "sd", "P95", "max", "mu+sigma", "threshold", "result"],
-                        [[len(risk.scores), risk.mean, risk.sd, risk.p95, risk.max, risk.criterion,
-                          risk.threshold, risk.verdict]]))
-    parts.append(f"<p>Criterion: mu + sigma = {risk.criterion:.2f} against threshold {risk.threshold:g}: "
-                 f"{_verdict(risk.passed, no=risk.verdict)}</p>")
-    if risk.unknown:
-        parts.append(f'<p class="fail">Not reviewed, so their residual risk is unknown (not 0): '
-                     f"{escape(', '.join(risk.unknown))}</p>")
-    png = histogram_png(risk.scores.values(), risk.threshold, risk.mean, risk.criterion)
-    parts.append(f'<img alt="histogram of residual-risk scores" src="data:image/png;base64,'
-                 f'{base64.b64encode(png).decode("ascii")}">')
-    if risk.by_category:
-        parts.append("<p>Missed items by category:</p>")
-        parts.append(_table(["category", "missed items"], sorted(risk.by_category.items())))
-    if risk.scores:
-        parts.append(_table(["conversation", "score"], sorted(risk.scores.items())))
-
     leak = manifest.get("leak_scan", {})
-    parts.append("<h2>Leak scan</h2>")
-    parts.append(f"<p>Original values found in the released text: {leak.get('text_findings', 0)} "
-                 f"{_verdict(not leak.get('text_findings'), 'none')}</p>")
-    cross = leak.get("cross_conversation") or {}
-    if cross:
-        parts.append("<p>Possible misses: values accepted (and anonymised) in one conversation are said "
-                     "unanonymised in these conversations. They may be surrogates that happen to match, or "
-                     "personal data the review missed there:</p>")
-        parts.append(_table(["conversation", "category", "occurrences"],
-                            [[cid, cat, n] for cid, cats in sorted(cross.items()) for cat, n in sorted(cats.items())]))
-    if leak.get("relisten_run"):
-        n = int(leak.get("relisten_leaks", 0))
-        parts.append(f"<p>Masked audio re-listened: {n} accepted item(s) still recognised "
-                     f"{_verdict(n == 0, 'none')}</p>")
-        rows = [[cid, r.get("leaks", 0), r.get("items_checked", ""), r.get("ranges_checked", "")]
-                for cid, r in sorted(leak.get("relisten", {}).items())]
-        if rows:
-            parts.append(_table(["conversation", "recognised items", "items checked", "ranges checked"], rows))
-    else:
-        parts.append('<p class="fail">The masked audio was not re-listened for this release: no recogniser checked it.</p>')
-    override = manifest.get("leak_override")
-    if override:
-        parts.append(f"<p class=\"fail\">Leaks overridden by {escape(str(override.get('by')))} "
-                     f"({escape(str(override.get('role')))}) at {escape(str(override.get('at')))}: "
-                     f"{escape(str(override.get('reason')))}</p>")
-
-    mask = manifest.get("mask", {})
-    parts.append("<h2>Masking</h2>")
-    parts.append(f"<p>Method: {escape(str(mask.get('method')))}; parameters: "
-                 f"{escape(str(mask.get('params') or 'defaults'))}</p>")
-    audio = mask.get("audio", {})
-    if audio:
-        parts.append(_table(["conversation", "ranges", "masked s", "format", "rate", "channels"],
-                            [[cid, a.get("ranges"), a.get("masked_seconds"), f"{a.get('format')} {a.get('subtype')}",
-                              a.get("sample_rate"), a.get("channels")] for cid, a in sorted(audio.items())]))
-
-    parts.append("<h2>Prosody</h2>")
-    if prosody:
-        keys = [k for k in prosody[0] if isinstance(prosody[0][k], (int, float, str, type(None)))]
-        parts.append(_table(keys, [[r.get(k) for k in keys] for r in prosody]))
-    else:
-        parts.append('<p class="muted">Prosody metrics were not measured for this release.</p>')
-
-    if manifest.get("warnings"):
-        parts.append("<h2>Warnings</h2><ul>" + "".join(f"<li>{escape(w)}</li>" for w in manifest["warnings"])
-                     + "</ul>")
-    settings = manifest.get("settings", {})
-    if settings:
-        parts.append("<h2>Settings</h2>")
-        parts.append(_table(["setting", "value"], [[k, str(v)] for k, v in settings.items()]))
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
+    audio = (manifest.get("mask") or {}).get("audio", {})
+    png = histogram_png(risk.scores.values(), risk.threshold, risk.mean, risk.criterion)
+    return _template().render(
+        m=manifest, risk=risk, prosody=list(prosody), style=STYLE,
+        verdict_line=str(manifest.get("verdict") or ("DRAFT — NOT FOR RELEASE" if draft else "UNKNOWN")),
+        convs=manifest.get("conversations", []), gate=manifest.get("gate") or {},
+        recheck=manifest.get("recheck") or {}, so=manifest.get("signoff", {}), leak=leak,
+        mask=manifest.get("mask", {}), histogram_b64=base64.b64encode(png).decode("ascii"),
+        cross_rows=[[cid, cat, n] for cid, cats in sorted((leak.get("cross_conversation") or {}).items())
+                    for cat, n in sorted(cats.items())],
+        relisten_rows=[[cid, r.get("leaks", 0), r.get("items_checked", ""), r.get("ranges_checked", "")]
+                       for cid, r in sorted(leak.get("relisten", {}).items())],
+        audio_rows=[[cid, a.get("ranges"), a.get("masked_seconds"), f"{a.get('format')} {a.get('subtype')}",
+                     a.get("sample_rate"), a.get("channels")] for cid, a in sorted(audio.items())],
+        prosody_keys=[k for k in prosody[0] if isinstance(prosody[0][k], (int, float, str, type(None)))]
+        if prosody else [],
+    )

@@ -44,13 +44,13 @@ def mask_task(src: str, dst: str, ranges: Sequence[Any], method: str, params: Ma
               expected_sha256: str | None = None, mask: Any = None) -> Any:
     """Mask one recording into ``dst`` (written atomically) after checking it is the imported one."""
     from redactdesk.audio.errors import MaskError
-    from redactdesk.audio.project import sha256_of
+    from redactdesk.formats.files import sha256_file
 
     source = Path(src)
     if not source.is_file():
         raise MaskError(f"the audio {source.name} is missing on the worker; masking needs the recordings on a "
                         "path every worker can read (a shared folder)")
-    if expected_sha256 and sha256_of(source) != expected_sha256:
+    if expected_sha256 and sha256_file(source) != expected_sha256:
         raise MaskError(f"{source.name} has changed since it was imported (sha256 differs), so its word times may "
                         "not fit; re-import it before masking")
     if mask is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from redactdesk.core.types import Conversation
+from redactdesk.formats.files import atomic_write_text
 from redactdesk.substitute.engine import MODES, SubstitutionResult, substitute_conversation
 from redactdesk.substitute.errors import SubstitutionError
 from redactdesk.substitute.generalise import (
@@ -178,18 +178,6 @@ def _generalised_meta(conv: Conversation, values: dict[str, str]) -> dict[str, A
     return meta
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def revised_text(result: SubstitutionResult) -> str:
     """One line per turn: ``speaker: words``."""
     lines = []
@@ -226,6 +214,6 @@ def write_revised(conv: Conversation, result: SubstitutionResult, out_dir: str |
         raise SubstitutionError(f"result is for {result.conversation_id!r}, not {conv.id!r}")
     folder = Path(out_dir)
     txt, js = folder / f"{conv.id}.txt", folder / f"{conv.id}.json"
-    _atomic_write(txt, revised_text(result))
-    _atomic_write(js, json.dumps(revised_document(conv, result, extra_meta), ensure_ascii=False, indent=1) + "\n")
+    atomic_write_text(txt, revised_text(result))
+    atomic_write_text(js, json.dumps(revised_document(conv, result, extra_meta), ensure_ascii=False, indent=1) + "\n")
     return txt, js

@@ -8,7 +8,6 @@ web addresses; digits keep their form; other words come from a list of harmless 
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -17,7 +16,7 @@ from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
 from redactdesk.substitute.numbers import is_number_word
 from redactdesk.substitute.spoken_email import respeak
-from redactdesk.substitute.text import norm, plain_letters, split_punct
+from redactdesk.substitute.text import norm, plain_letters, similarity, split_punct
 
 SEP_WORDS = {
     "en": {"dot": ".", "period": ".", "point": ".", "underscore": "_", "dash": "-", "hyphen": "-", "minus": "-"},
@@ -163,9 +162,9 @@ def _new_word(ctx: Context, item: Item, word: str, pos: int, index: dict[str, st
         a, b = word[:cut], word[cut:]
         if len(a) == 1 and b in index:
             return _new_word(ctx, item, a, pos, index) + _plain_surrogate(ctx, index[b])
-    heard = [k for k in index if len(k) >= 4 and len(word) >= 4 and difflib.SequenceMatcher(None, k, word).ratio() >= 0.8]
+    heard = [k for k in index if len(k) >= 4 and len(word) >= 4 and similarity(k, word) >= 0.8]
     if heard:  # the ASR spelled the name a little differently here ("tompson" for Thompson)
-        best = max(heard, key=lambda k: difflib.SequenceMatcher(None, k, word).ratio())
+        best = max(heard, key=lambda k: similarity(k, word))
         return _plain_surrogate(ctx, index[best])
     gaz = ctx.gaz
     role = "given" if gaz.is_first_name(word) else ("surname" if gaz.contains("surnames", word) else None)

@@ -7,7 +7,6 @@ replacements, the map rows to store and the revision warnings. Nothing is writte
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from redactdesk.substitute.errors import SubstitutionError
 from redactdesk.substitute.gazetteer import load_gazetteer
 from redactdesk.substitute.mapping import PseudonymMap
 from redactdesk.substitute.numbers import check_language
-from redactdesk.substitute.text import norm, plain_letters, split_punct
+from redactdesk.substitute.text import norm, plain_letters, similarity, split_punct
 
 MODES = ("pseudonym", "placeholder", "tag", "redact", "generalise")
 PLACEHOLDER_NAMES = {
@@ -180,7 +179,7 @@ def _link(ctx: Context, pieces: list[tuple[int, Piece]], spans: list[Span]) -> _
             if len(others) == 1:
                 uf.union(others[0], p.key)
             else:
-                best = max(others, key=lambda k: difflib.SequenceMatcher(None, k, p.key).ratio())
+                best = max(others, key=lambda k: similarity(k, p.key))
                 uf.union(best, p.key)
         for _, p in group:
             if p.form == "spelled":
@@ -189,9 +188,8 @@ def _link(ctx: Context, pieces: list[tuple[int, Piece]], spans: list[Span]) -> _
                 if exact:
                     uf.union(exact[0].key, p.key)
                 elif cands:
-                    best = max(cands, key=lambda q: difflib.SequenceMatcher(None, plain_letters(q.original),
-                                                                            p.value).ratio())
-                    if difflib.SequenceMatcher(None, plain_letters(best.original), p.value).ratio() >= 0.5:
+                    best = max(cands, key=lambda q: similarity(plain_letters(q.original), p.value))
+                    if similarity(plain_letters(best.original), p.value) >= 0.5:
                         uf.union(best.key, p.key)
     by_letters: dict[str, str] = {}
     for _, p in pieces:
@@ -218,7 +216,7 @@ def _link_heard_spellings(pieces: list[tuple[int, Piece]], spans: list[Span], uf
             continue
         scored = []
         for sj, q in names:
-            ratio = difflib.SequenceMatcher(None, plain_letters(q.original), str(p.value)).ratio()
+            ratio = similarity(plain_letters(q.original), str(p.value))
             surname = q.info.get("role") == "surname"
             scored.append((ratio, surname, sj <= si, -abs(si - sj), q.key))
         best = max(scored, default=None)
@@ -231,7 +229,7 @@ def _link_heard_spellings(pieces: list[tuple[int, Piece]], spans: list[Span], uf
         word = plain_letters(p.original)
         if p.form != "name" or not p.original.isupper() or len(word) < 3 or uf.find(p.key) != p.key:
             continue
-        others = [(difflib.SequenceMatcher(None, plain_letters(q.original), word).ratio(), q.key) for _, q in names
+        others = [(similarity(plain_letters(q.original), word), q.key) for _, q in names
                   if q.key != p.key and not q.original.isupper() and q.info.get("role") == p.info.get("role")]
         best = max(others, default=None)
         if best is not None and best[0] >= FUSED_LINK_RATIO:

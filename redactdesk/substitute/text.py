@@ -6,6 +6,8 @@ import difflib
 import re
 import unicodedata
 
+from rapidfuzz import fuzz
+
 PUNCT = ".,?!¿¡;:\"()«»…"
 
 
@@ -81,3 +83,9 @@ def resembles(candidate: str, original: str) -> bool:
     if a in b or b in a:
         return True
     return difflib.SequenceMatcher(None, a, b).ratio() >= 0.8
+
+
+def similarity(a: str, b: str) -> float:
+    """0..1: how alike two spellings are (twice the longest common subsequence over both lengths), to
+    link spelling variants of one name ("tompson", "M D D I N A") to the item they stand for."""
+    return fuzz.ratio(a, b) / 100.0

@@ -8,12 +8,8 @@ never leaves a half-written call behind.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
-import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +18,7 @@ import soundfile as sf
 from tqdm import tqdm
 
 from redactdesk.core.types import Conversation, Span, Turn, Word
+from redactdesk.formats.files import atomic_path, sha256_file
 from redactdesk.synth.errors import SynthError
 from redactdesk.synth.script import DEMO_SEED, GENERATOR_VERSION, generate_call
 from redactdesk.synth.stereo import to_stereo
@@ -69,18 +66,6 @@ def read_call(json_path: str | Path) -> Conversation:
     )
 
 
-@contextlib.contextmanager
-def _atomic(path: Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it into place only if the block succeeds."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
 def _quantize(audio: np.ndarray, bits: int) -> np.ndarray:
     if not 8 <= bits <= 16:
         raise SynthError(f"bits must be between 8 and 16, got {bits}")
@@ -90,16 +75,8 @@ def _quantize(audio: np.ndarray, bits: int) -> np.ndarray:
     return (np.clip(np.round(audio.astype(np.int32) / q) * q, -32768, 32767 - q + 1)).astype(np.int16)
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _write_json(conv: Conversation, audio_name: str | None, json_path: Path) -> None:
-    with _atomic(json_path) as tmp:
+    with atomic_path(json_path) as tmp:
         tmp.write_text(json.dumps(conversation_to_json(conv, audio_name), ensure_ascii=False, indent=1) + "\n",
                        encoding="utf-8")
 
@@ -115,10 +92,10 @@ def write_call(conv: Conversation, audio: np.ndarray | None, out_dir: str | Path
             raise SynthError(f"{conv.id}: audio has {len(audio)} samples but duration says {conv.duration} s")
         audio_name = f"{conv.id}.flac"
         flac = out / audio_name
-        with _atomic(flac) as tmp:
+        with atomic_path(flac) as tmp:
             sf.write(tmp, _quantize(audio, bits), RATE, format="FLAC", subtype="PCM_16")
         conv.audio_path = str(flac.resolve())
-        conv.audio_sha256 = _sha256(flac)
+        conv.audio_sha256 = sha256_file(flac)
         conv.meta = {**conv.meta, "audio_sha256": conv.audio_sha256, "audio_bits": bits}
     json_path = out / f"{conv.id}.json"
     _write_json(conv, audio_name, json_path)
@@ -202,7 +179,7 @@ def make_long_call(out_dir: str | Path, seed: int, language: str = "en", minutes
     pos = 0
     target = int(minutes * 60 * RATE)
     bar = tqdm(total=round(minutes * 60), unit="s", desc=f"long call {language}", disable=not progress)
-    with _atomic(flac) as tmp, sf.SoundFile(tmp, "w", RATE, 1, subtype="PCM_16", format="FLAC") as fh:
+    with atomic_path(flac) as tmp, sf.SoundFile(tmp, "w", RATE, 1, subtype="PCM_16", format="FLAC") as fh:
         k = 0
         while pos < target:
             if k:
@@ -219,7 +196,7 @@ def make_long_call(out_dir: str | Path, seed: int, language: str = "en", minutes
     bar.close()
     conv = concat_calls(parts, conv_id, offsets)
     conv.duration = pos / RATE
-    conv.audio_sha256 = _sha256(flac)
+    conv.audio_sha256 = sha256_file(flac)
     conv.meta.update({"seed": seed, "audio_sha256": conv.audio_sha256, "audio_bits": bits})
     json_path = out / f"{conv_id}.json"
     _write_json(conv, flac.name, json_path)
@@ -275,7 +252,7 @@ def make_corpus(out_dir: str | Path, count_en: int = 12, count_es: int = 4, seed
         "total_bytes": sum(e["bytes"] for e in entries),
         "calls": entries,
     }
-    with _atomic(out / "index.json") as tmp:
+    with atomic_path(out / "index.json") as tmp:
         tmp.write_text(json.dumps(index, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return paths
 

@@ -117,4 +117,4 @@ def test_iter_blocks_covers_the_file(make_audio):
 def test_sha256_streams(tmp_path):
     p = tmp_path / "x.bin"
     p.write_bytes(b"abc" * 1000)
-    assert sha256_file(p, chunk_size=7) == hashlib.sha256(b"abc" * 1000).hexdigest()
+    assert sha256_file(p) == hashlib.sha256(b"abc" * 1000).hexdigest()
