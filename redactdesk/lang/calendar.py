@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import functools
 
-from babel.dates import get_day_names, get_month_names
-
 from redactdesk.lang.folding import strip_accents
 
 LANGUAGES = ("en", "es")
@@ -31,6 +29,8 @@ def _lang(language: str) -> str:
 @functools.lru_cache(maxsize=8)
 def month_names(language: str) -> tuple[str, ...]:
     """The twelve month names, January first, written as the language writes them."""
+    from babel.dates import get_month_names  # Babel on first use: ~25 ms that a CLI start need not pay
+
     names = get_month_names("wide", "format", _NAME_LOCALES[_lang(language)][0])
     return tuple(str(names[m]) for m in range(1, 13))
 
@@ -38,6 +38,8 @@ def month_names(language: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=8)
 def weekday_names(language: str) -> tuple[str, ...]:
     """The seven weekday names, Monday first (as :meth:`datetime.date.weekday` counts)."""
+    from babel.dates import get_day_names
+
     names = get_day_names("wide", "format", _NAME_LOCALES[_lang(language)][0])
     return tuple(str(names[d]) for d in range(7))
 
@@ -55,6 +57,8 @@ def weekday_keys(language: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=8)
 def month_words(language: str) -> dict[str, int]:
     """Lower-case full month names -> month number, regional spellings included ("setiembre": 9)."""
+    from babel.dates import get_month_names
+
     out: dict[str, int] = {}
     for loc in _NAME_LOCALES[_lang(language)]:
         for m, name in get_month_names("wide", "format", loc).items():
@@ -66,6 +70,8 @@ def month_words(language: str) -> dict[str, int]:
 def month_abbreviations(language: str) -> dict[str, int]:
     """Lower-case month abbreviations without their dot -> month number ("jan": 1, "sept": 9);
     an abbreviation that is a full name ("may") is left to :func:`month_words`."""
+    from babel.dates import get_month_names
+
     full = month_words(language)
     out: dict[str, int] = {}
     for loc in _ABBREVIATION_LOCALES[_lang(language)]:
