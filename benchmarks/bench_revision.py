@@ -32,11 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from redactdesk.core.types import Conversation, Span, SpanStatus, Turn, Word  # noqa: E402
+from redactdesk.lang.digits import DIGIT_WORDS  # noqa: E402
 from redactdesk.risk.leakscan import needles, scan_text  # noqa: E402
 from redactdesk.substitute import substitute_conversation  # noqa: E402
 from redactdesk.substitute.autofix import auto_fix  # noqa: E402
 from redactdesk.substitute.gazetteer import load_gazetteer  # noqa: E402
-from redactdesk.substitute.numbers import DIGIT_WORDS  # noqa: E402
 
 SECRET = "bench-revision-secret"
 DIGIT_CATEGORIES = {"DATE_OF_BIRTH", "CREDIT_CARD", "PHONE", "POSTCODE", "GENERIC_ID", "CVV", "CARD_EXPIRY"}

@@ -53,35 +53,3 @@ def function_words(language: str) -> frozenset[str]:
     except ImportError:  # pragma: no cover - spaCy ships with redactdesk
         return frozenset()
     return frozenset(w.lower() for w in STOP_WORDS)
-
-
-@functools.lru_cache(maxsize=4)
-def relative_date_words(language: str) -> frozenset[str]:
-    """Words of dates said relative to the call ("tomorrow", "next", "friday", "weekend"): the
-    lexicon's ``relative_dates`` block, weekdays and month names. An item made only of these and
-    function words identifies no day on its own, so the leak scan does not search for it."""
-    import yaml
-
-    path = resource("detect", f"lexicon_{'es' if language == 'es' else 'en'}.yaml")
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    out: set[str] = set(str(w).lower() for w in data.get("weekdays", ()))
-    out |= {str(m).lower() for m in (data.get("months") or {})}
-    for key in ("days", "modifiers", "units", "ordinals", "tens", "day_prepositions"):
-        for w in (data.get("relative_dates") or {}).get(key, ()):
-            out |= set(str(w).lower().split())
-    for phrase in (data.get("relative_dates") or {}).get("phrases", ()):
-        out |= {str(w).lower() for w in phrase}
-    return frozenset(out)
-
-
-@functools.lru_cache(maxsize=4)
-def month_and_day_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Month names, and the words that say a day of the month ("fifth", "twenty"), of ``language``."""
-    import yaml
-
-    path = resource("detect", f"lexicon_{'es' if language == 'es' else 'en'}.yaml")
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    rel = data.get("relative_dates") or {}
-    months = frozenset(str(m).lower() for m in (data.get("months") or {}))
-    days = frozenset(str(w).lower() for key in ("ordinals", "tens") for w in rel.get(key, ()))
-    return months, days

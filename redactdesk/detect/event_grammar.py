@@ -266,7 +266,7 @@ def learn_grammar(
     bad = chosen - set(range(cl.k))
     if bad:
         raise GrammarError(f"no such cluster(s) {sorted(bad)}; clusters are 0..{cl.k - 1}")
-    from redactdesk.detect.lexicon import load_lexicon
+    from redactdesk.lang.lexicon import load_lexicon
 
     stop = load_lexicon(language).stop_words
     feats = [g for g, _ in _discriminating(cl, chosen, n_features * 6)]

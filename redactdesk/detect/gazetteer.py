@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from redactdesk.detect.lexicon import ambiguous_names, city_names
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
-from redactdesk.detect.textfold import fold
+from redactdesk.lang.folding import fold
+from redactdesk.lang.lexicon import ambiguous_names, city_names
 
 SOURCE = "gazetteer"
 
@@ -77,11 +77,9 @@ class Gazetteer:
 @functools.lru_cache(maxsize=1)
 def load_gazetteer() -> Gazetteer:
     """Build the gazetteer once from Faker's en_US and es_ES providers and the bundled city list."""
-    from faker.providers.address.en_US import Provider as AddrEn
-    from faker.providers.address.es_ES import Provider as AddrEs
-    from faker.providers.lorem.en_US import Provider as LoremEn
-    from faker.providers.person.en_US import Provider as PersonEn
-    from faker.providers.person.es_ES import Provider as PersonEs
+    from redactdesk.lang.names import address, lorem_words, person
+
+    AddrEn, AddrEs, PersonEn, PersonEs = address("en_US"), address("es_ES"), person("en_US"), person("es_ES")
 
     def folded(items: Any) -> frozenset[str]:
         return frozenset(fold(x) for x in items)
@@ -102,7 +100,7 @@ def load_gazetteer() -> Gazetteer:
     from redactdesk.detect.worldnames import everyday_words, load_world_names
 
     world = load_world_names()
-    common = folded(LoremEn.word_list) | frozenset(
+    common = folded(lorem_words()) | frozenset(
         w for w in everyday_words() if not world.is_name(w) or world.is_common(w)
     )
     places = cities | countries | regions

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.detect.char_spans import CharSpan
-from redactdesk.detect.lexicon import Lexicon, _phrases
 from redactdesk.detect.network_ids import find_handles, find_ips, find_macs
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, WORD
 from redactdesk.detect.postcodes import find_postcodes, is_region_code, region_codes, spoken_postcode
@@ -47,6 +46,7 @@ from redactdesk.detect.stdnum_catalog import chance, documented_layout, formats_
 from redactdesk.detect.stdnum_catalog import compact as compact_of
 from redactdesk.detect.written_dates import find_dates
 from redactdesk.detect.written_phones import find_phones
+from redactdesk.lang.lexicon import Lexicon, phrases
 
 SOURCE = "identifiers"
 
@@ -83,7 +83,7 @@ def _context_groups(lex: Lexicon) -> tuple[tuple[str, tuple[tuple[str, ...], ...
     own = (lex.raw.get("identifier_words") or {})
 
     def mine(key: str) -> tuple[tuple[str, ...], ...]:
-        return _phrases(own.get(key) or [])
+        return phrases(own.get(key) or [])
 
     return (
         ("national", mine("national_id") + lex.hot("passport")),
@@ -98,15 +98,15 @@ def _context_groups(lex: Lexicon) -> tuple[tuple[str, tuple[tuple[str, ...], ...
 def _context_index(lex: Lexicon) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
     """First word -> (group, phrase) for every context phrase (a window is scanned once)."""
     index: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-    for group, phrases in _context_groups(lex):
-        for ph in phrases:
+    for group, said in _context_groups(lex):
+        for ph in said:
             index.setdefault(ph[0], []).append((group, ph))
     return {k: tuple(v) for k, v in index.items()}
 
 
 @functools.lru_cache(maxsize=4)
 def _mac_words(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
-    return _phrases((lex.raw.get("identifier_words") or {}).get("mac") or [])
+    return phrases((lex.raw.get("identifier_words") or {}).get("mac") or [])
 
 
 @dataclass

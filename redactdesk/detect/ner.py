@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.detect.gazetteer import Gazetteer, fold, load_gazetteer
-from redactdesk.detect.lexicon import context_words as lexicon_context_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
+from redactdesk.lang.lexicon import context_words as lexicon_context_words
 
 log = logging.getLogger(__name__)
 

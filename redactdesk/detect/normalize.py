@@ -15,13 +15,20 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from text_to_num import find_numbers
 
-from redactdesk.detect.lexicon import TLDS, Lexicon, load_lexicon
+from redactdesk.lang.alphabet import fold1, fused_spelling
+from redactdesk.lang.digits import (
+    DIGIT_WORDS,
+    MISHEARD_DIGITS,
+    NUMBER_WORDS,
+    SINGLE_DIGIT_WORDS,
+    SPANISH_TENS,
+)
+from redactdesk.lang.lexicon import TLDS, Lexicon, load_lexicon
 
 NUM, LETTER, WORD, SYM, ALNUM = "num", "letter", "word", "sym", "alnum"
 
@@ -34,7 +41,6 @@ _HYPHEN_LETTERS = re.compile(r"[a-zñ](?:[-.][a-zñ])+\.?")
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a|er|ro|do|to|vo|no)")
 _ALNUM = re.compile(r"(?=[a-zñ]*\d)(?=\d*[a-zñ])[a-zñ0-9]+")
 _LETTER = re.compile(r"[a-zñ]")
-_MISHEARD_DIGITS = {"en": {"for": "4", "to": "2", "too": "2", "won": "1", "ate": "8"}, "es": {}}
 _NOT_NUMBER_PART = frozenset({"point", "dot", "punto", "coma", "period"})
 
 
@@ -175,30 +181,11 @@ def _is_digitish(p: _Piece | None, lex: Lexicon, number_words: frozenset[str]) -
     )
 
 
-_SINGLE_DIGITS = {
-    "en": frozenset("zero one two three four five six seven eight nine".split()),
-    "es": frozenset("cero uno una dos tres cuatro cinco seis siete ocho nueve".split()),
-}
-_NUMBER_WORDS = {
-    "en": _SINGLE_DIGITS["en"]
-    | frozenset(
-        "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty "
-        "fifty sixty seventy eighty ninety hundred thousand".split()
-    ),
-    "es": _SINGLE_DIGITS["es"]
-    | frozenset(
-        "diez once doce trece catorce quince dieciséis dieciseis diecisiete dieciocho diecinueve veinte "
-        "veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete veintiocho "
-        "veintinueve treinta cuarenta cincuenta sesenta setenta ochenta noventa cien ciento mil".split()
-    ),
-}
-_ZERO = {"en": "zero", "es": "cero"}
-_ES_TENS = frozenset("treinta cuarenta cincuenta sesenta setenta ochenta noventa".split())
 
 
 def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Expand "double five" / "triple seven" and read "oh" as zero beside other digits."""
-    singles = _SINGLE_DIGITS[lex.language]
+    singles = SINGLE_DIGIT_WORDS[lex.language]
     out: list[_Piece] = []
     i = 0
     n = len(pieces)
@@ -209,7 +196,7 @@ def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
             (nxt.kind == NUM and len(nxt.text) == 1) or nxt.text in singles or nxt.text in lex.zero_words
         ):
             reps = 2 if p.text in lex.double else 3
-            digit = _ZERO[lex.language] if nxt.text in lex.zero_words else nxt.text
+            digit = DIGIT_WORDS[lex.language][0] if nxt.text in lex.zero_words else nxt.text
             out.extend(_Piece(digit, nxt.kind if nxt.kind == NUM else WORD, p.w0, nxt.w1) for _ in range(reps))
             i += 2
             continue
@@ -217,7 +204,7 @@ def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
             prev = out[-1] if out else None
             prev2 = out[-2] if len(out) > 1 else None
             nxt2 = pieces[i + 2] if i + 2 < n else None
-            words = _NUMBER_WORDS[lex.language] | lex.double | lex.triple
+            words = NUMBER_WORDS[lex.language] | lex.double | lex.triple
             before = _is_digitish(prev, lex, words)
             after = _is_digitish(nxt, lex, words)
             connector = nxt is None or any(nxt.text == ph[0] for ph in (*lex.at, *lex.dot, *lex.underscore))
@@ -226,7 +213,7 @@ def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
                 or (before and _is_digitish(prev2, lex, words))
                 or (before and connector)
             ):
-                out.append(_Piece(_ZERO[lex.language], WORD, p.w0, p.w1))
+                out.append(_Piece(DIGIT_WORDS[lex.language][0], WORD, p.w0, p.w1))
                 i += 1
                 continue
         out.append(p)
@@ -251,7 +238,7 @@ def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
             p.text == "and" and lex.language == "en" and not (k > 0 and pieces[k - 1].text in ("hundred", "thousand"))
         )
         # Spanish joins tens and units with "y" ("setenta y cuatro"): "setenta cuatro" is 70, 4
-        sep = lex.language == "es" and k > 0 and pieces[k - 1].text in _ES_TENS and p.text in _SINGLE_DIGITS["es"]
+        sep = lex.language == "es" and k > 0 and pieces[k - 1].text in SPANISH_TENS and p.text in SINGLE_DIGIT_WORDS["es"]
         masked.append(_T("#" if p.kind == NUM or in_run or lone_and else p.text, sep))
     occs = find_numbers(masked, lex.language, 0)
     out: list[_Piece] = []
@@ -270,7 +257,7 @@ def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
         i = o.end
     out.extend(pieces[i:])
     # ASR homophones between digits: "five five for one" -> 5 5 4 1
-    mis = _MISHEARD_DIGITS.get(lex.language, {})
+    mis = MISHEARD_DIGITS.get(lex.language, {})
     if mis:
         for k in range(1, len(out) - 1):
             p = out[k]
@@ -326,46 +313,6 @@ _AMBIGUOUS_LETTERS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y
 
 # Letters Whisper writes for another that sounds the same: Spanish "i" is heard as the word "y".
 _SAME_SOUND = {"es": {"y": "i"}}
-
-
-def fold1(word: str) -> str:
-    """First letter without its accent ("úbeda" -> "u"); ñ stays ñ."""
-    c = word[:1]
-    if c == "ñ":
-        return c
-    return unicodedata.normalize("NFKD", c)[:1]
-
-
-def fused_letter(text: str, lex: Lexicon) -> tuple[str, str, str] | None:
-    """("u", "de", "úbeda") for Whisper's one-word "udeúbeda" ("U de Úbeda"); ("p", "de", "") for "pede".
-    Spanish only: Whisper does not fuse English "as in", and "alike" or "before" would read as fusions."""
-    if lex.language != "es":
-        return None
-    for joiner in sorted({phrase[0] for phrase in lex.letter_as if len(phrase) == 1}):
-        head, sep, rest = text.partition(joiner)
-        if not sep or not head or (rest and not rest.isalpha()):
-            continue
-        letter = head if len(head) == 1 and head.isalpha() else lex.letter_names.get(head)
-        if letter is not None and len(letter) == 1:
-            return letter, joiner, rest
-    return None
-
-
-def fused_spelling(text: str, following: str | None, lex: Lexicon) -> tuple[str, str, str, bool] | None:
-    """Whisper's fusion of a spelled letter, its joiner and its word, read back (lower case):
-    "udeúbeda" -> ("u", "de", "úbeda", False); "pede" + "parís" -> ("p", "de", "parís", True);
-    "odeo" + "viedo" -> ("o", "de", "oviedo", True). The last item says whether the word takes in
-    ``following`` (the next word; None where it may not). The word must start with the letter, so
-    "puede" or "verde" are no fusion."""
-    fused = fused_letter(text, lex) if len(text) > 2 else None
-    if fused is None:
-        return None
-    letter, joiner, rest = fused
-    if len(rest) > 2 and fold1(rest) == letter:
-        return letter, joiner, rest, False
-    if following and len(rest + following) > 2 and fold1(rest + following) == letter:
-        return letter, joiner, rest + following, True
-    return None
 
 
 def _unfuse_letters_as(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:

@@ -44,17 +44,17 @@ _IBAN_COUNTRIES = frozenset("es gb de fr it nl pt ie be at ch lu pl se dk fi no 
 
 @functools.lru_cache(maxsize=1)
 def _us_states() -> frozenset[str]:
-    from faker.providers.address.en_US import Provider
+    from redactdesk.lang.names import address
 
-    return frozenset(s.lower() for s in Provider.states)
+    return frozenset(s.lower() for s in address("en_US").states)
 
 
 @functools.lru_cache(maxsize=1)
 def _street_words() -> tuple[frozenset[str], frozenset[str]]:
     """(English street suffixes, Spanish street prefixes) from Faker plus common abbreviations."""
-    from faker.providers.address.en_US import Provider as En
-    from faker.providers.address.es_ES import Provider as Es
+    from redactdesk.lang.names import address
 
+    En, Es = address("en_US"), address("es_ES")
     en = {s.lower() for s in En.street_suffixes} | {
         "street", "avenue", "road", "lane", "drive", "court", "boulevard", "way", "place", "terrace", "circle",
         "parkway", "highway", "square", "trail", "alley", "crescent", "close", "row", "walk", "plaza",
@@ -166,7 +166,7 @@ class _Finder:
             tr = self.chars_to_tokens(m.start(), m.end())
             if not tr or not self.free(*tr):
                 continue
-            from redactdesk.detect.lexicon import TLDS
+            from redactdesk.lang.lexicon import TLDS
 
             if m.group(1) not in TLDS or m.group(0).replace(".", "").isdigit():
                 continue
@@ -722,7 +722,7 @@ class _Finder:
 
     def _unknown_word(self, word: str, gaz: Any) -> bool:
         """An alphabetic word that is no stop word, everyday word, context word or month: likely a name."""
-        from redactdesk.detect.lexicon import context_words
+        from redactdesk.lang.lexicon import context_words
 
         return (
             word.isalpha()
@@ -931,18 +931,18 @@ def _date_regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
 
 @functools.lru_cache(maxsize=4)
 def _not_personal_words(lex: Any) -> tuple[tuple[str, ...], ...]:
-    from redactdesk.detect.lexicon import _phrases
+    from redactdesk.lang.lexicon import phrases
 
-    return _phrases((lex.raw.get("identifier_words") or {}).get("not_personal") or [])
+    return phrases((lex.raw.get("identifier_words") or {}).get("not_personal") or [])
 
 
 @functools.lru_cache(maxsize=4)
 def _identifier_names(lex: Any) -> tuple[tuple[str, ...], ...]:
     """Names of national, tax and VAT numbers (the lexicon's ``identifier_words``)."""
-    from redactdesk.detect.lexicon import _phrases
+    from redactdesk.lang.lexicon import phrases
 
     words = lex.raw.get("identifier_words") or {}
-    return _phrases(words.get("national_id") or []) + _phrases(words.get("vat_id") or [])
+    return phrases(words.get("national_id") or []) + phrases(words.get("vat_id") or [])
 
 
 @functools.lru_cache(maxsize=64)

@@ -84,8 +84,9 @@ _NEVER = frozenset({"id"})
 @functools.lru_cache(maxsize=1)
 def region_codes() -> tuple[frozenset[str], frozenset[str]]:
     """(US state and Canadian province abbreviations, US state and Canadian province names), lower case."""
-    from faker.providers.address.en_CA import Provider as Ca
-    from faker.providers.address.en_US import Provider as Us
+    from redactdesk.lang.names import address
+
+    Ca, Us = address("en_CA"), address("en_US")
 
     abbr = {a.lower() for a in (*Us.states_abbr, *Ca.provinces_abbr)}
     names = {n.lower() for n in (*Us.states, *Ca.provinces)}

@@ -13,8 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from redactdesk.core.types import Conversation
 from redactdesk.detect.errors import SourceParamsError, UnknownSourceError
-from redactdesk.detect.lexicon import Lexicon, check_language, load_lexicon
 from redactdesk.detect.normalize import Normalized, clean_word, normalize_words
+from redactdesk.lang.lexicon import Lexicon, check_language, load_lexicon
 
 
 @dataclass(frozen=True)

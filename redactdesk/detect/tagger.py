@@ -88,9 +88,9 @@ def distinctive(words: Sequence[str], language: str) -> bool:
     """Does a found stretch hold a word that is no everyday word — a listed name or place, or a
     word no word list knows ("adeyemi")? A stretch of everyday words ("delete", "define framework")
     is what the tagger gets wrong most: it then needs a second source in the vote."""
-    from redactdesk.detect.lexicon import load_lexicon
-    from redactdesk.detect.textfold import fold_key
     from redactdesk.detect.worldnames import everyday_words, load_world_names
+    from redactdesk.lang.folding import fold_key
+    from redactdesk.lang.lexicon import load_lexicon
 
     names, everyday = load_world_names(), everyday_words()
     stop = load_lexicon(language).stop_words

@@ -16,7 +16,7 @@ from stdnum.es import nie as _nie
 from stdnum.us import rtn as _rtn
 from stdnum.us import ssn as _ssn
 
-from redactdesk.detect.lexicon import TLDS
+from redactdesk.lang.lexicon import TLDS
 
 _EMAIL = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
 

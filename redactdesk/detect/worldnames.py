@@ -2,7 +2,7 @@
 
 The lists (resources/detect/world_names.tsv, common_words.txt) are built by
 scripts/build_detect_lists.py from every Faker locale, transliterated to ASCII keys
-(:func:`redactdesk.detect.textfold.fold_key`). A word of a name list that is also an everyday word
+(:func:`redactdesk.lang.folding.fold_key`). A word of a name list that is also an everyday word
 ("will", "grant", "rosa") is marked; such a word needs a cue to count: a title ("Mr", "señora"),
 a name cue ("my name is", "call"), a second name part beside it, or a capital in cased text.
 
@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from redactdesk.detect.sources import DetectDoc, Hit
-from redactdesk.detect.textfold import fold_key
+from redactdesk.lang.folding import fold_key
 from redactdesk.resources import resource
 
 FEMALE, MALE, FIRST, LAST, COMMON = 1, 2, 4, 8, 16

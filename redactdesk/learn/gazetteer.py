@@ -1,19 +1,16 @@
 """Gazetteer membership for features: which lists (first names, surnames, places, months) a word is in.
 
 Uses the project's gazetteers from :mod:`redactdesk.substitute` when that package offers them, and
-otherwise Faker's locale data (en_US, es_ES), loaded once.
+otherwise Faker's locale data (en_US, es_ES) from :mod:`redactdesk.lang.names`; month names (English
+and Spanish, "setiembre" too) from :mod:`redactdesk.lang.calendar`.
 """
 
 from __future__ import annotations
 
 import functools
 
-MONTHS = {
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-    "septiembre", "setiembre", "octubre", "noviembre", "diciembre",
-}
-
+from redactdesk.lang.calendar import month_words
+from redactdesk.lang.names import address, person
 
 _FUNCTION_WORDS = frozenset("the of and da de del la las los el y e di van von der den saint st".split())
 
@@ -49,10 +46,7 @@ def _from_substitute() -> dict[str, set[str]] | None:
 
 
 def _from_faker() -> dict[str, set[str]]:
-    from faker.providers.address.en_US import Provider as AddrEN
-    from faker.providers.address.es_ES import Provider as AddrES
-    from faker.providers.person.en_US import Provider as PersonEN
-    from faker.providers.person.es_ES import Provider as PersonES
+    AddrEN, AddrES, PersonEN, PersonES = address("en_US"), address("es_ES"), person("en_US"), person("es_ES")
 
     return {
         "first": _words(PersonEN.first_names) | _words(PersonES.first_names),
@@ -65,7 +59,7 @@ def _from_faker() -> dict[str, set[str]]:
 def gazetteers() -> dict[str, frozenset[str]]:
     """Category name -> lower-cased single words. Always has 'month'."""
     lists = _from_substitute() or _from_faker()
-    lists["month"] = set(MONTHS)
+    lists["month"] = set(month_words("en")) | set(month_words("es"))
     return {k: frozenset(v) for k, v in lists.items()}
 
 

@@ -22,9 +22,10 @@ import random
 import re
 from collections.abc import Iterator
 
+from redactdesk.lang.calendar import month_names
+from redactdesk.lang.digits import DIGIT_WORDS
 from redactdesk.learn.public_data import GoldSpan, Sample
 
-DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
 _CARRIERS_BARE = ("I wrote {v} on the form.", "It says {v} here.", "{v}", "Please check {v} again.")
 
 
@@ -228,14 +229,11 @@ def postcode_samples(rng: random.Random) -> list[Sample]:
     return out
 
 
-MONTHS = "January February March April May June July August September October November December".split()
-
-
 def date_samples(rng: random.Random) -> list[Sample]:
     out = []
     for n in range(40):
         y, m, d = rng.randint(1940, 2030), rng.randint(1, 12), rng.randint(1, 28)
-        mon = MONTHS[m - 1]
+        mon = month_names("en")[m - 1]
         value = [f"{d}-{mon[:3].upper()}-{y}", f"{mon[:3]}-{y % 100:02d}", f"{d:02d}/{m:02d}/{y}", f"{y}-{m:02d}-{d:02d}",
                  f"{mon} {d}, {y}", f"{d} {mon} {y}", f"{d:02d}.{m:02d}.{y}", f"{m}/{d}/{y % 100:02d}"][n % 8]
         ctx = "date of birth" if n % 2 else None
@@ -285,7 +283,7 @@ def say_identifier(value: str, category: str) -> str:
     for ch in value:
         if ch.isdigit():
             flush()
-            words.append(DIGIT_WORDS[int(ch)])
+            words.append(DIGIT_WORDS["en"][int(ch)])
         elif ch.isalpha():
             token += ch
         else:

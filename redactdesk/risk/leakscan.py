@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from redactdesk.core.types import Conversation, SpanStatus
+from redactdesk.lang.folding import strip_marks
 from redactdesk.resources import function_words
 
 TEXT_SUFFIXES = {".json", ".jsonl", ".txt", ".TextGrid", ".textgrid", ".eaf", ".conll", ".csv", ".html", ".vtt",
@@ -80,9 +81,8 @@ _BETWEEN = rf"(?:{_SEP}(?:{_LETTER_CONNECTORS})\s+[^\s]+)?{_SEP}"
 
 
 def fold_accents(text: str) -> str:
-    import unicodedata
-
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+    """Lower case without accents: the form released text and originals are compared in."""
+    return strip_marks(text.lower())
 
 
 def letter_sequences(original: str, language: str = "en") -> set[str]:
@@ -117,7 +117,7 @@ def _only_function_words(original: str, language: str) -> bool:
 
 
 def _only_relative_date(original: str, language: str) -> bool:
-    from redactdesk.resources import month_and_day_words, relative_date_words
+    from redactdesk.lang.lexicon import month_and_day_words, relative_date_words
 
     words = [w.removesuffix("'s") for w in re.findall(r"[^\W\d_]+(?:'s)?", original.lower())]
     known = relative_date_words(language) | function_words(language)

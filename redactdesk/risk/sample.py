@@ -9,13 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from redactdesk.core.types import Conversation, SpanStatus
+from redactdesk.lang.calendar import weekday_names
+from redactdesk.lang.digits import DIGIT_VALUES, DIGIT_WORDS
 
-NUMBER_WORDS = {
-    "zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve",
-}
+NUMBER_WORDS = set(DIGIT_VALUES["en"]) | set(DIGIT_WORDS["es"]) | {"ten"}
 COMMON_CAPITALISED = {"I", "OK", "Okay", "Hi", "Hello", "Yes", "No", "Thank", "Thanks", "Mr", "Mrs", "Ms", "Dr",
-                      "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Sí", "Hola"}
+                      *weekday_names("en"), "Sí", "Hola"}
 DIGITS_RE = re.compile(r"^\d[\d\-]*$")
 
 

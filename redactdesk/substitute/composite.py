@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from redactdesk.core.types import Span
+from redactdesk.lang.digits import DIGIT_WORDS
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
 from redactdesk.substitute.numbers import is_number_word
@@ -205,7 +206,7 @@ def _say_segments(segs: list[Seg], like: list[Seg], language: str, words: dict[s
             if ref is not None and ref.tpl is not None and len(ref.text) == len(s.text):
                 out += D.render(ref.tpl, s.text)
             else:
-                out += [D.DIGIT_WORDS[language][int(d)] for d in s.text]
+                out += [DIGIT_WORDS[language][int(d)] for d in s.text]
         elif s.kind == "sep":
             default = {"en": {".": "dot", "_": "underscore", "-": "dash", "+": "plus"},
                        "es": {".": "punto", "_": "guion bajo", "-": "guion", "+": "más"}}[language]

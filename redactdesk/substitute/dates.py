@@ -18,26 +18,20 @@ from dataclasses import dataclass, field
 from num2words import num2words
 
 from redactdesk.core.types import Span
+from redactdesk.lang.calendar import LANGUAGES, month_abbreviations, month_keys, month_words, weekday_keys
+from redactdesk.lang.digits import DIGIT_WORDS
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, register
-from redactdesk.substitute.numbers import DIGIT_WORDS, is_number_word, number_table
+from redactdesk.substitute.numbers import is_number_word, number_table
 from redactdesk.substitute.text import apply_case, case_of, norm, split_punct
 
-MONTHS = {
-    "en": ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december"],
-    "es": ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
-           "octubre", "noviembre", "diciembre"],
-}
+# key forms (lower case, no accents) of the month and weekday names, from Babel (redactdesk.lang.calendar)
+MONTHS = {lang: list(month_keys(lang)) for lang in LANGUAGES}
+WEEKDAYS = {lang: list(weekday_keys(lang)) for lang in LANGUAGES}
+# other month words read as a month: regional spellings ("setiembre") and abbreviations ("sept")
 MONTH_ALIASES = {
-    "en": {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
-           "oct": 10, "nov": 11, "dec": 12},
-    "es": {"setiembre": 9, "ene": 1, "feb": 2, "abr": 4, "ago": 8, "sep": 9, "sept": 9, "oct": 10,
-           "nov": 11, "dic": 12},
-}
-WEEKDAYS = {
-    "en": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
-    "es": ["lunes", "martes", "miercoles", "jueves", "viernes", "sabado", "domingo"],
+    lang: {k: v for k, v in {**month_words(lang), **month_abbreviations(lang)}.items() if k not in MONTHS[lang]}
+    for lang in LANGUAGES
 }
 REF_YEAR = 2000  # a leap year, for dates said without a year (29 February stays valid)
 

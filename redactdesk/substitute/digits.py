@@ -19,8 +19,8 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from redactdesk.lang.digits import DIGIT_WORDS
 from redactdesk.substitute.numbers import (
-    DIGIT_WORDS,
     REPEAT_WORDS,
     ZERO_ALIASES,
     number_table,

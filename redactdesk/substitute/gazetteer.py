@@ -1,19 +1,21 @@
 """Gazetteers: the lists surrogates are drawn from, per language.
 
-Built from Faker's locale data (first names by gender, surnames, countries, Spanish provinces)
-plus the editable files in ``resources/gazetteers/<language>/`` (see the README there), with a
+Built from Faker's locale data (first names by gender, surnames, countries, Spanish provinces),
+Babel's month names and the spelling alphabet of :mod:`redactdesk.lang`, plus the editable files in ``resources/gazetteers/<language>/`` (see the README there), with a
 project's additions and removals applied on top (:func:`load_gazetteer` ``edits``).
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from redactdesk.lang.alphabet import spelling_words
+from redactdesk.lang.calendar import month_names
+from redactdesk.lang.names import LOCALES, address, person
 from redactdesk.resources import resource
 from redactdesk.substitute.errors import SubstitutionError
 from redactdesk.substitute.numbers import check_language
@@ -24,7 +26,6 @@ LISTS = (
     "address_words", "floors", "organizations", "brands", "org_words", "domains", "products", "months",
     "username_words", "titles",
 )
-_LOCALES = {"en": "en_US", "es": "es_ES"}
 
 
 @dataclass
@@ -113,21 +114,21 @@ def _read_list(path: Path) -> tuple[list[str], set[str]]:
     return adds, removes
 
 
-def _faker_lists(language: str) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
-    loc = _LOCALES[language]
-    person = importlib.import_module(f"faker.providers.person.{loc}").Provider
-    address = importlib.import_module(f"faker.providers.address.{loc}").Provider
-    out: dict[str, list[str]] = {}
+def _lang_lists(language: str) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
+    """Lists that come from redactdesk.lang (Faker's names and places, Babel's months), and the
+    names' frequencies where Faker has them."""
+    people, places = person(LOCALES[language]), address(LOCALES[language])
+    out: dict[str, list[str]] = {"months": list(month_names(language))}
     weights: dict[str, dict[str, float]] = {}
     for name, attr in (("female_names", "first_names_female"), ("male_names", "first_names_male"),
                        ("surnames", "last_names")):
-        data: Any = getattr(person, attr)
+        data: Any = getattr(people, attr)
         out[name] = [str(n) for n in data]
         if isinstance(data, dict):
             weights[name] = {norm(str(k)): float(v) for k, v in data.items()}
-    out["countries"] = [str(c) for c in getattr(address, "countries", ())]
+    out["countries"] = [str(c) for c in getattr(places, "countries", ())]
     if language == "es":
-        out["cities"] = [str(s) for s in getattr(address, "states", ())]
+        out["cities"] = [str(s) for s in getattr(places, "states", ())]
     return out, weights
 
 
@@ -161,11 +162,11 @@ def _base(language: str) -> Gazetteer:
     folder = resource("gazetteers", language)
     if not folder.is_dir():
         raise SubstitutionError(f"no gazetteers for language {language!r} (expected {folder})")
-    faker_lists, weights = _faker_lists(language)
+    lang_lists, weights = _lang_lists(language)
     lists: dict[str, list[str]] = {}
     for name in LISTS:
         adds, removes = _read_list(folder / f"{name}.txt")
-        lists[name] = _dedupe([*faker_lists.get(name, []), *adds], removes)
+        lists[name] = _dedupe([*lang_lists.get(name, []), *adds], removes)
     sf = ShortForms()
     for gender, full, shorts in _read_table(folder / "short_forms.tsv", 3):
         if gender not in ("f", "m"):
@@ -183,8 +184,7 @@ def _base(language: str) -> Gazetteer:
         group = line.split()
         for v in group:
             variants[norm(v)] = norm(group[0])
-    spelling = {letter.upper(): word for letter, word in _read_table(folder / "spelling_words.tsv", 2)}
-    return Gazetteer(language, lists, weights, sf, variants, spelling)
+    return Gazetteer(language, lists, weights, sf, variants, dict(spelling_words(language)))
 
 
 def load_gazetteer(language: str, edits: Iterable[dict[str, Any]] | None = None) -> Gazetteer:

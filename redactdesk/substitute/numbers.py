@@ -18,15 +18,12 @@ from dataclasses import dataclass
 
 from num2words import num2words
 
+from redactdesk.lang.digits import DIGIT_WORDS
 from redactdesk.substitute.errors import SubstitutionError
 
 LANGUAGES = ("en", "es")
 MAX_VALUE = 9999
 
-DIGIT_WORDS = {
-    "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"],
-    "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"],
-}
 ZERO_ALIASES = {"en": ("oh", "o"), "es": ()}
 REPEAT_WORDS = {"en": {"double": 2, "triple": 3}, "es": {}}
 CONNECTORS = {"en": "and", "es": "y"}

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from redactdesk.substitute.text import plain_letters, strip_accents
+from redactdesk.lang.alphabet import NATO, NATO_WORDS, SPANISH_FUSED_LETTER_NAMES
+from redactdesk.lang.folding import strip_accents
+from redactdesk.substitute.text import plain_letters
 
 # Longest first: "as in the word" before "as in".
 _CONNECTORS = {
@@ -28,17 +30,6 @@ _CONNECTORS = {
 # consistently, is kept as said)
 _GARBLED = {("is", "an"): ("as", "in"), ("as", "and"): ("as", "in"), ("is", "and"): ("as", "in"),
             ("as", "an"): ("as", "in")}
-NATO = {
-    "A": "Alfa", "B": "Bravo", "C": "Charlie", "D": "Delta", "E": "Echo", "F": "Foxtrot", "G": "Golf",
-    "H": "Hotel", "I": "India", "J": "Juliett", "K": "Kilo", "L": "Lima", "M": "Mike", "N": "November",
-    "O": "Oscar", "P": "Papa", "Q": "Quebec", "R": "Romeo", "S": "Sierra", "T": "Tango", "U": "Uniform",
-    "V": "Victor", "W": "Whiskey", "X": "X-ray", "Y": "Yankee", "Z": "Zulu",
-}
-_NATO_WORDS = {w.lower() for w in NATO.values()} | {"alpha", "juliet", "whisky", "xray"}
-# Spanish letter names as Whisper fuses them with "de" and the word ("erederamón" = erre de Ramón).
-_ES_LETTER_NAMES = {"be": "B", "ce": "C", "de": "D", "efe": "F", "ge": "G", "hache": "H", "jota": "J", "ka": "K",
-                    "ele": "L", "eme": "M", "ene": "N", "pe": "P", "cu": "Q", "ere": "R", "erre": "R", "ese": "S",
-                    "te": "T", "uve": "V", "equis": "X", "zeta": "Z"}
 _STRIP = ".,?!¿¡;:\"()«»…-–—"
 MAX_GARBLE = 2  # extra tokens an alphabet word may take when the ASR broke it ("I to", "I did")
 
@@ -88,7 +79,7 @@ def _fused(core: str, language: str) -> tuple[str, str] | None:
     if language != "es":
         return None
     low = strip_accents(core).lower()
-    for name, letter in sorted(_ES_LETTER_NAMES.items(), key=lambda kv: -len(kv[0])):
+    for name, letter in sorted(SPANISH_FUSED_LETTER_NAMES.items(), key=lambda kv: -len(kv[0])):
         head = name + "de"
         rest = core[len(head):]
         if low.startswith(head) and len(rest) > 2 and plain_letters(rest)[:1] == letter:
@@ -160,7 +151,7 @@ def parse(tokens: list[str], language: str, spelling_words: dict[str, str] | Non
     if len(letters) < 2 or covered < 0.8 * n:
         return None
     upper = sum(1 for p in positions if cores[p].isupper() or _fused(cores[p], language)) * 2 >= len(positions)
-    nato = sum(1 for w in alpha_words if w in _NATO_WORDS)
+    nato = sum(1 for w in alpha_words if w in NATO_WORDS)
     return Spelled(
         "".join(letters), "as_in" if connectors else "letters", _most_conn(connectors), upper, covered, positions,
         "nato" if alpha_words and nato * 2 > len(alpha_words) else "list",

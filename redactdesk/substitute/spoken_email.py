@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from redactdesk.substitute.text import strip_accents
+from redactdesk.lang.folding import strip_accents
 
 DOT = {"en": "dot", "es": "punto"}
 AT = {"en": "at", "es": "arroba"}

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 
 from rapidfuzz import fuzz
 
+from redactdesk.lang.alphabet import plain_letters as plain_letters  # the substitution stage spells with it
+from redactdesk.lang.folding import strip_accents
+
 PUNCT = ".,?!¿¡;:\"()«»…"
-
-
-def strip_accents(text: str) -> str:
-    """Remove diacritics but keep ñ/Ñ (a letter of its own in Spanish)."""
-    out = []
-    for ch in text:
-        if ch in "ñÑ":
-            out.append(ch)
-            continue
-        out.append("".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c)))
-    return "".join(out)
 
 
 def norm(text: str) -> str:
@@ -27,11 +18,6 @@ def norm(text: str) -> str:
     t = strip_accents(text).lower().replace("-", " ")
     t = re.sub(r"[^\w\s@.]", " ", t)
     return " ".join(t.split())
-
-
-def plain_letters(word: str) -> str:
-    """Upper-case letters of a word without accents (Ñ kept): what a caller spells out."""
-    return "".join(ch for ch in strip_accents(word).upper() if ch.isalpha())
 
 
 def split_punct(token: str) -> tuple[str, str, str]:

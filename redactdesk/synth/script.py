@@ -23,6 +23,7 @@ from stdnum import luhn
 from stdnum.es import dni, nie
 
 from redactdesk.core.types import Conversation, Span, SpanStatus, Turn, Word
+from redactdesk.lang.alphabet import plain_letters
 from redactdesk.synth import spoken
 from redactdesk.synth.errors import SynthError
 from redactdesk.synth.templates import BLOCKS, FILLERS, SCENARIOS
@@ -151,7 +152,7 @@ class _Values:
     def _surname(self) -> str:
         for _ in range(200):
             s = self.fake.last_name()
-            if s.isalpha() and 3 <= len(spoken.plain_letters(s)) <= 9:
+            if s.isalpha() and 3 <= len(plain_letters(s)) <= 9:
                 return s
         raise SynthError("could not draw a plain surname from Faker")  # pragma: no cover
 
@@ -259,7 +260,7 @@ class _Values:
 
     def _email(self, first: str, surname: str) -> None:
         rng = self.rng
-        f, s = spoken.plain_letters(first.split()[0]).lower(), spoken.plain_letters(surname).lower()
+        f, s = plain_letters(first.split()[0]).lower(), plain_letters(surname).lower()
         pattern = rng.choice(("{f}.{s}", "{f}{s}", "{i}.{s}", "{f}_{s}", "{f}.{s}{n}", "{s}{n}"))
         local = pattern.format(f=f, s=s, i=f[0], n=rng.randint(1, 99))
         domain = rng.choice(_EN_DOMAINS if self.lang == "en" else _ES_DOMAINS)

@@ -9,44 +9,18 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
 from num2words import num2words
 
+from redactdesk.lang.alphabet import plain_letters, spelling_words
+from redactdesk.lang.calendar import month_names
+from redactdesk.lang.digits import DIGIT_WORDS
 from redactdesk.synth.errors import SynthError
 
 LANGUAGES = ("en", "es")
 
-_DIGIT_WORDS = {
-    "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"],
-    "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"],
-}
 _DOUBLE = {"en": "double", "es": None}  # Spanish callers do not say "doble cinco"
 
-MONTHS = {
-    "en": ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-           "October", "November", "December"],
-    "es": ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
-           "octubre", "noviembre", "diciembre"],
-}
-
-# Words callers use to make a spelled letter unambiguous ("M as in Mary", "M de Madrid").
-SPELLING_WORDS = {
-    "en": {
-        "A": "Adam", "B": "Boy", "C": "Charlie", "D": "David", "E": "Edward", "F": "Frank",
-        "G": "George", "H": "Henry", "I": "Ida", "J": "John", "K": "King", "L": "Lincoln",
-        "M": "Mary", "N": "Nancy", "O": "Ocean", "P": "Peter", "Q": "Queen", "R": "Robert",
-        "S": "Sam", "T": "Tom", "U": "Union", "V": "Victor", "W": "William", "X": "X-ray",
-        "Y": "Yellow", "Z": "Zebra",
-    },
-    "es": {
-        "A": "Antonio", "B": "Barcelona", "C": "Carmen", "D": "Dinamarca", "E": "España",
-        "F": "Francia", "G": "Granada", "H": "Huelva", "I": "Italia", "J": "José", "K": "kilo",
-        "L": "Lorenzo", "M": "Madrid", "N": "Navarra", "Ñ": "ñandú", "O": "Oviedo", "P": "París",
-        "Q": "queso", "R": "Ramón", "S": "Sevilla", "T": "Toledo", "U": "Úbeda", "V": "Valencia",
-        "W": "Washington", "X": "xilófono", "Y": "yegua", "Z": "Zaragoza",
-    },
-}
 _AS_IN = {"en": ["as", "in"], "es": ["de"]}
 
 _EMAIL_WORDS = {
@@ -74,7 +48,7 @@ def number_words(n: int, language: str) -> list[str]:
 def digit_word(d: str, language: str, *, zero: str = "zero") -> str:
     if d == "0" and language == "en" and zero == "oh":
         return "oh"
-    return _DIGIT_WORDS[language][int(d)]
+    return DIGIT_WORDS[language][int(d)]
 
 
 def _pair_words(pair: str, language: str, zero: str) -> list[str]:
@@ -155,7 +129,7 @@ def _spoken_table(language: str) -> dict[tuple[str, ...], str]:
     table: dict[tuple[str, ...], str] = {}
     for n in range(10, 100):
         table[tuple(w.lower() for w in number_words(n, language))] = f"{n:02d}"
-    for d, w in enumerate(_DIGIT_WORDS[language]):
+    for d, w in enumerate(DIGIT_WORDS[language]):
         table[(w,)] = str(d)
         if _DOUBLE[language]:
             table[(_DOUBLE[language], w)] = str(d) * 2
@@ -184,19 +158,6 @@ def digits_from_spoken(tokens: list[str], language: str) -> str:
     return "".join(out)
 
 
-def plain_letters(word: str) -> str:
-    """Upper-case letters of a name without accents (Ñ kept in Spanish), for spelling it out."""
-    out = []
-    for ch in word.upper():
-        if ch == "Ñ":
-            out.append(ch)
-            continue
-        base = unicodedata.normalize("NFKD", ch)[0]
-        if base.isalpha():
-            out.append(base)
-    return "".join(out)
-
-
 def spell(word: str, language: str, *, style: str = "letters") -> list[str]:
     """Spell a word letter by letter: "S" "M" ... or "S" "as" "in" "Sam" ... (``style`` "as_in")."""
     check_language(language)
@@ -206,7 +167,7 @@ def spell(word: str, language: str, *, style: str = "letters") -> list[str]:
     for letter in plain_letters(word):
         out.append(letter)
         if style == "as_in":
-            out += [*_AS_IN[language], SPELLING_WORDS[language].get(letter, letter)]
+            out += [*_AS_IN[language], spelling_words(language).get(letter, letter)]
     return out
 
 
@@ -248,7 +209,7 @@ def date_spoken(year: int, month: int, day: int, language: str, *, style: str = 
     check_language(language)
     if style not in ("month_first", "day_first", "numeric"):
         raise SynthError(f"unknown date style {style!r} (use month_first, day_first or numeric)")
-    m = MONTHS[language][month - 1]
+    m = month_names(language)[month - 1]
     if language == "en":
         if style == "month_first":
             return [m, *ordinal_day(day, "en"), *year_words(year, "en")]
@@ -273,8 +234,8 @@ def expiry_spoken(month: int, year: int, language: str, *, style: str = "numeric
         return [*digits_spoken(f"{month:02d}", language, grouping="pairs", zero=zero),
                 *digits_spoken(f"{yy:02d}", language, grouping="pairs", zero=zero)]
     if language == "en":
-        return [MONTHS["en"][month - 1], *year_words(year, "en")]
-    return [MONTHS["es"][month - 1], "de", *year_words(year, "es")]
+        return [month_names("en")[month - 1], *year_words(year, "en")]
+    return [month_names("es")[month - 1], "de", *year_words(year, "es")]
 
 
 def money_spoken(cents: int, language: str, *, style: str = "full") -> list[str]:

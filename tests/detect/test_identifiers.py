@@ -293,8 +293,8 @@ def test_dates_said_relative_to_the_call_are_low_scored_dates():
 
     assert ("tomorrow", "DATE") in found("is there any program for tomorrow evening")
     assert ("next friday", "DATE") in found("set an alarm for next friday at six")
-    from redactdesk.detect.lexicon import load_lexicon
     from redactdesk.detect.relative_dates import relative_date_ranges
+    from redactdesk.lang.lexicon import load_lexicon
 
     # a recurrence or a time of day names no day
     assert relative_date_ranges("pray every friday at noon tonight".split(), load_lexicon("en")) == []

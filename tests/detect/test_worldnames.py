@@ -4,8 +4,8 @@ import pytest
 
 from redactdesk.detect.gazetteer import match_lists
 from redactdesk.detect.sources import DetectDoc
-from redactdesk.detect.textfold import fold, fold_key
 from redactdesk.detect.worldnames import everyday_words, find_names, load_world_names
+from redactdesk.lang.folding import fold, fold_key
 
 
 def names(text, lang="en"):

@@ -1,4 +1,8 @@
-"""Language resources for detection: spoken-form words, hotwords, gazetteers (loaded once, cached)."""
+"""The lexicon: spoken-form words, hotwords and word lists of a language (loaded once, cached).
+
+resources/detect/lexicon_<lang>.yaml holds what is said ("double", "as in", "arroba", hotwords);
+month and weekday names come from :mod:`redactdesk.lang.calendar` (Babel), not from the YAML.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,9 @@ from typing import Any
 
 import yaml
 
-from redactdesk.detect.errors import UnsupportedLanguageError
+from redactdesk.lang.calendar import month_abbreviations, month_words, weekday_words
+from redactdesk.lang.errors import UnsupportedLanguageError
+from redactdesk.lang.names import lorem_words
 from redactdesk.resources import resource
 
 LANGUAGES = ("en", "es")
@@ -20,7 +26,7 @@ TLDS = frozenset(
 )
 
 
-def _phrases(items: list[Any]) -> tuple[tuple[str, ...], ...]:
+def phrases(items: list[Any]) -> tuple[tuple[str, ...], ...]:
     """Phrases as tuples of lower-case words (a YAML string may hold several words)."""
     out = []
     for item in items or ():
@@ -80,6 +86,12 @@ def _spacy_stop_words(lang: str) -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
+def _months(language: str, abbreviations: bool) -> dict[str, int]:
+    """Month words of the lexicon: full names (regional spellings too) and, where the lexicon says
+    so, abbreviations ("jan", "sept"; not in Spanish, where "mar" is the sea)."""
+    return {**month_words(language), **(month_abbreviations(language) if abbreviations else {})}
+
+
 @functools.lru_cache(maxsize=4)
 def load_lexicon(language: str = "en") -> Lexicon:
     """The lexicon for ``language`` ("en" or "es") from resources/detect/lexicon_<lang>.yaml."""
@@ -88,7 +100,7 @@ def load_lexicon(language: str = "en") -> Lexicon:
     with path.open(encoding="utf-8") as fh:
         data = yaml.safe_load(fh)
     sp = data.get("spoken", {})
-    hot = {k: _phrases(v) for k, v in (data.get("hotwords") or {}).items()}
+    hot = {k: phrases(v) for k, v in (data.get("hotwords") or {}).items()}
     stop = _spacy_stop_words(lang) | {str(w).lower() for w in data.get("stop_extra", ())}
     return Lexicon(
         language=lang,
@@ -97,19 +109,19 @@ def load_lexicon(language: str = "en") -> Lexicon:
         triple=frozenset(sp.get("triple", ())),
         zero_words=frozenset(sp.get("zero_words", ())),
         fillers=frozenset(sp.get("fillers", ())),
-        letter_as=_phrases(sp.get("letter_as", ())),
-        at=_phrases(sp.get("at", ())),
-        dot=_phrases(sp.get("dot", ())),
-        underscore=_phrases(sp.get("underscore", ())),
-        dash=_phrases(sp.get("dash", ())),
-        slash=_phrases(sp.get("slash", ())),
+        letter_as=phrases(sp.get("letter_as", ())),
+        at=phrases(sp.get("at", ())),
+        dot=phrases(sp.get("dot", ())),
+        underscore=phrases(sp.get("underscore", ())),
+        dash=phrases(sp.get("dash", ())),
+        slash=phrases(sp.get("slash", ())),
         plus=frozenset(sp.get("plus", ())),
         nato={str(k).lower(): str(v) for k, v in (sp.get("nato") or {}).items()},
         letter_names={str(k).lower(): str(v) for k, v in (sp.get("letter_names") or {}).items()},
         unambiguous_letter_names=frozenset(sp.get("unambiguous_letter_names", ())),
-        months={str(k).lower(): int(v) for k, v in (data.get("months") or {}).items()},
+        months=_months(lang, bool(data.get("month_abbreviations", False))),
         ambiguous_months=frozenset(data.get("ambiguous_months", ())),
-        weekdays=frozenset(data.get("weekdays", ())),
+        weekdays=weekday_words(lang),
         hotwords=hot,
         stop_words=stop,
         raw=data,
@@ -130,10 +142,8 @@ def _read_list(name: str) -> list[str]:
 @functools.lru_cache(maxsize=1)
 def ambiguous_names() -> frozenset[str]:
     """Names that are also everyday words (resources/detect/ambiguous_names.txt + Faker's lorem words)."""
-    from faker.providers.lorem.en_US import Provider as LoremEn
-
     names = set(_read_list("ambiguous_names.txt"))
-    names |= {w.lower() for w in LoremEn.word_list}
+    names |= {w.lower() for w in lorem_words()}
     return frozenset(names)
 
 
@@ -153,6 +163,36 @@ def context_words(lex: Lexicon) -> frozenset[str]:
     """Every word of the lexicon's hotword phrases except the name cues: words that frame an item
     ("number", "card", "email") and are never an item themselves."""
     return frozenset(
-        w for key, phrases in lex.hotwords.items() if not key.startswith("name") and key != "org_suffix"
-        for ph in phrases for w in ph
+        w for key, said in lex.hotwords.items() if not key.startswith("name") and key != "org_suffix"
+        for ph in said for w in ph
     )
+
+
+def _lexicon_of(language: str) -> Lexicon:
+    """The lexicon of ``language``, English for a language without one."""
+    return load_lexicon("es" if language == "es" else "en")
+
+
+@functools.lru_cache(maxsize=4)
+def relative_date_words(language: str) -> frozenset[str]:
+    """Words of dates said relative to the call ("tomorrow", "next", "friday", "weekend"): the
+    lexicon's ``relative_dates`` block, weekdays and month names. An item made only of these and
+    function words identifies no day on its own, so the leak scan does not search for it."""
+    lex = _lexicon_of(language)
+    rel = lex.raw.get("relative_dates") or {}
+    out: set[str] = set(lex.weekdays) | set(lex.months)
+    for key in ("days", "modifiers", "units", "ordinals", "tens", "day_prepositions"):
+        for w in rel.get(key, ()):
+            out |= set(str(w).lower().split())
+    for phrase in rel.get("phrases", ()):
+        out |= {str(w).lower() for w in phrase}
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=4)
+def month_and_day_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Month names, and the words that say a day of the month ("fifth", "twenty"), of ``language``."""
+    lex = _lexicon_of(language)
+    rel = lex.raw.get("relative_dates") or {}
+    days = frozenset(str(w).lower() for key in ("ordinals", "tens") for w in rel.get(key, ()))
+    return frozenset(lex.months), days
