@@ -5,6 +5,8 @@
     redactdesk learner update calls.rdproj               # learn from the turns labelled since the last version,
                                                          # then update its suggestions in open calls
     redactdesk --role reviewer learner rollback calls.rdproj 3   # use version 3 again
+    redactdesk learner prune calls.rdproj                # drop the models of versions older than the newest
+                                                         # learn.keep_versions (their scores stay)
 
 Output carries ids, counts and scores only, never words of the calls.
 """
@@ -38,13 +40,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("project", help="the project file")
     s.add_argument("version", type=int, help="the version id (see `learner show`)")
     s.set_defaults(func=cmd_rollback)
+    s = lsub.add_parser("prune", help="drop the models of versions older than the newest learn.keep_versions "
+                                      "(their scores stay; every update does this too)")
+    s.add_argument("project", help="the project file")
+    s.add_argument("--keep", type=int, default=None, metavar="N",
+                   help="keep the newest N versions' models (default: the project's learn.keep_versions)")
+    s.set_defaults(func=cmd_prune)
 
 
 def _version_row(v: Any, active: int | None) -> dict[str, Any]:
     m = v.metrics
     return {"id": v.id, "active": v.id == active, "created": v.created, "n_labelled": v.n_labelled,
             "n_new": m.get("n_new"), "f1": m.get("f1"), "scored_at": v.scored_at, "eval": m.get("eval", "cv"),
-            "parent": m.get("parent")}
+            "parent": m.get("parent"), "pruned": not v.stored}
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -63,7 +71,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         f1 = "n/a" if r["f1"] is None else f"{r['f1']:.3f}"
         mark = "*" if r["active"] else " "
         print(f"{mark} v{r['id']:<4} {r['created'][:19]}  labelled {r['n_labelled']:>5}  "
-              f"F1 {f1} ({r['eval']} at {r['scored_at']})")
+              f"F1 {f1} ({r['eval']} at {r['scored_at']})" + ("  pruned" if r["pruned"] else ""))
     return 0
 
 
@@ -101,4 +109,16 @@ def cmd_rollback(args: argparse.Namespace) -> int:
     with open_project(args) as project:
         row = rollback(project, args.version)
     print(f"model v{row['id']} is in use again ({row['n_labelled']} labelled turns); later versions are kept")
+    return 0
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    from redactdesk.learn.errors import LearnError
+    from redactdesk.learn.versions import kind_of, project_learner, prune
+
+    if args.keep is not None and args.keep < 1:
+        raise LearnError("--keep must be at least 1")
+    with open_project(args) as project:
+        dropped = prune(project, kind_of(project_learner(project)), args.keep)
+    print(f"pruned {len(dropped)} version(s)" + (": " + ", ".join(f"v{i}" for i in dropped) if dropped else ""))
     return 0

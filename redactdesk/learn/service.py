@@ -46,6 +46,7 @@ from redactdesk.learn.training import TrainingSettings
 from redactdesk.learn.transfer import MODEL_KIND, load_source
 from redactdesk.learn.utterances import Utterance, utterances_from_conversation
 from redactdesk.learn.versions import MODEL_NAME, active_id, kind_of, project_learner, set_active
+from redactdesk.learn.versions import prune as prune_versions
 from redactdesk.learn.versions import rollback as rollback_version
 from redactdesk.store.errors import NotFound
 
@@ -98,6 +99,7 @@ class ModelVersion:
     n_labelled: int
     metrics: dict[str, Any]
     created: str = ""
+    stored: bool = True  # False: pruned (the scores stay, the model is gone; no rollback to it)
 
     @property
     def f1(self) -> float | None:
@@ -147,7 +149,7 @@ class ModelSummary:
 def model_versions(project: Any, learner: str | None = None) -> list[ModelVersion]:
     """The versions of the project's learner (or ``learner``) stored in a project (metrics only, no blobs)."""
     kind = kind_of(project_learner(project, learner))
-    return [ModelVersion(int(r["id"]), int(r["n_labelled"]), r["metrics"], r["created"])
+    return [ModelVersion(int(r["id"]), int(r["n_labelled"]), r["metrics"], r["created"], bool(r.get("stored", True)))
             for r in project.models(MODEL_NAME) if r["kind"] == kind]
 
 
@@ -187,11 +189,13 @@ class TrainResult:
 
 
 def save_version(project: Any, result: TrainResult) -> ModelVersion:
-    """Store a finished retrain in the project as a new model version, now the one in use."""
+    """Store a finished retrain in the project as a new model version, now the one in use; older
+    versions beyond the project's ``learn.keep_versions`` lose their model (:func:`versions.prune`)."""
     with project.transaction():
         model_id = project.save_model(MODEL_NAME, result.kind, result.blob or _model_blob(result), result.metrics,
                                       result.n_labelled)
         set_active(project, result.kind, model_id)
+        prune_versions(project, result.kind)
     return ModelVersion(model_id, result.n_labelled, result.metrics)
 
 

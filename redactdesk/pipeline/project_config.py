@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.core.types import Decision, Role
+from redactdesk.learn.versions import DEFAULT_KEEP, KEEP_SETTING
 
 SETTING_ACTION = "setting"
 
@@ -85,6 +86,9 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
             "diarizer, one speaker); stereo calls take one speaker per channel", low=0, high=8),
     Setting("review.threshold", "float", 5.0, "residual-risk threshold (mu+sigma must stay below it)",
             low=0.0, high=100.0),
+    Setting(KEEP_SETTING, "int", DEFAULT_KEEP, "active-learning model versions that keep their model (older "
+            "ones keep only their scores and cannot be rolled back to; the version in use is always kept)",
+            low=1, high=1000),
 )}
 
 

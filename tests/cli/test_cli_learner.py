@@ -39,3 +39,22 @@ def test_show_use_and_rollback(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == "learner: crf"
     assert main(["learner", "show", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"learner": "crf", "active": None, "versions": []}
+
+
+def test_prune_keeps_the_newest_models_and_show_marks_the_rest(tmp_path, capsys):
+    from redactdesk.store import Project
+
+    path = tmp_path / "p.rdproj"
+    with Project.create(path) as proj:
+        for n in range(1, 5):
+            proj.save_model(MODEL_NAME, "spacy-ner", b"model", {"f1": 0.5}, n)
+    assert main(["learner", "prune", str(path), "--keep", "0"]) == 2
+    assert "--keep must be at least 1" in capsys.readouterr().err
+    assert main(["learner", "prune", str(path), "--keep", "2"]) == 0
+    assert capsys.readouterr().out.strip() == "pruned 2 version(s): v1, v2"
+    assert main(["learner", "show", str(path), "--json"]) == 0
+    assert [v["pruned"] for v in json.loads(capsys.readouterr().out)["versions"]] == [True, True, False, False]
+    assert main(["--role", "reviewer", "learner", "rollback", str(path), "1"]) == 2
+    assert "was pruned" in capsys.readouterr().err
+    assert main(["learner", "show", str(path)]) == 0
+    assert capsys.readouterr().out.count("pruned") == 2
