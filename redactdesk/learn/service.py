@@ -4,6 +4,7 @@
     items = learner.queue()            # what to label next: [QueueItem(conversation_id, turn_index, score, margin)]
     version = learner.retrain()        # train on every labelled utterance, store the model + metrics
     learner.learning_curve()           # [(n_labelled, cross-validated F1)] over stored versions
+    learner.crossval()                 # k-fold scores per category over the labelled turns (store_crossval)
     learner.stopping_hint()            # "the model has stopped changing"?
     learner.suggest(conversation)      # the model's spans, as a detection source
 
@@ -35,6 +36,13 @@ import numpy as np
 
 from redactdesk.core.types import Conversation, Span, SpanStatus
 from redactdesk.learn.crf import CrfModel
+from redactdesk.learn.crossval import (
+    CrossValidation,
+    crf_fit_predict,
+    cross_validate_turns,
+    tagger_fit_predict,
+    xval_curves,
+)
 from redactdesk.learn.entropy import sequence_scores, token_entropy
 from redactdesk.learn.errors import LearnError, ModelError
 from redactdesk.learn.features import FeatureConfig, FeatureExtractor
@@ -139,6 +147,12 @@ class ModelSummary:
         """(labelled utterances, held-out F1) of every version that has a score."""
         return [(v.scored_at, float(v.f1)) for v in self.versions if v.f1 is not None]
 
+    @property
+    def xval_curves(self) -> dict[str, list[tuple[int, float]]]:
+        """The cross-validated learning curve, overall (``"all"``) and per category (see
+        :func:`redactdesk.learn.crossval.xval_curves`)."""
+        return xval_curves(self.versions)
+
     def hint(self, **kw: Any) -> StoppingHint:
         if not self.versions:
             return stopping_hint([], None, **kw)
@@ -197,6 +211,11 @@ def save_version(project: Any, result: TrainResult) -> ModelVersion:
         set_active(project, result.kind, model_id)
         prune_versions(project, result.kind)
     return ModelVersion(model_id, result.n_labelled, result.metrics)
+
+
+def store_crossval(project: Any, model_id: int, result: CrossValidation) -> None:
+    """Keep a cross-validation run with the version it followed (``metrics["xval"]``)."""
+    project.update_model_metrics(model_id, {"xval": result.to_dict()})
 
 
 def _model_blob(result: TrainResult) -> bytes:
@@ -472,6 +491,37 @@ class ActiveLearner:
             return result
 
         return job
+
+    def prepare_crossval(self, check: Check | None = None, *, refresh: bool = True) -> Callable[[], CrossValidation]:
+        """Read the labelled turns; the returned job cross-validates the learner on them (per category,
+        k-fold, see :mod:`redactdesk.learn.crossval`) and touches neither the project nor the learner."""
+        check = check or _no_check
+        utts = self.refresh(check) if refresh or not self._utts else self._utts
+        labelled = [u for u in utts if u.labelled]
+        if self.kind == MODEL_KIND:
+            order = np.random.default_rng(self.random_seed).permutation(len(labelled))  # no labelling order kept
+            labelled = [labelled[i] for i in order]
+            fit_predict = crf_fit_predict(self.training, self.extractor)
+        else:
+            from redactdesk.learn.tagger_update import label_signature
+
+            base = self.source  # the bundled tagger: it never learned this project's labels
+            if base is None:
+                raise LearnError("the transcript tagger is not available, so the tagger learner cannot be "
+                                 "cross-validated")
+            learned = {sig: i for i, sig in enumerate((self.model.info.get("trained") if self.model else None) or ())}
+            labelled.sort(key=lambda u: learned.get(label_signature(u), len(learned)))  # learning order, new last
+            fit_predict = tagger_fit_predict(base)
+        seed = self.random_seed
+
+        def job() -> CrossValidation:
+            return cross_validate_turns(labelled, fit_predict, seed=seed, check=check)
+
+        return job
+
+    def crossval(self) -> CrossValidation:
+        """Cross-validate the learner on the labelled turns now (see :meth:`prepare_crossval`)."""
+        return self.prepare_crossval()()
 
     def commit(self, result: TrainResult) -> ModelVersion:
         """Store a finished retrain as a new model version and make it the current model."""
