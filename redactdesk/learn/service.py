@@ -134,6 +134,7 @@ class ModelSummary:
 
     versions: tuple[ModelVersion, ...] = ()
     active: int | None = None
+    learner: str = ""  # "tagger" or "crf"
 
     @property
     def latest(self) -> ModelVersion | None:
@@ -168,9 +169,9 @@ def model_versions(project: Any, learner: str | None = None) -> list[ModelVersio
 
 
 def model_summary(project: Any, learner: str | None = None) -> ModelSummary:
-    versions = tuple(model_versions(project, learner))
-    kind = kind_of(project_learner(project, learner))
-    return ModelSummary(versions, active_id(project, kind) if versions else None)
+    name = project_learner(project, learner)
+    versions = tuple(model_versions(project, name))
+    return ModelSummary(versions, active_id(project, kind_of(name)) if versions else None, name)
 
 
 def marked_turns(project: Any) -> dict[str, list[int]]:
@@ -317,10 +318,14 @@ class ActiveLearner:
     def rollback(self, model_id: int) -> ModelVersion:
         """Make an earlier stored version the one in use (audited); the next update starts from it."""
         row = rollback_version(self.project, model_id, self.learner)
+        self.load_active()
+        return ModelVersion(int(row["id"]), int(row["n_labelled"]), row["metrics"], row["created"])
+
+    def load_active(self) -> None:
+        """Load the version the project says is in use (e.g. after a rollback through another connection)."""
         self._load_latest()
         if self._pool is not None:
             self._pool.set_target(None)
-        return ModelVersion(int(row["id"]), int(row["n_labelled"]), row["metrics"], row["created"])
 
     # ------------------------------------------------------------------ data
     def marked_turns(self) -> dict[str, list[int]]:
