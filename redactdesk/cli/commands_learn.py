@@ -104,11 +104,15 @@ def cmd_update(args: argparse.Namespace) -> int:
 
 
 def cmd_rollback(args: argparse.Namespace) -> int:
+    from redactdesk.learn.service import ActiveLearner
+    from redactdesk.learn.suggestion_sync import refresh_learner_suggestions
     from redactdesk.learn.versions import rollback
 
     with open_project(args) as project:
         row = rollback(project, args.version)
+        changes = refresh_learner_suggestions(project, ActiveLearner(project))  # its suggestions in open calls
     print(f"model v{row['id']} is in use again ({row['n_labelled']} labelled turns); later versions are kept")
+    print(changes.message())
     return 0
 
 

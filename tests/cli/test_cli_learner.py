@@ -58,3 +58,42 @@ def test_prune_keeps_the_newest_models_and_show_marks_the_rest(tmp_path, capsys)
     assert "was pruned" in capsys.readouterr().err
     assert main(["learner", "show", str(path)]) == 0
     assert capsys.readouterr().out.count("pruned") == 2
+
+
+def test_rollback_brings_the_earlier_versions_suggestions_back_in_open_calls(tmp_path, capsys):
+    import dataclasses
+
+    from redactdesk.core.types import SpanStatus
+    from redactdesk.learn.service import SOURCE_NAME, ActiveLearner
+    from redactdesk.learn.suggestion_sync import refresh_learner_suggestions
+    from redactdesk.learn.training import TrainingSettings
+    from redactdesk.learn.versions import set_project_learner
+    from redactdesk.store import Project
+    from redactdesk.synth import generate_corpus
+
+    def learner_spans(proj, ids):
+        return {(cid, s.start_word, s.end_word, s.category) for cid in ids
+                for s in proj.spans(cid, SpanStatus.SUGGESTED) if s.sources == (SOURCE_NAME,)}
+
+    path = tmp_path / "p.rdproj"
+    with Project.create(path) as proj:
+        set_project_learner(proj, "crf")
+        for k, conv in enumerate(generate_corpus(range(100_300, 100_305))):
+            conv.spans = [dataclasses.replace(s, status=SpanStatus.SUGGESTED) for s in conv.spans
+                          if k < 2 or s.category != "PERSON"]
+            proj.add_conversation(conv)
+        ids = proj.conversation_ids()
+        learner = ActiveLearner(proj, source=None, training=TrainingSettings(max_iterations=25))
+        shown = []
+        for cid in ids[:2]:
+            for span in proj.spans(cid, SpanStatus.SUGGESTED):
+                proj.update_span(span.id, action="accept", status=SpanStatus.ACCEPTED)
+            learner.retrain()
+            refresh_learner_suggestions(proj, learner)
+            shown.append(learner_spans(proj, ids[2:]))
+    assert shown[0] != shown[1]
+    assert main(["--role", "reviewer", "learner", "rollback", str(path), "1"]) == 0
+    out = capsys.readouterr().out
+    assert "v1 is in use again" in out and ("now also flags" in out or "withdrew" in out)
+    with Project.open(path) as proj:
+        assert learner_spans(proj, ids[2:]) == shown[0]

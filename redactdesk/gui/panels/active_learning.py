@@ -318,6 +318,8 @@ class ALController(QObject):
         :class:`LearnError` says why not), then a background job loads it and updates its suggestions
         in open calls."""
         row = rollback_version(self.ctx.project, model_id)
+        if self.counts is not None:  # the next update starts from it once a new batch is labelled
+            self.trained_at = max(self.trained_at, self.counts["labelled"])
         self.summary = model_summary(self.ctx.project)
         self.model_changed.emit()
         self.ctx.status(f"Model v{int(row['id'])} is in use again; updating its suggestions in open calls ...",
