@@ -2,8 +2,9 @@
 
     redactdesk learner show calls.rdproj                 # learner in use, versions with scores
     redactdesk learner use calls.rdproj tagger|crf       # choose the learner (the CRF is the baseline)
-    redactdesk learner update calls.rdproj               # learn from the turns labelled since the last version,
+    redactdesk learner update calls.rdproj [--crossval]  # learn from the turns labelled since the last version,
                                                          # then update its suggestions in open calls
+                                                         # (--crossval: and score it by 5-fold cross-validation)
     redactdesk --role reviewer learner rollback calls.rdproj 3   # use version 3 again
     redactdesk learner prune calls.rdproj                # drop the models of versions older than the newest
                                                          # learn.keep_versions (their scores stay)
@@ -34,6 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=cmd_use)
     s = lsub.add_parser("update", help="learn from the turns labelled since the version in use (a new version)")
     s.add_argument("project", help="the project file")
+    s.add_argument("--crossval", action="store_true",
+                   help="then cross-validate the learner on the labelled turns (5-fold, per category; the app "
+                        "does this in the background) and keep the scores with the new version")
     add_json_option(s)
     s.set_defaults(func=cmd_update)
     s = lsub.add_parser("rollback", help="use an earlier version again (reviewers; audited)")
@@ -52,7 +56,7 @@ def _version_row(v: Any, active: int | None) -> dict[str, Any]:
     m = v.metrics
     return {"id": v.id, "active": v.id == active, "created": v.created, "n_labelled": v.n_labelled,
             "n_new": m.get("n_new"), "f1": m.get("f1"), "scored_at": v.scored_at, "eval": m.get("eval", "cv"),
-            "parent": m.get("parent"), "pruned": not v.stored}
+            "parent": m.get("parent"), "pruned": not v.stored, "cv_f1": (m.get("xval") or {}).get("f1")}
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -71,7 +75,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         f1 = "n/a" if r["f1"] is None else f"{r['f1']:.3f}"
         mark = "*" if r["active"] else " "
         print(f"{mark} v{r['id']:<4} {r['created'][:19]}  labelled {r['n_labelled']:>5}  "
-              f"F1 {f1} ({r['eval']} at {r['scored_at']})" + ("  pruned" if r["pruned"] else ""))
+              f"F1 {f1} ({r['eval']} at {r['scored_at']})"
+              + ("" if r["cv_f1"] is None else f"  cross-validated F1 {r['cv_f1']:.3f}")
+              + ("  pruned" if r["pruned"] else ""))
     return 0
 
 
@@ -85,21 +91,33 @@ def cmd_use(args: argparse.Namespace) -> int:
 
 
 def cmd_update(args: argparse.Namespace) -> int:
-    from redactdesk.learn.service import ActiveLearner
+    from redactdesk.learn.service import ActiveLearner, store_crossval
     from redactdesk.learn.suggestion_sync import refresh_learner_suggestions
 
+    cv = None
     with open_project(args) as project:
         learner = ActiveLearner(project)
         v = learner.retrain()
         changes = refresh_learner_suggestions(project, learner)
+        if args.crossval:
+            cv = learner.prepare_crossval(refresh=False)()
+            store_crossval(project, v.id, cv)
     out = {"id": v.id, "learner": learner.learner, "n_labelled": v.n_labelled, "n_new": v.metrics.get("n_new"),
            "f1": v.f1, "update_seconds": v.metrics.get("update_seconds"), "suggestions": changes.to_dict()}
+    if cv is not None:
+        out["crossval"] = cv.to_dict()
     if args.json:
         print_json(out)
-    else:
-        f1 = "n/a" if v.f1 is None else f"{v.f1:.3f}"
-        print(f"model v{v.id} ({learner.learner}): {v.n_labelled} labelled turns, F1 before this update {f1}")
-        print(changes.message())
+        return 0
+    f1 = "n/a" if v.f1 is None else f"{v.f1:.3f}"
+    print(f"model v{v.id} ({learner.learner}): {v.n_labelled} labelled turns, F1 before this update {f1}")
+    print(changes.message())
+    if cv is not None and cv.scores is None:
+        print(f"cross-validation: {cv.reason}")
+    elif cv is not None:
+        print(f"cross-validated F1 {cv.scores.f1:.3f} ({cv.folds}-fold over {cv.n_used} labelled turns)")
+        for cat, m in sorted(cv.scores.per_category.items()):
+            print(f"  {cat:<16} F1 {m['f1']:.3f}  support {int(m['support'])}")
     return 0
 
 

@@ -97,3 +97,30 @@ def test_rollback_brings_the_earlier_versions_suggestions_back_in_open_calls(tmp
     assert "v1 is in use again" in out and ("now also flags" in out or "withdrew" in out)
     with Project.open(path) as proj:
         assert learner_spans(proj, ids[2:]) == shown[0]
+
+
+def test_update_with_crossval_keeps_the_scores_with_the_version(tmp_path, capsys):
+    import dataclasses
+
+    from redactdesk.core.types import SpanStatus
+    from redactdesk.learn.versions import set_project_learner
+    from redactdesk.store import Project
+    from redactdesk.synth import generate_corpus
+
+    path = tmp_path / "p.rdproj"
+    with Project.create(path) as proj:
+        set_project_learner(proj, "crf")
+        for conv in generate_corpus(range(100_300, 100_303)):
+            conv.spans = [dataclasses.replace(s, status=SpanStatus.SUGGESTED) for s in conv.spans]
+            proj.add_conversation(conv)
+        for cid in proj.conversation_ids()[:2]:
+            for span in proj.spans(cid, SpanStatus.SUGGESTED):
+                proj.update_span(span.id, action="accept", status=SpanStatus.ACCEPTED)
+    assert main(["learner", "update", str(path), "--crossval", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    cv = out["crossval"]
+    assert cv["folds"] == 5 and cv["n_labelled"] == out["n_labelled"] and "PERSON" in cv["per_category"]
+    assert main(["learner", "show", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["versions"][0]["cv_f1"] == cv["f1"]
+    assert main(["learner", "show", str(path)]) == 0
+    assert "cross-validated F1" in capsys.readouterr().out
