@@ -4,6 +4,7 @@
     items = learner.queue()            # what to label next: [QueueItem(conversation_id, turn_index, score, margin)]
     version = learner.retrain()        # train on every labelled utterance, store the model + metrics
     learner.learning_curve()           # [(n_labelled, cross-validated F1)] over stored versions
+    learner.crossval()                 # k-fold scores per category over the labelled turns (store_crossval)
     learner.stopping_hint()            # "the model has stopped changing"?
     learner.suggest(conversation)      # the model's spans, as a detection source
 
@@ -35,6 +36,13 @@ import numpy as np
 
 from redactdesk.core.types import Conversation, Span, SpanStatus
 from redactdesk.learn.crf import CrfModel
+from redactdesk.learn.crossval import (
+    CrossValidation,
+    crf_fit_predict,
+    cross_validate_turns,
+    tagger_fit_predict,
+    xval_curves,
+)
 from redactdesk.learn.entropy import sequence_scores, token_entropy
 from redactdesk.learn.errors import LearnError, ModelError
 from redactdesk.learn.features import FeatureConfig, FeatureExtractor
@@ -46,6 +54,7 @@ from redactdesk.learn.training import TrainingSettings
 from redactdesk.learn.transfer import MODEL_KIND, load_source
 from redactdesk.learn.utterances import Utterance, utterances_from_conversation
 from redactdesk.learn.versions import MODEL_NAME, active_id, kind_of, project_learner, set_active
+from redactdesk.learn.versions import prune as prune_versions
 from redactdesk.learn.versions import rollback as rollback_version
 from redactdesk.store.errors import NotFound
 
@@ -98,6 +107,7 @@ class ModelVersion:
     n_labelled: int
     metrics: dict[str, Any]
     created: str = ""
+    stored: bool = True  # False: pruned (the scores stay, the model is gone; no rollback to it)
 
     @property
     def f1(self) -> float | None:
@@ -124,6 +134,7 @@ class ModelSummary:
 
     versions: tuple[ModelVersion, ...] = ()
     active: int | None = None
+    learner: str = ""  # "tagger" or "crf"
 
     @property
     def latest(self) -> ModelVersion | None:
@@ -137,6 +148,12 @@ class ModelSummary:
         """(labelled utterances, held-out F1) of every version that has a score."""
         return [(v.scored_at, float(v.f1)) for v in self.versions if v.f1 is not None]
 
+    @property
+    def xval_curves(self) -> dict[str, list[tuple[int, float]]]:
+        """The cross-validated learning curve, overall (``"all"``) and per category (see
+        :func:`redactdesk.learn.crossval.xval_curves`)."""
+        return xval_curves(self.versions)
+
     def hint(self, **kw: Any) -> StoppingHint:
         if not self.versions:
             return stopping_hint([], None, **kw)
@@ -147,14 +164,14 @@ class ModelSummary:
 def model_versions(project: Any, learner: str | None = None) -> list[ModelVersion]:
     """The versions of the project's learner (or ``learner``) stored in a project (metrics only, no blobs)."""
     kind = kind_of(project_learner(project, learner))
-    return [ModelVersion(int(r["id"]), int(r["n_labelled"]), r["metrics"], r["created"])
+    return [ModelVersion(int(r["id"]), int(r["n_labelled"]), r["metrics"], r["created"], bool(r.get("stored", True)))
             for r in project.models(MODEL_NAME) if r["kind"] == kind]
 
 
 def model_summary(project: Any, learner: str | None = None) -> ModelSummary:
-    versions = tuple(model_versions(project, learner))
-    kind = kind_of(project_learner(project, learner))
-    return ModelSummary(versions, active_id(project, kind) if versions else None)
+    name = project_learner(project, learner)
+    versions = tuple(model_versions(project, name))
+    return ModelSummary(versions, active_id(project, kind_of(name)) if versions else None, name)
 
 
 def marked_turns(project: Any) -> dict[str, list[int]]:
@@ -187,12 +204,19 @@ class TrainResult:
 
 
 def save_version(project: Any, result: TrainResult) -> ModelVersion:
-    """Store a finished retrain in the project as a new model version, now the one in use."""
+    """Store a finished retrain in the project as a new model version, now the one in use; older
+    versions beyond the project's ``learn.keep_versions`` lose their model (:func:`versions.prune`)."""
     with project.transaction():
         model_id = project.save_model(MODEL_NAME, result.kind, result.blob or _model_blob(result), result.metrics,
                                       result.n_labelled)
         set_active(project, result.kind, model_id)
+        prune_versions(project, result.kind)
     return ModelVersion(model_id, result.n_labelled, result.metrics)
+
+
+def store_crossval(project: Any, model_id: int, result: CrossValidation) -> None:
+    """Keep a cross-validation run with the version it followed (``metrics["xval"]``)."""
+    project.update_model_metrics(model_id, {"xval": result.to_dict()})
 
 
 def _model_blob(result: TrainResult) -> bytes:
@@ -294,10 +318,14 @@ class ActiveLearner:
     def rollback(self, model_id: int) -> ModelVersion:
         """Make an earlier stored version the one in use (audited); the next update starts from it."""
         row = rollback_version(self.project, model_id, self.learner)
+        self.load_active()
+        return ModelVersion(int(row["id"]), int(row["n_labelled"]), row["metrics"], row["created"])
+
+    def load_active(self) -> None:
+        """Load the version the project says is in use (e.g. after a rollback through another connection)."""
         self._load_latest()
         if self._pool is not None:
             self._pool.set_target(None)
-        return ModelVersion(int(row["id"]), int(row["n_labelled"]), row["metrics"], row["created"])
 
     # ------------------------------------------------------------------ data
     def marked_turns(self) -> dict[str, list[int]]:
@@ -468,6 +496,37 @@ class ActiveLearner:
             return result
 
         return job
+
+    def prepare_crossval(self, check: Check | None = None, *, refresh: bool = True) -> Callable[[], CrossValidation]:
+        """Read the labelled turns; the returned job cross-validates the learner on them (per category,
+        k-fold, see :mod:`redactdesk.learn.crossval`) and touches neither the project nor the learner."""
+        check = check or _no_check
+        utts = self.refresh(check) if refresh or not self._utts else self._utts
+        labelled = [u for u in utts if u.labelled]
+        if self.kind == MODEL_KIND:
+            order = np.random.default_rng(self.random_seed).permutation(len(labelled))  # no labelling order kept
+            labelled = [labelled[i] for i in order]
+            fit_predict = crf_fit_predict(self.training, self.extractor)
+        else:
+            from redactdesk.learn.tagger_update import label_signature
+
+            base = self.source  # the bundled tagger: it never learned this project's labels
+            if base is None:
+                raise LearnError("the transcript tagger is not available, so the tagger learner cannot be "
+                                 "cross-validated")
+            learned = {sig: i for i, sig in enumerate((self.model.info.get("trained") if self.model else None) or ())}
+            labelled.sort(key=lambda u: learned.get(label_signature(u), len(learned)))  # learning order, new last
+            fit_predict = tagger_fit_predict(base)
+        seed = self.random_seed
+
+        def job() -> CrossValidation:
+            return cross_validate_turns(labelled, fit_predict, seed=seed, check=check)
+
+        return job
+
+    def crossval(self) -> CrossValidation:
+        """Cross-validate the learner on the labelled turns now (see :meth:`prepare_crossval`)."""
+        return self.prepare_crossval()()
 
     def commit(self, result: TrainResult) -> ModelVersion:
         """Store a finished retrain as a new model version and make it the current model."""

@@ -2,9 +2,14 @@
 
 Every update of the learner is a row of the project's ``models`` table (name ``active_learning``,
 ``kind`` = the learner's kind: ``spacy-ner`` for the tagger learner, ``crf`` for the baseline), with
-its scores in ``metrics`` and the model in ``blob``. Rows are never changed or deleted, so the
-history stays whole; the version *in use* is a pointer kept in the project's settings
+its scores in ``metrics`` and the model in ``blob``. Rows are never deleted, so the history of
+scores stays whole; the version *in use* is a pointer kept in the project's settings
 (``learn.active_model``, one per kind). Without a pointer the newest version is in use.
+
+Pruning. A tagger version is about 6 MB, so only the newest ``learn.keep_versions`` versions
+(default 5) and the one in use keep their model; every new version drops the older blobs
+(:func:`prune`, audited ``prune_models``). Their rows and scores stay, marked pruned, and a rollback
+to one is refused. SQLite reuses the freed pages, so the project file stops growing.
 
 A rollback (a reviewer's action) moves the pointer back to an earlier version and writes an audit entry
 (``rollback_model``) in the same transaction; the next update then starts from that version, and
@@ -23,6 +28,8 @@ LEARNER_SETTING = "learn.learner"
 ACTIVE_SETTING = "learn.active_model"
 LEARNER_KINDS = {"tagger": "spacy-ner", "crf": "crf"}
 DEFAULT_LEARNER = "tagger"
+KEEP_SETTING = "learn.keep_versions"
+DEFAULT_KEEP = 5  # newest versions that keep their model (plus the one in use)
 
 
 def check_learner(learner: str) -> str:
@@ -91,6 +98,10 @@ def rollback(project: Any, model_id: int, learner: str | None = None) -> dict[st
     if row is None:
         known = ", ".join(str(r["id"]) for r in rows) or "none"
         raise LearnError(f"no {kind} model version {int(model_id)} in this project (versions: {known})")
+    if not row.get("stored", True):
+        kept = ", ".join(str(r["id"]) for r in rows if r.get("stored", True)) or "none"
+        raise LearnError(f"model version {int(model_id)} was pruned: only its scores are kept, so it cannot be "
+                         f"used again (versions with their model: {kept}; setting {KEEP_SETTING})")
     from datetime import UTC, datetime
 
     from redactdesk.core.types import Decision
@@ -103,3 +114,24 @@ def rollback(project: Any, model_id: int, learner: str | None = None) -> dict[st
                              before={"model_id": before, "kind": kind},
                              after={"model_id": int(model_id), "kind": kind}))
     return row
+
+
+def keep_versions(project: Any) -> int:
+    """How many of the newest versions keep their model (the project's setting; the default when unset
+    or not a whole number of at least 1)."""
+    value = project.setting(KEEP_SETTING)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return DEFAULT_KEEP
+    return value
+
+
+def prune(project: Any, kind: str, keep: int | None = None) -> list[int]:
+    """Drop the models of ``kind``'s versions older than the newest ``keep`` (default: the project's
+    setting), except the one in use; rows and scores stay. Returns the ids pruned now."""
+    keep = keep_versions(project) if keep is None else max(1, int(keep))
+    rows = version_rows(project, kind)
+    kept = {int(r["id"]) for r in rows[-keep:]}
+    active = active_id(project, kind, rows)
+    if active is not None:
+        kept.add(active)
+    return project.drop_model_blobs([int(r["id"]) for r in rows if r.get("stored", True) and int(r["id"]) not in kept])

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.core.types import Decision, Role
+from redactdesk.learn.versions import DEFAULT_KEEP, KEEP_SETTING
 
 SETTING_ACTION = "setting"
 
@@ -114,6 +115,9 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
             "empty: every conversation)"),
     Setting("learn.strategy", "text", "diverse+t-kmax", "how active learning picks the next turns to label",
             check=_strategy),
+    Setting(KEEP_SETTING, "int", DEFAULT_KEEP, "active-learning model versions that keep their model (older "
+            "ones keep only their scores and cannot be rolled back to; the version in use is always kept)",
+            low=1, high=1000),
 )}
 
 

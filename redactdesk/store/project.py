@@ -1012,7 +1012,8 @@ class Project:
             return int(cur.lastrowid)
 
     def models(self, name: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT id, name, kind, created, n_labelled, metrics FROM models"
+        """Model rows, oldest first, without their blobs; ``stored`` is False once the blob was dropped."""
+        sql = "SELECT id, name, kind, created, n_labelled, metrics, blob IS NOT NULL AS stored FROM models"
         args: list[Any] = []
         if name:
             sql += " WHERE name = ?"
@@ -1020,7 +1021,33 @@ class Project:
         rows = list(self.db.query(sql + " ORDER BY id", args))
         for r in rows:
             r["metrics"] = json.loads(r["metrics"])
+            r["stored"] = bool(r["stored"])
         return rows
+
+    def update_model_metrics(self, model_id: int, extra: dict[str, Any]) -> None:
+        """Add scores computed after a model was saved (e.g. a cross-validation run in the background)
+        to its metrics; keys already there are replaced by ``extra``'s."""
+        with self.transaction():
+            row = self.db.execute("SELECT metrics FROM models WHERE id = ?", [model_id]).fetchone()
+            if row is None:
+                raise NotFound(f"no model {model_id}")
+            merged = {**json.loads(row[0]), **extra}
+            self.db.execute("UPDATE models SET metrics = ? WHERE id = ?", [json.dumps(merged), model_id])
+
+    def drop_model_blobs(self, model_ids: list[int]) -> list[int]:
+        """Delete the stored models of ``model_ids``, keeping their rows and scores (audited as one
+        ``prune_models`` entry). Returns the ids whose model was still stored."""
+        ids = sorted({int(i) for i in model_ids})
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        with self.transaction():
+            dropped = [int(r[0]) for r in self.db.execute(
+                f"SELECT id FROM models WHERE blob IS NOT NULL AND id IN ({marks}) ORDER BY id", ids).fetchall()]
+            if dropped:
+                self.db.execute(f"UPDATE models SET blob = NULL WHERE id IN ({marks})", ids)
+                self.log(self._decision("prune_models", None, None, None, {"model_ids": dropped}))
+        return dropped
 
     def model_blob(self, model_id: int) -> bytes | None:
         row = self.db.execute("SELECT blob FROM models WHERE id = ?", [model_id]).fetchone()

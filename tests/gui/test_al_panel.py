@@ -87,6 +87,17 @@ def test_label_a_batch_then_queue_and_curve_update(qtbot, al_window):
     qtbot.waitUntil(lambda: not ctl.busy, timeout=60_000)
     assert model.table.topLevelItemCount() > 0 and model.hint.text()
 
+    # after each version a background job cross-validates: the curve, overall and per category
+    qtbot.waitUntil(lambda: len(model.xval_points()) == 2 and not ctl.busy, timeout=60_000)
+    assert [n for n, _ in model.xval_points()] == [n for n, _ in model.curve_points()]
+    assert "Cross-validated after v" in model.xval.text() and "5-fold" in model.xval.text()
+    assert model.versions.topLevelItem(0).text(5)  # the newest version's CV F1 in the versions list
+    cats = [model.category.itemData(i) for i in range(model.category.count())]
+    assert cats[0] == "all" and "PERSON" in cats
+    model.category.setCurrentIndex(cats.index("PERSON"))
+    assert model.xval_points() == ctl.summary.xval_curves["PERSON"]
+    assert not model.rollback_btn.isEnabled() and "Only a reviewer" in model.rollback_btn.toolTip()
+
 
 def test_strategy_selector_changes_the_queue_strategy(qtbot, al_window):
     win, queue, model, ctl = al_window

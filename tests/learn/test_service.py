@@ -172,3 +172,22 @@ def test_background_steps_and_summary_without_a_learner(project):
     summary = model_summary(project)
     assert summary.latest.id == version.id and summary.curve == [(version.n_labelled, version.f1)]
     assert ActiveLearner(project, source=None).model_id == version.id
+
+
+def test_cross_validation_of_the_crf_learner_is_kept_with_its_version(project, trained):
+    from redactdesk.learn.service import model_summary, store_crossval
+
+    learner = ActiveLearner(project, source=trained, training=FAST)
+    ids = project.conversation_ids()
+    _review(project, ids[:3])
+    v1 = learner.retrain()
+    cv = learner.crossval()
+    assert cv.n_labelled == v1.n_labelled and cv.folds == 5 and "PERSON" in cv.scores.per_category
+    store_crossval(project, v1.id, cv)
+    _review(project, ids[3:6])
+    v2 = learner.retrain()
+    store_crossval(project, v2.id, learner.crossval())
+    curves = model_summary(project).xval_curves
+    assert [n for n, _ in curves["all"]] == [v1.n_labelled, v2.n_labelled]
+    assert len(curves["PERSON"]) == 2 and all(0.0 <= f <= 1.0 for _, f in curves["PERSON"])
+    assert model_summary(project).versions[0].metrics["f1"] == v1.f1  # the version's own scores stay

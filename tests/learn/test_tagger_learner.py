@@ -194,3 +194,24 @@ def test_diverse_batches_use_the_taggers_embeddings(bundled):
     assert unit.shape[0] == 6 and np.allclose(np.linalg.norm(unit, axis=1), 1.0)
     picked = get_strategy("diverse+t-sum").select(pool, range(6), 3).indices.tolist()
     assert len([i for i in picked if i < 4]) == 1  # one of the four repeats, then other turns
+
+
+def test_cross_validation_fine_tunes_the_bundled_tagger_on_the_newest_turns(project, bundled, monkeypatch):
+    """The folds start from the bundled tagger (the version in use has learned every held-out turn),
+    and the turns come in learning order, the not yet learned last (the newest are kept under the cap)."""
+    from redactdesk.learn import service
+    from redactdesk.learn.service import ActiveLearner
+
+    learner = ActiveLearner(project, source=bundled, update=TINY)
+    ids = project.conversation_ids()
+    _accept_all(project, ids[1])
+    learner.retrain()
+    _accept_all(project, ids[0])
+    seen = {}
+    monkeypatch.setattr(service, "tagger_fit_predict", lambda base: seen.setdefault("base", base))
+    monkeypatch.setattr(service, "cross_validate_turns",
+                        lambda turns, fit_predict, **kw: seen.setdefault("turns", list(turns)))
+    learner.crossval()
+    assert seen["base"] is bundled and learner.model is not bundled
+    order = [u.conversation_id for u in seen["turns"]]
+    assert set(order) == {ids[0], ids[1]} and order == sorted(order, key=lambda c: c != ids[1])

@@ -6,8 +6,17 @@ Two panels share one :class:`ALController` per window (kept on the context):
   score and the margin to the next-best label (INCEpTION); the strategy selector; "No personal
   data here" marks a turn labelled; double-click (or Enter) opens the turn with its first open
   suggestion selected and gives the keyboard back to the review, so A/X/1-9 decide at once.
-- **Model** (``al_model``): the learning curve (cross-validated F1 per stored version, pyqtgraph),
-  per-category F1 of the current version, the stopping hint, and a Retrain button.
+- **Model** (``al_model``): the learning curve (each version's own score, and the cross-validated
+  F1 overall or per category, pyqtgraph), per-category F1 of the current version, the stopping hint,
+  a Retrain button, and the list of stored versions (id, when, learner, labelled turns, scores,
+  pruned or not) with "Roll back to this version" for reviewers (others see it disabled, with why).
+
+Rollback goes through :func:`redactdesk.learn.versions.rollback` on the window's connection (the
+CLI's function: reviewers only, audited); a background job then loads that version and brings the
+learner's suggestions in open calls in line with it (:mod:`redactdesk.learn.suggestion_sync`), and
+the status line says what changed. After each new version a background job cross-validates the
+learner on the labelled turns (:mod:`redactdesk.learn.crossval`); the GUI thread stores the result
+with the version.
 
 Threads. The window's :class:`~redactdesk.learn.service.ActiveLearner` lives in background jobs
 only: they share one connection of their own to the project file (opened by the first job, used
@@ -35,6 +44,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QTreeWidget,
@@ -43,8 +53,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from redactdesk.core.types import Role
 from redactdesk.gui.jobs import JobCancelled
 from redactdesk.gui.panels import register_panel
+from redactdesk.gui.roles import as_role
+from redactdesk.learn.crossval import CrossValidation
 from redactdesk.learn.errors import LearnError
 from redactdesk.learn.selection import QUERY_STRATEGIES, get_strategy
 from redactdesk.learn.service import (
@@ -52,14 +65,18 @@ from redactdesk.learn.service import (
     STRATEGY_SETTING,
     ActiveLearner,
     ModelSummary,
+    ModelVersion,
     QueueItem,
     TrainResult,
     mark_turn_labelled,
     model_summary,
     save_version,
+    store_crossval,
 )
 from redactdesk.learn.suggestion_sync import SuggestionChanges, refresh_learner_suggestions
 from redactdesk.learn.training import TrainingSettings
+from redactdesk.learn.versions import KEEP_SETTING
+from redactdesk.learn.versions import rollback as rollback_version
 
 STRATEGY_LABELS = {
     "random": "Random (passive)",
@@ -86,12 +103,17 @@ class Request:
     full: bool = False  # re-read every conversation
     rescore: bool = False  # choose a new queue
     retrain: bool = False  # train now (otherwise only once a batch of new labels exists)
+    reload_model: bool = False  # load the version in use (a rollback) and update its suggestions
+    crossval: int | None = None  # cross-validate for this stored version (skipped when the job trains)
 
     def merge(self, other: Request) -> None:
         self.dirty |= other.dirty
         self.full = self.full or other.full
         self.rescore = self.rescore or other.rescore
         self.retrain = self.retrain or other.retrain
+        self.reload_model = self.reload_model or other.reload_model
+        if other.crossval is not None:
+            self.crossval = max(other.crossval, self.crossval or 0)
 
 
 @dataclass(frozen=True)
@@ -121,6 +143,8 @@ class Outcome:
     tried_at: int | None = None  # labelled utterances when training was attempted
     message: str = ""
     changes: SuggestionChanges | None = None  # the new model's suggestions added/withdrawn in open calls
+    rolled_back: bool = False  # the job loaded the version in use after a rollback
+    crossval: tuple[int, CrossValidation] | None = None  # (version id, its cross-validation), to store
 
 
 class LearnerHolder:
@@ -190,6 +214,9 @@ def run_request(job: Any, holder: LearnerHolder, cfg: JobConfig) -> Outcome:
         learner.sync(None if req.full else req.dirty, check=job.check)
         counts = learner.counts()
         out = Outcome(counts, learner.labelled_keys(), None)
+        if req.reload_model:
+            learner.load_active()
+            out.rolled_back = True
         if req.retrain or (cfg.auto_retrain and counts["labelled"] - cfg.trained_at >= cfg.batch):
             out.tried_at = counts["labelled"]
             job.report(0.2, None, "training")
@@ -202,9 +229,18 @@ def run_request(job: Any, holder: LearnerHolder, cfg: JobConfig) -> Outcome:
                 learner.adopt(out.trained.model)  # the queue below already asks the new model
                 job.report(0.6, None, "updating the model's suggestions in open calls")
                 out.changes = refresh_learner_suggestions(learner.project, learner, check=job.check)
-        if req.rescore or out.trained is not None:
+        if req.reload_model and out.trained is None:
+            job.report(0.6, None, "updating the model's suggestions in open calls")
+            out.changes = refresh_learner_suggestions(learner.project, learner, check=job.check)
+        if req.rescore or req.reload_model or out.trained is not None:
             job.report(0.8, None, "choosing what to label next")
             out.items = learner.queue(refresh=False, check=job.check)
+        if req.crossval is not None and out.trained is None:  # a newer version asks for its own
+            job.report(0.85, None, "cross-validating the learning curve")
+            try:
+                out.crossval = (req.crossval, learner.prepare_crossval(job.check, refresh=False)())
+            except LearnError as exc:
+                out.message = str(exc)
         return out
     finally:
         holder.release()
@@ -230,6 +266,7 @@ class ALController(QObject):
         self.batch = batch
         self.training = TrainingSettings()
         self.auto_retrain = True
+        self.crossval_after_update = True  # cross-validate in the background after each new version
         self.items: list[QueueItem] = []
         self.last_changes: SuggestionChanges | None = None
         self.counts: dict[str, int] | None = None  # None until a job has read the project
@@ -275,6 +312,19 @@ class ALController(QObject):
         self.queue_changed.emit()
         self._dirty.add(item.conversation_id)
         self.on_labels_changed()
+
+    def rollback(self, model_id: int) -> None:
+        """Use an earlier stored version again: the CLI's function (reviewers only, audited; a
+        :class:`LearnError` says why not), then a background job loads it and updates its suggestions
+        in open calls."""
+        row = rollback_version(self.ctx.project, model_id)
+        if self.counts is not None:  # the next update starts from it once a new batch is labelled
+            self.trained_at = max(self.trained_at, self.counts["labelled"])
+        self.summary = model_summary(self.ctx.project)
+        self.model_changed.emit()
+        self.ctx.status(f"Model v{int(row['id'])} is in use again; updating its suggestions in open calls ...",
+                        10000)
+        self._request(Request(reload_model=True, rescore=True))
 
     def set_strategy(self, spec: str) -> None:
         from redactdesk.pipeline.project_config import set_setting
@@ -357,8 +407,13 @@ class ALController(QObject):
             self.last_changes = out.changes
             if out.changes.total:
                 self.ctx.reload()  # the open call shows the added/withdrawn suggestions
-            self.ctx.status(f"Active learning: {out.changes.message()}", 10000)
+            latest = self.summary.latest
+            prefix = (f"Rolled back to model v{latest.id}" if out.rolled_back and out.trained is None and latest
+                      else "Active learning")
+            self.ctx.status(f"{prefix}: {out.changes.message()}", 10000)
             self.suggestions_changed.emit()
+        if out.crossval is not None:
+            self._store_crossval(*out.crossval)
         items = self.items if out.items is None else out.items
         self.items = [i for i in items if (i.conversation_id, i.turn_index) not in out.labelled]
         self.queue_changed.emit()
@@ -376,6 +431,22 @@ class ALController(QObject):
             return
         f1 = "n/a" if v.f1 is None else f"{v.f1:.3f}"
         self.ctx.status(f"Model v{v.id}: {v.n_labelled} labelled utterances, F1 {f1}")
+        self.model_changed.emit()
+        if self.crossval_after_update:  # queued: the job after this one (this one's outcome is still shown)
+            request = Request(crossval=v.id)
+            if self._pending is None:
+                self._pending = request
+            else:
+                self._pending.merge(request)
+
+    def _store_crossval(self, model_id: int, result: CrossValidation) -> None:
+        """Keep a finished cross-validation with its version (the window's connection) and show it."""
+        try:
+            store_crossval(self.ctx.project, model_id, result)
+            self.summary = model_summary(self.ctx.project)
+        except Exception as exc:  # e.g. a locked file: the next version gets its own run
+            self.ctx.error("Active learning", f"could not store the cross-validation: {exc}")
+            return
         self.model_changed.emit()
 
     def _failed(self, message: str) -> None:
@@ -536,8 +607,26 @@ class QueuePanel(QWidget):
             self.ctl.mark_labelled(item)
 
 
+ALL_CATEGORIES = "All categories"
+NOT_REVIEWER_TIP = "Only a reviewer can roll the model back (switch the role to Reviewer); it is audited"
+
+
+def _when(created: str) -> str:
+    """'2026-11-25 10:14' from a stored UTC time."""
+    return created[:16].replace("T", " ")
+
+
+def _own_score(v: ModelVersion) -> str:
+    """A version's own F1 and how it was measured."""
+    if v.f1 is None:
+        return "not enough labels to score"
+    if v.metrics.get("eval") == "test-then-train":
+        return f"F1 {v.f1:.3f} on its new turns before it learned them"
+    return f"F1 {v.f1:.3f} (3-fold cross-validation)"
+
+
 class ModelPanel(QWidget):
-    """Learning curve, per-category F1, stopping hint and the Retrain button."""
+    """Learning curves, per-category F1, stopping hint, Retrain, and the versions with rollback."""
 
     def __init__(self, ctx: Any) -> None:
         super().__init__()
@@ -549,30 +638,67 @@ class ModelPanel(QWidget):
         self.plot.setObjectName("alCurve")
         self.plot.setBackground(None)
         self.plot.setLabel("bottom", "labelled utterances")
-        self.plot.setLabel("left", "F1 (cross-validated)")
+        self.plot.setLabel("left", "F1")
         self.plot.setYRange(0.0, 1.0)
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.setMinimumHeight(140)
-        self.curve = self.plot.plot([], [], pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=6,
-                                    symbolBrush="#0072B2")
+        self.plot.addLegend(offset=(-4, -4), labelTextSize="7pt")
+        self.curve = self.plot.plot([], [], pen=pg.mkPen("#999999", width=1, style=Qt.PenStyle.DashLine),
+                                    symbol="o", symbolSize=4, symbolBrush="#999999", name="each update")
+        self.xval_curve = self.plot.plot([], [], pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=6,
+                                         symbolBrush="#0072B2", name="cross-validated")
+        self.category = QComboBox()
+        self.category.setObjectName("alCurveCategory")
+        self.category.setToolTip("The cross-validated learning curve of all categories or of one")
+        self.category.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.category.setMinimumContentsLength(12)
+        self.category.currentIndexChanged.connect(self._show_xval)
+        self.xval = QLabel()
+        self.xval.setObjectName("alCrossval")
+        self.xval.setWordWrap(True)
         self.table = QTreeWidget()
         self.table.setObjectName("alCategories")
-        self.table.setHeaderLabels(["Category", "F1", "Support"])
+        self.table.setHeaderLabels(["Category", "F1", "Support", "CV F1"])
         self.table.setRootIsDecorated(False)
         self.table.setUniformRowHeights(True)
         self.table.header().setStretchLastSection(False)  # Support stays beside F1
+        self.table.headerItem().setToolTip(3, "Cross-validated F1 over the labelled turns (after the last update)")
         self.hint = QLabel()
         self.hint.setObjectName("alHint")
         self.hint.setWordWrap(True)
         self.retrain_btn = QPushButton("Retrain now")
         self.retrain_btn.clicked.connect(self.ctl.retrain)
+        self.versions = QTreeWidget()
+        self.versions.setObjectName("alVersions")
+        self.versions.setHeaderLabels(["Version", "When (UTC)", "Learner", "Turns", "F1", "CV F1", "Model"])
+        self.versions.setRootIsDecorated(False)
+        self.versions.setUniformRowHeights(True)
+        self.versions.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        for col, tip in ((3, "Labelled turns the version learned from"),
+                         (4, "The version's own score (the tagger: on its new turns, before learning them)"),
+                         (5, "Cross-validated F1 over the labelled turns after this update"),
+                         (6, f"Pruned versions keep only their scores (project setting {KEEP_SETTING})")):
+            self.versions.headerItem().setToolTip(col, tip)
+        self.versions.currentItemChanged.connect(lambda *_: self._update_rollback())
+        self.rollback_btn = QPushButton("Roll back to this version")
+        self.rollback_btn.setObjectName("alRollback")
+        self.rollback_btn.clicked.connect(self._ask_rollback)
+        self.confirm_box: QMessageBox | None = None
+        curve_row = QHBoxLayout()
+        curve_row.addWidget(QLabel("Curve:"))
+        curve_row.addWidget(self.category, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.version)
         lay.addWidget(self.plot, 2)
+        lay.addLayout(curve_row)
+        lay.addWidget(self.xval)
         lay.addWidget(self.table, 1)
         lay.addWidget(self.hint)
         lay.addWidget(self.retrain_btn)
+        lay.addWidget(QLabel("Versions"))
+        lay.addWidget(self.versions, 1)
+        lay.addWidget(self.rollback_btn)
         self.ctl.model_changed.connect(self.refresh)
         self.ctl.busy_changed.connect(self._busy)
         self._busy(self.ctl.busy)
@@ -580,9 +706,20 @@ class ModelPanel(QWidget):
 
     def _busy(self, busy: bool) -> None:
         self.retrain_btn.setEnabled(not busy)
+        self._update_rollback()
+
+    def on_role_changed(self, role: str) -> None:
+        self._update_rollback()
 
     def curve_points(self) -> list[tuple[int, float]]:
-        xs, ys = self.curve.getData()
+        return self._points(self.curve)
+
+    def xval_points(self) -> list[tuple[int, float]]:
+        return self._points(self.xval_curve)
+
+    @staticmethod
+    def _points(curve: Any) -> list[tuple[int, float]]:
+        xs, ys = curve.getData()
         if xs is None:
             return []
         return [(int(x), float(y)) for x, y in zip(xs, ys, strict=True)]
@@ -592,24 +729,141 @@ class ModelPanel(QWidget):
         summary = self.ctl.summary
         points = summary.curve
         self.curve.setData([p[0] for p in points], [p[1] for p in points])
+        self._fill_categories(summary)
+        self._show_xval()
+        self._fill_versions(summary)
         self.table.clear()
         v = summary.latest
         if v is None:
             self.version.setText("No model yet: label a batch of utterances (Label next) to train the first one.")
             self.hint.setText("")
             return
-        f1 = "not enough labels to cross-validate" if v.f1 is None else f"F1 {v.f1:.3f} (3-fold cross-validation)"
-        self.version.setText(f"Model v{v.id}: trained on {v.n_labelled:,} labelled utterances; {f1}.")
+        self.version.setText(f"Model v{v.id}: trained on {v.n_labelled:,} labelled utterances; {_own_score(v)}.")
         per = (v.metrics.get("cv") or {}).get("per_category", {})
+        xval = (v.metrics.get("xval") or {}).get("per_category", {})
         for cat, m in sorted(per.items(), key=lambda kv: kv[1]["f1"]):
-            row = QTreeWidgetItem([cat, f"{m['f1']:.3f}", str(int(m.get("support", 0)))])
-            row.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
-            row.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
+            cv = "" if cat not in xval else f"{xval[cat]['f1']:.3f}"
+            row = QTreeWidgetItem([cat, f"{m['f1']:.3f}", str(int(m.get("support", 0))), cv])
+            for col in (1, 2, 3):
+                row.setTextAlignment(col, Qt.AlignmentFlag.AlignRight)
             self.table.addTopLevelItem(row)
-        for col in range(3):
+        for col in range(4):
             self.table.resizeColumnToContents(col)
         self.hint.setText(summary.hint().message)
 
+    # ------------------------------------------------------------------ cross-validated curve
+    def _fill_categories(self, summary: ModelSummary) -> None:
+        keep = self.category.currentData()
+        cats = sorted(c for c in summary.xval_curves if c != "all")
+        self.category.blockSignals(True)
+        self.category.clear()
+        self.category.addItem(ALL_CATEGORIES, "all")
+        for cat in cats:
+            self.category.addItem(cat, cat)
+        index = self.category.findData(keep) if keep else 0
+        self.category.setCurrentIndex(max(0, index))
+        self.category.blockSignals(False)
+
+    def _show_xval(self) -> None:
+        summary = self.ctl.summary
+        points = summary.xval_curves.get(self.category.currentData() or "all", [])
+        self.xval_curve.setData([p[0] for p in points], [p[1] for p in points])
+        last = next((v for v in reversed(summary.versions) if v.metrics.get("xval")), None)
+        if last is None:
+            self.xval.setText("Cross-validated curve: computed in the background after each update."
+                              if summary.versions else "")
+            return
+        xv = last.metrics["xval"]
+        if xv.get("f1") is None:
+            self.xval.setText(f"Cross-validation after v{last.id}: {xv.get('reason', 'no score')}.")
+        else:
+            self.xval.setText(f"Cross-validated after v{last.id}: F1 {xv['f1']:.3f} ({xv['folds']}-fold over "
+                              f"{xv['n_used']:,} of {xv['n_labelled']:,} labelled turns, each scored by a model "
+                              "that never learned it).")
+
+    # ------------------------------------------------------------------ versions and rollback
+    def _fill_versions(self, summary: ModelSummary) -> None:
+        keep = self.selected_version()
+        self.versions.clear()
+        for v in reversed(summary.versions):
+            xv = (v.metrics.get("xval") or {}).get("f1")
+            name = f"v{v.id}" + (" (in use)" if v.id == summary.active else "")
+            row = QTreeWidgetItem([name, _when(v.created), v.metrics.get("learner") or summary.learner,
+                                   f"{v.n_labelled:,}", "" if v.f1 is None else f"{v.f1:.3f}",
+                                   "" if xv is None else f"{xv:.3f}", "stored" if v.stored else "pruned"])
+            row.setData(0, Qt.ItemDataRole.UserRole, v)
+            for col in (3, 4, 5):
+                row.setTextAlignment(col, Qt.AlignmentFlag.AlignRight)
+            if v.id == summary.active:
+                font = row.font(0)
+                font.setBold(True)
+                row.setFont(0, font)
+            self.versions.addTopLevelItem(row)
+            if keep is not None and keep.id == v.id:
+                self.versions.setCurrentItem(row)
+        for col in range(7):
+            self.versions.resizeColumnToContents(col)
+        self._update_rollback()
+
+    def selected_version(self) -> ModelVersion | None:
+        row = self.versions.currentItem()
+        return None if row is None else row.data(0, Qt.ItemDataRole.UserRole)
+
+    def rollback_refusal(self) -> str:
+        """Why "Roll back to this version" is not available now ("" when it is)."""
+        if as_role(self.ctx.role) != Role.REVIEWER:
+            return NOT_REVIEWER_TIP
+        v = self.selected_version()
+        if v is None:
+            return "Select the version to use again"
+        if v.id == self.ctl.summary.active:
+            return f"v{v.id} is the version in use"
+        if not v.stored:
+            return f"v{v.id} was pruned: only its scores are kept (project setting {KEEP_SETTING})"
+        if self.ctl.busy:
+            return "Wait until the learner's background work has finished"
+        return ""
+
+    def _update_rollback(self) -> None:
+        why = self.rollback_refusal()
+        self.rollback_btn.setEnabled(not why)
+        v = self.selected_version()
+        self.rollback_btn.setToolTip(why or f"Use v{v.id} again: its suggestions replace the current model's in "
+                                            "open calls; later versions are kept (audited)")
+
+    def _ask_rollback(self) -> None:
+        v = self.selected_version()
+        if v is None or self.rollback_refusal():
+            return
+        active = self.ctl.summary.active
+        box = QMessageBox(QMessageBox.Icon.Question, "Roll back the model",
+                          f"Use model v{v.id} ({v.n_labelled:,} labelled turns) again instead of v{active}?",
+                          QMessageBox.StandardButton.NoButton, self)
+        box.setObjectName("rollbackConfirm")
+        box.setInformativeText("Its suggestions replace the current model's in open calls; decisions are not "
+                               "touched, later versions are kept, and the next update starts from it.")
+        yes = box.addButton("Roll back", QMessageBox.ButtonRole.AcceptRole)
+        yes.setObjectName("confirmRollback")
+        no = box.addButton("Cancel", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(no)
+        box.setEscapeButton(no)
+
+        def answered(_result: int) -> None:
+            self.confirm_box = None
+            if box.clickedButton() is yes:
+                self.rollback_to(v.id)
+
+        box.finished.connect(answered)
+        self.confirm_box = box
+        box.open()
+
+    def rollback_to(self, model_id: int) -> None:
+        """Roll back now (after the confirmation); a refusal is shown, not raised."""
+        try:
+            self.ctl.rollback(model_id)
+        except LearnError as exc:
+            self.ctx.error("Roll back", str(exc))
+
 
 register_panel("al_queue", "Label next", QueuePanel, roles=("annotator", "linguist"), area="right", order=20)
-register_panel("al_model", "Model", ModelPanel, roles=("annotator", "linguist"), area="right", order=25)
+register_panel("al_model", "Model", ModelPanel, roles=("annotator", "linguist", "reviewer"), area="right", order=25)
