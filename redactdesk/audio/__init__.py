@@ -10,13 +10,14 @@ Entry points:
   preview / preview_ab                                   A/B samples for the app
 """
 
-from redactdesk.audio.base import FrameRange, Masker, get_masker, masker_names, register_masker
+from redactdesk.audio.base import FrameRange, Masker
 from redactdesk.audio.errors import MaskCancelled, MaskError, MaskerUnavailable
 from redactdesk.audio.maskfile import MaskReport, mask_file
 from redactdesk.audio.preview import preview, preview_ab
 from redactdesk.audio.project import mask_conversation, mask_project
 from redactdesk.audio.prosody import ProsodySummary, RangeProsody, prosody_report
 from redactdesk.audio.ranges import MaskRange, mask_ranges, merge_ranges, span_key
+from redactdesk.audio.registry import get_masker, masker_names, register_masker
 from redactdesk.audio.relisten import Leak, LeakReport, leaks_block_export, relisten
 
 __all__ = [

@@ -21,7 +21,6 @@ from redactdesk.audio.base import (
     SourceReader,
     check_params,
     number,
-    register_masker,
 )
 from redactdesk.audio.engine import apply_block, to_float, to_int, touches
 from redactdesk.audio.errors import MaskCancelled, MaskError
@@ -180,5 +179,3 @@ class DistortMasker:
         return {"silence_range": round(float(state["fraction"]), 4), "iterations": int(state["iterations"]),
                 "still_recognised": state["heard"]}
 
-
-register_masker(DistortMasker())

@@ -17,11 +17,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from redactdesk.audio.base import ProgressFn, get_masker
+from redactdesk.audio.base import ProgressFn
 from redactdesk.audio.maskfile import mask_file
 from redactdesk.audio.project import conversation_params
 from redactdesk.audio.prosody import ProsodySummary, prosody_report
 from redactdesk.audio.ranges import mask_ranges
+from redactdesk.audio.registry import get_masker
 from redactdesk.audio.relisten import relisten
 from redactdesk.core.types import Conversation
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import soundfile as sf
 
-from redactdesk.audio.base import CancelFn, ProgressFn, get_masker
+from redactdesk.audio.base import CancelFn, ProgressFn
 from redactdesk.audio.engine import (
     DEFAULT_FADE,
     AudioSource,
@@ -25,6 +25,7 @@ from redactdesk.audio.engine import (
 )
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.ranges import MaskRange
+from redactdesk.audio.registry import get_masker
 
 BLOCK_FRAMES = 1 << 16
 PREPARE_SHARE = 0.5  # share of the progress bar for prepare() when a masker says ``slow_prepare``

@@ -13,10 +13,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from redactdesk.audio.base import CancelFn, ProgressFn, get_masker
+from redactdesk.audio.base import CancelFn, ProgressFn
 from redactdesk.audio.errors import MaskError
 from redactdesk.audio.maskfile import MaskReport, mask_file
 from redactdesk.audio.ranges import MaskRange, mask_ranges, span_key
+from redactdesk.audio.registry import get_masker
 from redactdesk.core.types import Conversation, SpanStatus
 
 Surrogates = Mapping[str, Mapping[Any, str]] | Callable[[Conversation], Mapping[Any, str]]
