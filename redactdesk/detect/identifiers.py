@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.detect.char_spans import CharSpan
-from redactdesk.detect.lexicon import Lexicon, _phrases
+from redactdesk.detect.lexicon import Lexicon, phrase_tuples
 from redactdesk.detect.network_ids import find_handles, find_ips, find_macs
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, WORD
 from redactdesk.detect.postcodes import find_postcodes, is_region_code, region_codes, spoken_postcode
@@ -83,7 +83,7 @@ def _context_groups(lex: Lexicon) -> tuple[tuple[str, tuple[tuple[str, ...], ...
     own = (lex.raw.get("identifier_words") or {})
 
     def mine(key: str) -> tuple[tuple[str, ...], ...]:
-        return _phrases(own.get(key) or [])
+        return phrase_tuples(own.get(key) or [])
 
     return (
         ("national", mine("national_id") + lex.hot("passport")),
@@ -106,7 +106,7 @@ def _context_index(lex: Lexicon) -> dict[str, tuple[tuple[str, tuple[str, ...]],
 
 @functools.lru_cache(maxsize=4)
 def _mac_words(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
-    return _phrases((lex.raw.get("identifier_words") or {}).get("mac") or [])
+    return phrase_tuples((lex.raw.get("identifier_words") or {}).get("mac") or [])
 
 
 @dataclass

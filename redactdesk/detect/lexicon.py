@@ -20,7 +20,7 @@ TLDS = frozenset(
 )
 
 
-def _phrases(items: list[Any]) -> tuple[tuple[str, ...], ...]:
+def phrase_tuples(items: list[Any]) -> tuple[tuple[str, ...], ...]:
     """Phrases as tuples of lower-case words (a YAML string may hold several words)."""
     out = []
     for item in items or ():
@@ -88,7 +88,7 @@ def load_lexicon(language: str = "en") -> Lexicon:
     with path.open(encoding="utf-8") as fh:
         data = yaml.safe_load(fh)
     sp = data.get("spoken", {})
-    hot = {k: _phrases(v) for k, v in (data.get("hotwords") or {}).items()}
+    hot = {k: phrase_tuples(v) for k, v in (data.get("hotwords") or {}).items()}
     stop = _spacy_stop_words(lang) | {str(w).lower() for w in data.get("stop_extra", ())}
     return Lexicon(
         language=lang,
@@ -97,12 +97,12 @@ def load_lexicon(language: str = "en") -> Lexicon:
         triple=frozenset(sp.get("triple", ())),
         zero_words=frozenset(sp.get("zero_words", ())),
         fillers=frozenset(sp.get("fillers", ())),
-        letter_as=_phrases(sp.get("letter_as", ())),
-        at=_phrases(sp.get("at", ())),
-        dot=_phrases(sp.get("dot", ())),
-        underscore=_phrases(sp.get("underscore", ())),
-        dash=_phrases(sp.get("dash", ())),
-        slash=_phrases(sp.get("slash", ())),
+        letter_as=phrase_tuples(sp.get("letter_as", ())),
+        at=phrase_tuples(sp.get("at", ())),
+        dot=phrase_tuples(sp.get("dot", ())),
+        underscore=phrase_tuples(sp.get("underscore", ())),
+        dash=phrase_tuples(sp.get("dash", ())),
+        slash=phrase_tuples(sp.get("slash", ())),
         plus=frozenset(sp.get("plus", ())),
         nato={str(k).lower(): str(v) for k, v in (sp.get("nato") or {}).items()},
         letter_names={str(k).lower(): str(v) for k, v in (sp.get("letter_names") or {}).items()},

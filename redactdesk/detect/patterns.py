@@ -931,18 +931,18 @@ def _date_regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
 
 @functools.lru_cache(maxsize=4)
 def _not_personal_words(lex: Any) -> tuple[tuple[str, ...], ...]:
-    from redactdesk.detect.lexicon import _phrases
+    from redactdesk.detect.lexicon import phrase_tuples
 
-    return _phrases((lex.raw.get("identifier_words") or {}).get("not_personal") or [])
+    return phrase_tuples((lex.raw.get("identifier_words") or {}).get("not_personal") or [])
 
 
 @functools.lru_cache(maxsize=4)
 def _identifier_names(lex: Any) -> tuple[tuple[str, ...], ...]:
     """Names of national, tax and VAT numbers (the lexicon's ``identifier_words``)."""
-    from redactdesk.detect.lexicon import _phrases
+    from redactdesk.detect.lexicon import phrase_tuples
 
     words = lex.raw.get("identifier_words") or {}
-    return _phrases(words.get("national_id") or []) + _phrases(words.get("vat_id") or [])
+    return phrase_tuples(words.get("national_id") or []) + phrase_tuples(words.get("vat_id") or [])
 
 
 @functools.lru_cache(maxsize=64)
