@@ -10,7 +10,7 @@ the masked file. This module knows no implementation: the catalogue of maskers b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -18,9 +18,6 @@ import numpy as np
 
 from redactdesk.audio.errors import MaskError
 from redactdesk.audio.ranges import MaskRange
-
-ProgressFn = Callable[[float], None]
-CancelFn = Callable[[], bool]
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from redactdesk.audio.base import CancelFn, ProgressFn
 from redactdesk.audio.errors import MaskError
 from redactdesk.audio.maskfile import MaskReport, mask_file
 from redactdesk.audio.ranges import MaskRange, mask_ranges, span_key
 from redactdesk.audio.registry import get_masker
+from redactdesk.core.progress import CancelFn, FractionFn, part
 from redactdesk.core.types import Conversation, SpanStatus
 
 Surrogates = Mapping[str, Mapping[Any, str]] | Callable[[Conversation], Mapping[Any, str]]
@@ -89,7 +89,7 @@ def conversation_params(method: str, params: Mapping[str, Any] | None, conv: Con
 def mask_conversation(project: Any, conv: Conversation, out_dir: Path, method: str,
                       params: Mapping[str, Any] | None = None, *, surrogates: Surrogates | None = None,
                       event_ranges: Iterable[Any] = (), verify_audio: bool = True, out_name: str | None = None,
-                      progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> MaskReport:
+                      progress: FractionFn | None = None, cancel: CancelFn | None = None) -> MaskReport:
     """Mask one conversation's recording into ``out_dir``; a report with ``skipped`` set if it has none."""
     src = audio_file(project, conv)
     if src is None:
@@ -121,7 +121,7 @@ def ready_masker(method: str, params: Mapping[str, Any] | None, out_dir: str | P
 
 
 def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
-                 params: Mapping[str, Any] | None = None, progress: ProgressFn | None = None, *,
+                 params: Mapping[str, Any] | None = None, progress: FractionFn | None = None, *,
                  cancel: CancelFn | None = None, surrogates: Surrogates | None = None,
                  conversation_ids: Iterable[str] | None = None, verify_audio: bool = True) -> list[MaskReport]:
     """Write one masked file per conversation into ``out_dir`` (created if needed); one report each.
@@ -136,7 +136,7 @@ def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
     used: set[str] = set()
     for i, cid in enumerate(ids):
         conv = project.load_conversation(cid)
-        step = None if progress is None else (lambda f, i=i: progress((i + f) / len(ids)))
+        step = part(progress, i, 1, total=len(ids))
         src = audio_file(project, conv)
         name = unique_output_name(conv, src, used) if src is not None else None
         reports.append(mask_conversation(project, conv, out, method, params, surrogates=surrogates,

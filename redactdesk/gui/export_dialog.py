@@ -125,7 +125,7 @@ def run_export(project_path: Path, actor: str, role: Any, out: Path, options: di
     project = Project.open(project_path, actor=actor, role=role)
     try:  # masking and re-listening of many calls run on the same executor as `redactdesk export`
         with open_executor(resolve_config(project=project)) as executor:
-            return export_release(project, out, progress=lambda f, m: job.report(f, None, m),
+            return export_release(project, out, progress=job.progress_fn,
                                   cancel=lambda: job.is_cancelled, executor=executor, **options)
     finally:
         project.close()

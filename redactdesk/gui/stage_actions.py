@@ -106,7 +106,7 @@ class StageActions(QObject):
         def work(job):
             p = self.win._worker_project()
             try:
-                return detect_project(p, [conversation_id], progress=lambda f, m: job.report(f, None, m),
+                return detect_project(p, [conversation_id], progress=job.progress_fn,
                                       cancel=lambda: job.is_cancelled)
             finally:
                 p.close()

@@ -31,7 +31,7 @@ from redactdesk.core.types import Conversation, Decision, Role, SpanStatus
 from redactdesk.pipeline import export_formats as ef
 from redactdesk.pipeline import export_interop as interop
 from redactdesk.pipeline.executor import Task, is_in_process
-from redactdesk.pipeline.progress import CancelFn, Cancelled, ProgressFn, check_cancel
+from redactdesk.pipeline.progress import CancelFn, Cancelled, ProgressFn, check_cancel, part
 from redactdesk.pipeline.release_recheck import RecheckFinding, findings_message, recheck_release
 from redactdesk.pipeline.release_scan import (
     blank_structure,
@@ -447,7 +447,7 @@ def export_release(
             dst.parent.mkdir(parents=True, exist_ok=True)
             surrogates = {it.span_id: it.surrogate for it in revised[cid].items}
             params = conversation_params(method, mask_params, conv, {cid: surrogates})
-            rep = mask(src, dst, ranges, method, params, progress=_sub_progress(report, n, len(has_audio)),
+            rep = mask(src, dst, ranges, method, params, progress=part(report, n, 1, total=len(has_audio)),
                        cancel=cancel)
             mask_reports[cid] = _mask_summary(rep, ranges)
             interop.write_audacity(lambda *parts: _inside(tmp, *parts), cid, ranges)
@@ -456,7 +456,7 @@ def export_release(
             from redactdesk.pipeline.stage_tasks import mask_task
 
             for task, rep in executor.run(mask_task, mask_jobs, label=f"masking ({method})", cancel=cancel,
-                                          warm=[("mask", method)], progress=lambda f, _m, _r=report: _r(f)):
+                                          warm=[("mask", method)], progress=part(report)):
                 mask_reports[task.key] = _mask_summary(rep, ranges_of[task.key])
             mask_reports = {cid: mask_reports[cid] for cid in has_audio}
 
@@ -472,12 +472,12 @@ def export_release(
                              args=(str(tmp / audio_rel[cid]), convs[cid], ranges_of[cid], own)) for cid in has_audio]
                 warm = sorted({("relisten", str(extra.get("model", "tiny.en")), convs[c].language) for c in has_audio})
                 for task, res in executor.run(relisten_task, jobs, label="re-listening", cancel=cancel, warm=warm,
-                                              progress=lambda f, _m, _r=report: _r(f)):
+                                              progress=part(report)):
                     relisten_results[task.key] = _relisten_summary(res)
                 relisten_results = {cid: relisten_results[cid] for cid in has_audio}
             for n, cid in enumerate(has_audio if not on_cluster else []):
                 res = relisten_fn(tmp / audio_rel[cid], convs[cid], ranges_of[cid],
-                                  progress=_sub_progress(report, n, len(has_audio)), cancel=cancel, **extra)
+                                  progress=part(report, n, 1, total=len(has_audio)), cancel=cancel, **extra)
                 relisten_results[cid] = _relisten_summary(res)
                 report((n + 1) / len(has_audio))
         relisten_leaks = sum(r["leaks"] for r in relisten_results.values())
@@ -591,7 +591,7 @@ def export_release(
         os.rename(tmp, final)
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        if type(exc).__name__ == "MaskCancelled":
+        if isinstance(exc, Cancelled):  # the export's own, or a stage's (MaskCancelled, AsrCancelled...)
             raise Cancelled("export cancelled; no release was written") from exc
         raise
     finally:
@@ -751,13 +751,6 @@ def remove_stale_partials(folder: Path) -> int:
             shutil.rmtree(d, ignore_errors=True)
             removed += 1
     return removed
-
-
-def _sub_progress(report: Callable[[float], None], n: int, total: int) -> Callable[..., None]:
-    def sub(fraction: float, *_: Any) -> None:
-        report((n + min(max(float(fraction), 0.0), 1.0)) / max(total, 1))
-
-    return sub
 
 
 def _generalisation_levels(convs: dict[str, Conversation], k: int) -> dict[str, dict[str, int]]:

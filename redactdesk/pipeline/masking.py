@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from redactdesk.pipeline.executor import Executor, Task, batch_size, is_in_process
-from redactdesk.pipeline.progress import CancelFn, ProgressFn
+from redactdesk.pipeline.progress import CancelFn, ProgressFn, part
 
 BATCH = 8  # recordings per task at most: a short call masks in less time than a task costs to schedule
 BATCHES_PER_WORKER = 3  # tasks per worker at least, so the workers finish together
@@ -41,8 +41,7 @@ def mask_project_with(project: Any, out_dir: str | os.PathLike[str], method: str
     from redactdesk.audio.ranges import mask_ranges
 
     if is_in_process(executor):
-        return mask_project(project, out_dir, method, params,
-                            None if progress is None else (lambda f: progress(f, f"masking ({method})")),
+        return mask_project(project, out_dir, method, params, part(progress, message=f"masking ({method})"),
                             cancel=cancel, surrogates=surrogates, conversation_ids=conversation_ids,
                             verify_audio=verify_audio)
     _masker, out = ready_masker(method, params, out_dir)  # fail before any task runs

@@ -10,7 +10,7 @@ from typing import Any
 from redactdesk.core.types import ConversationStatus
 from redactdesk.pipeline import run_journal
 from redactdesk.pipeline.executor import Executor, Task, is_in_process
-from redactdesk.pipeline.progress import CancelFn, ProgressFn, check_cancel
+from redactdesk.pipeline.progress import CancelFn, ProgressFn, check_cancel, part
 from redactdesk.pipeline.project_config import SETTINGS
 from redactdesk.store import Project
 
@@ -105,11 +105,7 @@ def _transcribe_here(project: Project, ids: list[str], backend: str, model: str 
     for n, cid in enumerate(ids):
         check_cancel(cancel)
         conv, lang_arg, model_name = _settings_for(project, cid, model, language)
-
-        def step(fraction: float, _n: int = n, _cid: str = cid) -> None:
-            if progress is not None:
-                progress((_n + min(max(fraction, 0.0), 1.0)) / len(ids), f"transcribing {_cid}")
-
+        step = part(progress, n, 1, total=len(ids), message=f"transcribing {cid}")
         res = transcribe_file(conv.audio_path, backend=backend, model=model_name, language=lang_arg,
                               progress=step, cancel=cancel, diarize=speakers > 0, num_speakers=speakers or None)
         check_cancel(cancel)
