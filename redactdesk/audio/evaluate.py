@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from redactdesk.audio.masker_params import conversation_params
 from redactdesk.audio.maskfile import mask_file
-from redactdesk.audio.project import conversation_params
 from redactdesk.audio.prosody import ProsodySummary, prosody_report
 from redactdesk.audio.ranges import mask_ranges
 from redactdesk.audio.registry import get_masker

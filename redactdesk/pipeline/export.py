@@ -413,7 +413,8 @@ def export_release(
 
         # 2. masked audio (same format as the source), then the re-listen check and prosody
         from redactdesk.audio import mask_ranges
-        from redactdesk.audio.project import audio_file, conversation_params, range_settings, sha256_of
+        from redactdesk.audio.masker_params import conversation_params
+        from redactdesk.pipeline.audio_project import audio_file, range_settings, sha256_of
 
         mask_reports: dict[str, dict[str, Any]] = {}
         ranges_of: dict[str, list[Any]] = {}
@@ -755,8 +756,11 @@ def remove_stale_partials(folder: Path) -> int:
 
 def _generalisation_levels(convs: dict[str, Conversation], k: int) -> dict[str, dict[str, int]]:
     """Per conversation {span category: level}, as ``substitute_project`` computes it (mode "generalise")."""
-    from redactdesk.substitute.batch import SPAN_CATEGORY_OF_QI
-    from redactdesk.substitute.generalise import extract_quasi_identifiers, generalise_records
+    from redactdesk.substitute.generalise import (
+        SPAN_CATEGORY_OF_QI,
+        extract_quasi_identifiers,
+        generalise_records,
+    )
 
     records = {cid: extract_quasi_identifiers(c) for cid, c in convs.items()}
     report = generalise_records(records, {cid: c.language for cid, c in convs.items()}, k=k)

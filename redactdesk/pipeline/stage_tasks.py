@@ -44,7 +44,7 @@ def mask_task(src: str, dst: str, ranges: Sequence[Any], method: str, params: Ma
               expected_sha256: str | None = None, mask: Any = None) -> Any:
     """Mask one recording into ``dst`` (written atomically) after checking it is the imported one."""
     from redactdesk.audio.errors import MaskError
-    from redactdesk.audio.project import sha256_of
+    from redactdesk.pipeline.audio_project import sha256_of
 
     source = Path(src)
     if not source.is_file():

@@ -118,7 +118,7 @@ def _transcribe_on(executor: Executor, project: Project, ids: list[str], backend
                    run_id: str | None, speakers: int) -> list[TranscribeOutcome]:
     """Transcription on the executor's workers: the longest recordings first (the run ends sooner),
     audio read by path on the worker, each result committed here as it arrives."""
-    from redactdesk.audio.project import audio_file
+    from redactdesk.pipeline.audio_project import audio_file
     from redactdesk.pipeline.stage_tasks import transcribe_task
 
     tasks, convs, models = [], {}, set()

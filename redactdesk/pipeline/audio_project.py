@@ -1,5 +1,8 @@
 """Mask every conversation of a project: one masked file per recording, same format as its source.
 
+This is orchestration over a ``Project`` (its settings, its audio paths), so it lives in ``pipeline``;
+the per-conversation parts that need no project are :mod:`redactdesk.audio.masker_params`.
+
 Settings read from the project (defaults in brackets): ``mask.padding`` [0.05 s],
 ``mask.min_confidence`` [0.5], ``mask.channel_mode`` ["speaker"].
 """
@@ -9,18 +12,16 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from redactdesk.audio.errors import MaskError
+from redactdesk.audio.masker_params import Surrogates, conversation_params, ready_masker
 from redactdesk.audio.maskfile import MaskReport, mask_file
-from redactdesk.audio.ranges import MaskRange, mask_ranges, span_key
-from redactdesk.audio.registry import get_masker
+from redactdesk.audio.ranges import MaskRange, mask_ranges
 from redactdesk.core.progress import CancelFn, FractionFn, part
-from redactdesk.core.types import Conversation, SpanStatus
-
-Surrogates = Mapping[str, Mapping[Any, str]] | Callable[[Conversation], Mapping[Any, str]]
+from redactdesk.core.types import Conversation
 
 
 def range_settings(project: Any) -> dict[str, Any]:
@@ -67,25 +68,6 @@ def unique_output_name(conv: Conversation, source: Path, used: set[str]) -> str:
     return name
 
 
-def targets_for(conv: Conversation) -> dict[str, str]:
-    """Span key -> original words of every accepted span (what the distortion loop must hide)."""
-    return {str(span_key(s)): conv.span_text(s) for s in conv.spans_by_status(SpanStatus.ACCEPTED)}
-
-
-def conversation_params(method: str, params: Mapping[str, Any] | None, conv: Conversation,
-                        surrogates: Surrogates | None) -> dict[str, Any]:
-    """Per-conversation masker parameters: targets for distortion, surrogate text for the voice."""
-    p = dict(params or {})
-    if method == "distort":
-        p.setdefault("targets", targets_for(conv))
-        p.setdefault("language", conv.language)
-    if method == "voice":
-        p.setdefault("language", conv.language)
-        if surrogates is not None and "surrogates" not in p:
-            p["surrogates"] = surrogates(conv) if callable(surrogates) else surrogates.get(conv.id, {})
-    return p
-
-
 def mask_conversation(project: Any, conv: Conversation, out_dir: Path, method: str,
                       params: Mapping[str, Any] | None = None, *, surrogates: Surrogates | None = None,
                       event_ranges: Iterable[Any] = (), verify_audio: bool = True, out_name: str | None = None,
@@ -105,19 +87,6 @@ def mask_conversation(project: Any, conv: Conversation, out_dir: Path, method: s
                        conversation_params(method, params, conv, surrogates), progress, cancel)
     report.conversation_id = conv.id
     return report
-
-
-def ready_masker(method: str, params: Mapping[str, Any] | None, out_dir: str | Path) -> tuple[Any, Path]:
-    """The masker for ``method``, its parameters checked, and the output folder made — before any
-    file is touched (a method that is not installed, or bad parameters, fail here)."""
-    masker = get_masker(method)
-    ok, why = masker.available()
-    if not ok:
-        raise MaskError(f"masking method {method!r} is not available here: {why}")
-    masker.validate(params)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    return masker, out
 
 
 def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
