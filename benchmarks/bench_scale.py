@@ -185,8 +185,8 @@ def run_mask(executor: Any, workers: int, convs: list[Any], folder: Path, method
 
 
 def run_relisten(executor: Any, workers: int, convs: list[Any], folder: Path, method: str, model: str) -> Measure:
-    from redactdesk.audio.project import output_name
     from redactdesk.audio.ranges import mask_ranges
+    from redactdesk.pipeline.audio_project import output_name
     from redactdesk.pipeline.stage_tasks import relisten_task
 
     masked = folder / "masked1"

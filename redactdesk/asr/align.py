@@ -24,10 +24,11 @@ from typing import Protocol
 import numpy as np
 from num2words import num2words
 
-from redactdesk.asr.base import AlignmentError, CancelFn, ProgressFn, check_cancel
+from redactdesk.asr.base import AlignmentError, check_cancel
 from redactdesk.asr.guard import ensure_durations
 from redactdesk.asr.resample import WORK_RATE, to_work_rate
 from redactdesk.asr.vad import Region, assign_regions
+from redactdesk.core.progress import CancelFn, FractionFn
 from redactdesk.core.types import Turn, Word
 
 MAX_VARIANTS = 32
@@ -495,7 +496,7 @@ def refine_alignment(
     language: str = "en",
     channel_audio: Mapping[int, np.ndarray | AudioReader] | None = None,
     speech: Mapping[int | None, Sequence[Region]] | None = None,
-    progress: ProgressFn | None = None,
+    progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
 ) -> tuple[list[Word], AlignmentReport]:
     """Re-time every turn; stretches that cannot be aligned keep their times (counted in the report).

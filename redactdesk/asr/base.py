@@ -13,17 +13,16 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from redactdesk.core.progress import CancelFn, Cancelled, FractionFn
+from redactdesk.core.progress import check_cancel as _check_cancel
 from redactdesk.core.types import Word
-
-ProgressFn = Callable[[float], None]
-CancelFn = Callable[[], bool]
 
 
 class AsrError(Exception):
     """A speech-recognition problem with a message a user can act on."""
 
 
-class AsrCancelled(AsrError):
+class AsrCancelled(AsrError, Cancelled):
     """The user cancelled transcription; nothing was written."""
 
     def __init__(self, message: str = "transcription cancelled") -> None:
@@ -57,7 +56,7 @@ class AsrBackend(Protocol):
         rate: int,
         *,
         language: str | None = None,
-        progress: ProgressFn | None = None,
+        progress: FractionFn | None = None,
         cancel: CancelFn | None = None,
     ) -> BackendOutput: ...
 
@@ -66,5 +65,4 @@ BackendFactory = Callable[..., AsrBackend]
 
 def check_cancel(cancel: CancelFn | None) -> None:
     """Raise :class:`AsrCancelled` if the caller asked to stop."""
-    if cancel is not None and cancel():
-        raise AsrCancelled()
+    _check_cancel(cancel, AsrCancelled)

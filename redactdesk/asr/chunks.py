@@ -13,13 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from redactdesk.asr.base import BackendOutput, CancelFn, ProgressFn, check_cancel
+from redactdesk.asr.base import BackendOutput, check_cancel
+from redactdesk.core.progress import CancelFn, FractionFn, part
 from redactdesk.core.types import Word
 
 # read(start_sample, end_sample) -> mono float32 at the working rate
 ReadFn = Callable[[int, int], np.ndarray]
 # run(audio, language, progress, cancel) -> BackendOutput with times relative to ``audio``
-RunFn = Callable[[np.ndarray, str | None, ProgressFn | None, CancelFn | None], BackendOutput]
+RunFn = Callable[[np.ndarray, str | None, FractionFn | None, CancelFn | None], BackendOutput]
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ def transcribe_chunked(
     *,
     language: str | None = None,
     plan: ChunkPlan = ChunkPlan(),
-    progress: ProgressFn | None = None,
+    progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
 ) -> BackendOutput:
     """Transcribe ``total_samples`` of audio delivered by ``read`` chunk by chunk; times are absolute."""
@@ -74,11 +75,7 @@ def transcribe_chunked(
             seam = pos + window_start + quietest_sample(block[window_start:], rate)
             end = min(total_samples, seam + overlap)
             audio = block[: end - pos]
-        def chunk_progress(frac: float, _pos: int = pos, _len: int = end - pos) -> None:
-            if progress is not None:
-                progress(min(1.0, (_pos + frac * _len) / span))
-
-        out = run(audio, detected, chunk_progress, cancel)
+        out = run(audio, detected, part(progress, pos, end - pos, total=span), cancel)
         info["chunks"] = int(info["chunks"]) + 1  # type: ignore[arg-type]
         if "invented_words" in out.info:  # words the backend dropped as invented (see faster_whisper_backend)
             info["invented_words"] = int(info.get("invented_words", 0)) + int(out.info["invented_words"])  # type: ignore[call-overload]

@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from redactdesk.asr.base import CancelFn, check_cancel
+from redactdesk.asr.base import check_cancel
+from redactdesk.core.progress import CancelFn
 from redactdesk.core.types import Word
 
 RATE = 16_000

@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel
+from redactdesk.asr.base import AsrError, BackendOutput, check_cancel
 from redactdesk.asr.chunks import ChunkPlan, transcribe_chunked
 from redactdesk.asr.models import ModelInfo, base_parts, cache_dir, resolve_model
 from redactdesk.asr.resample import WORK_RATE, to_work_rate
+from redactdesk.core.progress import CancelFn, FractionFn
 from redactdesk.core.types import Word
 
 NAME = "faster-whisper"
@@ -169,7 +170,7 @@ class FasterWhisperBackend:
         rate: int,
         *,
         language: str | None = None,
-        progress: ProgressFn | None = None,
+        progress: FractionFn | None = None,
         cancel: CancelFn | None = None,
     ) -> BackendOutput:
         """Words of mono ``audio`` (any rate; resampled to 16 kHz), chunked when it is long."""
@@ -190,7 +191,7 @@ class FasterWhisperBackend:
         self,
         audio: np.ndarray,
         language: str | None,
-        progress: ProgressFn | None = None,
+        progress: FractionFn | None = None,
         cancel: CancelFn | None = None,
     ) -> BackendOutput:
         """One chunk of 16 kHz mono audio through Whisper; checks ``cancel`` between segments."""

@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from redactdesk.asr.base import BackendOutput, CancelFn, check_cancel
+from redactdesk.asr.base import BackendOutput, check_cancel
+from redactdesk.core.progress import CancelFn
 from redactdesk.core.types import Word
 
 Region = tuple[float, float]

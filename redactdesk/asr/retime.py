@@ -12,10 +12,11 @@ from collections.abc import Sequence
 import soundfile as sf
 
 from redactdesk.asr.align import AlignmentReport, align_turn, refine_alignment
-from redactdesk.asr.base import AsrError, CancelFn, ProgressFn
+from redactdesk.asr.base import AsrError
 from redactdesk.asr.resample import WORK_RATE
 from redactdesk.asr.transcribe import _ChannelReader, scan_audio
 from redactdesk.asr.vad import speech_regions
+from redactdesk.core.progress import CancelFn, FractionFn
 from redactdesk.core.types import Turn, Word
 
 
@@ -49,7 +50,7 @@ def refine_file(
     turns: Sequence[Turn],
     *,
     language: str = "en",
-    progress: ProgressFn | None = None,
+    progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
 ) -> tuple[list[Word], AlignmentReport]:
     """Refine the boundaries of every word of a transcript by forced alignment, piece by piece."""

@@ -24,7 +24,7 @@ import numpy as np
 import soundfile as sf
 
 from redactdesk.asr.backends import get_backend
-from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel
+from redactdesk.asr.base import AsrError, BackendOutput, check_cancel
 from redactdesk.asr.chunks import ChunkPlan, transcribe_chunked
 from redactdesk.asr.gapfill import fill_gaps
 from redactdesk.asr.guard import GuardReport, ensure_durations
@@ -39,6 +39,7 @@ from redactdesk.asr.speakers import (
 )
 from redactdesk.asr.timing import prepare_words
 from redactdesk.asr.vad import Region, speech_regions
+from redactdesk.core.progress import CancelFn, FractionFn, part
 from redactdesk.core.types import Conversation, ConversationStatus, Turn, Word
 
 log = logging.getLogger(__name__)
@@ -228,7 +229,7 @@ def transcribe_file(
     channel_speakers: Sequence[str] = DEFAULT_CHANNEL_SPEAKERS,
     pause: float = DEFAULT_PAUSE,
     refine: bool = True,
-    progress: ProgressFn | None = None,
+    progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
     chunk_plan: ChunkPlan | None = None,
     backend_options: dict[str, Any] | None = None,
@@ -292,10 +293,7 @@ def transcribe_file(
             check_cancel(cancel)
             reader = _ChannelReader(f, channel)
 
-            def chan_progress(frac: float, _k: int = k) -> None:
-                report((_k + frac) / max(1, len(channels)))
-
-            out = _run(engine, reader, detected, chan_progress, cancel, chunk_plan)
+            out = _run(engine, reader, detected, part(report, k, 1, total=max(1, len(channels))), cancel, chunk_plan)
             speech[channel] = speech_regions(reader, reader.total)
             chunks += int(out.info.get("chunks", 1))  # type: ignore[call-overload]
             guard.invented += int(out.info.get("invented_words", 0))  # type: ignore[call-overload]
@@ -408,7 +406,7 @@ def _run(
     engine: Any,
     reader: _ChannelReader,
     language: str | None,
-    progress: ProgressFn,
+    progress: FractionFn,
     cancel: CancelFn | None,
     plan: ChunkPlan | None,
 ) -> BackendOutput:
@@ -433,14 +431,10 @@ def _refine(
     turns: list[Turn],
     speech: dict[int | None, list[Region]],
     language: str,
-    progress: ProgressFn | None,
+    progress: FractionFn | None,
     cancel: CancelFn | None,
 ) -> tuple[list[Word], dict[str, Any]]:
     from redactdesk.asr.align import refine_alignment
-
-    def sub(frac: float) -> None:
-        if progress is not None:
-            progress(0.9 + 0.1 * frac)
 
     with sf.SoundFile(scan.path) as f:
         # Turn by turn from the file: a 2-hour call is never held in memory at once.
@@ -449,12 +443,12 @@ def _refine(
         mono = by_channel[channels[0]] if by_channel else _ChannelReader(f, None)
         new, report = refine_alignment(
             mono, WORK_RATE, words, turns, language=language, channel_audio=by_channel, speech=speech,
-            progress=sub, cancel=cancel,
+            progress=part(progress, 0.9, 0.1), cancel=cancel,
         )
     return new, report.summary()
 
 
-def _progress_scaler(progress: ProgressFn | None, scale: float) -> ProgressFn:
+def _progress_scaler(progress: FractionFn | None, scale: float) -> FractionFn:
     last = [-1.0]
 
     def report(frac: float) -> None:
@@ -490,7 +484,7 @@ def transcribe_to_json(
     backend: str = "faster-whisper",
     language: str | None = "en",
     refine: bool = True,
-    progress: ProgressFn | None = None,
+    progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
     speakers: int = 2,
 ) -> TranscriptionResult:

@@ -20,10 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from redactdesk.asr.base import AsrError, BackendOutput, CancelFn, ProgressFn, check_cancel
+from redactdesk.asr.base import AsrError, BackendOutput, check_cancel
 from redactdesk.asr.faster_whisper_backend import default_threads
 from redactdesk.asr.models import base_parts, resolve_model
 from redactdesk.asr.resample import to_work_rate
+from redactdesk.core.progress import CancelFn, FractionFn
 from redactdesk.core.types import Word
 
 NAME = "whisperx"
@@ -134,7 +135,7 @@ class WhisperxBackend:
         rate: int,
         *,
         language: str | None = None,
-        progress: ProgressFn | None = None,
+        progress: FractionFn | None = None,
         cancel: CancelFn | None = None,
     ) -> BackendOutput:
         ok, reason = self.available()
@@ -201,7 +202,7 @@ def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
             kwargs.pop(bad)
 
 
-def _step(progress: ProgressFn | None, cancel: CancelFn | None, frac: float) -> None:
+def _step(progress: FractionFn | None, cancel: CancelFn | None, frac: float) -> None:
     check_cancel(cancel)
     if progress is not None:
         progress(frac)

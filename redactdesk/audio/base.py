@@ -1,15 +1,16 @@
-"""The masker protocol and its registry.
+"""The masker protocol and the helpers maskers share.
 
 A masker replaces the samples inside each range. The engine (:mod:`redactdesk.audio.engine`) calls
 ``prepare`` once with every range (to measure levels, synthesise surrogates, run a recogniser...),
 then ``apply`` for each piece of a range that falls inside a streamed block, in file order. ``apply``
 must depend only on the state and the position, so a preview of one span equals the same span of
-the masked file.
+the masked file. This module knows no implementation: the catalogue of maskers by name is
+:mod:`redactdesk.audio.registry` (``get_masker(name)``, ``register_masker``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -17,9 +18,6 @@ import numpy as np
 
 from redactdesk.audio.errors import MaskError
 from redactdesk.audio.ranges import MaskRange
-
-ProgressFn = Callable[[float], None]
-CancelFn = Callable[[], bool]
 
 
 @dataclass(frozen=True)
@@ -62,34 +60,6 @@ class Masker(Protocol):
     def prepare(self, source: SourceReader, ranges: Sequence[FrameRange], params: dict[str, Any]) -> list[Any]: ...
 
     def apply(self, segment: np.ndarray, rng: FrameRange, offset: int, state: Any, rate: int) -> np.ndarray: ...
-
-
-_REGISTRY: dict[str, Masker] = {}
-
-
-def register_masker(masker: Masker) -> None:
-    """Register (or replace) a masker under its ``name``."""
-    _REGISTRY[masker.name] = masker
-
-
-def _load_builtin() -> None:
-    # importing the modules registers their maskers
-    from redactdesk.audio import distort, maskers, voice  # noqa: F401
-
-
-def masker_names() -> list[str]:
-    """Registered masker names in a stable order (the built-ins first)."""
-    _load_builtin()
-    order = ["silence", "beep", "noise", "distort", "voice"]
-    return sorted(_REGISTRY, key=lambda n: (order.index(n) if n in order else len(order), n))
-
-
-def get_masker(name: str) -> Masker:
-    _load_builtin()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise MaskError(f"unknown masking method {name!r}; use one of {', '.join(masker_names())}") from None
 
 
 def check_params(name: str, params: Mapping[str, Any] | None, defaults: Mapping[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from redactdesk.audio.base import (
     SourceReader,
     check_params,
     number,
-    register_masker,
 )
 from redactdesk.audio.engine import apply_block, to_float, to_int, touches
 from redactdesk.audio.errors import MaskCancelled, MaskError
@@ -35,6 +34,7 @@ from redactdesk.audio.recognise import (
     solo_channels,
     whisper_recogniser,
 )
+from redactdesk.core.progress import check_cancel
 
 
 def _uniform(rng: np.random.Generator, n: int, cols: int) -> np.ndarray:
@@ -120,8 +120,7 @@ class DistortMasker:
             """Which of ``which`` the recogniser still gets, every range at its current setting."""
             leaked = dict.fromkeys(which, False)
             for group in groups:
-                if cancel is not None and cancel():
-                    raise MaskCancelled()
+                check_cancel(cancel, MaskCancelled)
                 todo = [p for p in group if p.range_index in which and not leaked[p.range_index]]
                 if not todo:
                     continue
@@ -180,5 +179,3 @@ class DistortMasker:
         return {"silence_range": round(float(state["fraction"]), 4), "iterations": int(state["iterations"]),
                 "still_recognised": state["heard"]}
 
-
-register_masker(DistortMasker())

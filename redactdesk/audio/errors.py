@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from redactdesk.core.progress import Cancelled
+
 
 class MaskError(Exception):
     """Masking cannot go ahead (bad input, unsupported file, bad parameters). Nothing was written."""
 
 
-class MaskCancelled(MaskError):
+class MaskCancelled(MaskError, Cancelled):
     """The user cancelled masking; no output file was written."""
 
     def __init__(self, message: str = "masking cancelled; no output was written") -> None:

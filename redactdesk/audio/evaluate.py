@@ -17,12 +17,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from redactdesk.audio.base import ProgressFn, get_masker
+from redactdesk.audio.masker_params import conversation_params
 from redactdesk.audio.maskfile import mask_file
-from redactdesk.audio.project import conversation_params
 from redactdesk.audio.prosody import ProsodySummary, prosody_report
 from redactdesk.audio.ranges import mask_ranges
+from redactdesk.audio.registry import get_masker
 from redactdesk.audio.relisten import relisten
+from redactdesk.core.progress import FractionFn
 from redactdesk.core.types import Conversation
 
 METHODS = ("silence", "beep", "noise", "distort", "voice")
@@ -103,7 +104,7 @@ def evaluate_methods(
     params: Mapping[str, Mapping[str, Any]] | None = None,
     surrogates: Callable[[Conversation], Mapping[Any, str]] | None = None,
     baseline: bool = True,
-    progress: ProgressFn | None = None,
+    progress: FractionFn | None = None,
     log: Callable[[str], None] | None = None,
 ) -> list[MethodRow]:
     """Mask ``convs`` with each method (into ``workdir``, a temporary folder by default) and measure.

@@ -19,7 +19,6 @@ from redactdesk.audio.base import (
     check_params,
     number,
     range_rms,
-    register_masker,
 )
 from redactdesk.audio.errors import MaskError
 
@@ -144,6 +143,3 @@ class NoiseMasker:
             noise = seeded_chunks(seed, rng.index, offset, len(segment), cols, _white)
         return noise * level[None, :]
 
-
-for _m in (SilenceMasker(), BeepMasker(), NoiseMasker()):
-    register_masker(_m)

@@ -12,7 +12,6 @@ from typing import Any
 
 import soundfile as sf
 
-from redactdesk.audio.base import CancelFn, ProgressFn, get_masker
 from redactdesk.audio.engine import (
     DEFAULT_FADE,
     AudioSource,
@@ -24,6 +23,8 @@ from redactdesk.audio.engine import (
 )
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.ranges import MaskRange
+from redactdesk.audio.registry import get_masker
+from redactdesk.core.progress import CancelFn, FractionFn, check_cancel, part
 from redactdesk.formats.files import atomic_path
 
 BLOCK_FRAMES = 1 << 16
@@ -84,7 +85,7 @@ def _check_paths(src: Path, dst: Path) -> None:
 
 
 def prepare_masker(source: AudioSource, ranges: Sequence[MaskRange], method: str, params: Mapping[str, Any] | None,
-                   fade: float, progress: ProgressFn | None = None, cancel: CancelFn | None = None,
+                   fade: float, progress: FractionFn | None = None, cancel: CancelFn | None = None,
                    only: tuple[float, float] | None = None) -> tuple[Any, list[Any], dict[int, Any], int]:
     """Masker, frame ranges, states by range index and fade frames for ``source``.
 
@@ -116,7 +117,7 @@ def mask_file(
     ranges: Sequence[MaskRange],
     method: str = "silence",
     params: Mapping[str, Any] | None = None,
-    progress: ProgressFn | None = None,
+    progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
     *,
     fade: float = DEFAULT_FADE,
@@ -134,7 +135,7 @@ def mask_file(
     _check_paths(src, dst)
     with AudioSource(src) as source:
         heavy = bool(getattr(get_masker(method), "slow_prepare", False))
-        prep_progress = (lambda f: progress(PREPARE_SHARE * f)) if (progress and heavy) else None
+        prep_progress = part(progress, 0.0, PREPARE_SHARE) if heavy else None
         masker, franges, states, fade_frames = prepare_masker(source, ranges, method, params, fade,
                                                               prep_progress, cancel)
         base = PREPARE_SHARE if heavy else 0.0
@@ -160,7 +161,7 @@ def mask_file(
 
 
 def _stream(src: Path, tmp: Path, source: AudioSource, masker: Any, franges: list[Any], states: dict[int, Any],
-            fade: int, blocksize: int, progress: ProgressFn | None, cancel: CancelFn | None, base: float) -> None:
+            fade: int, blocksize: int, progress: FractionFn | None, cancel: CancelFn | None, base: float) -> None:
     """Copy ``src`` to ``tmp`` block by block, masking the blocks that touch a range."""
     done = 0
     pending = list(franges)
@@ -170,8 +171,7 @@ def _stream(src: Path, tmp: Path, source: AudioSource, masker: Any, franges: lis
             subtype=source.subtype, endian=fin.endian,
         ) as fout:
             while done < source.frames:
-                if cancel is not None and cancel():
-                    raise MaskCancelled()
+                check_cancel(cancel, MaskCancelled)
                 block = fin.read(min(blocksize, source.frames - done), dtype=source.dtype, always_2d=True)
                 if len(block) == 0:
                     raise MaskError(f"{src.name} ended early: {done} of {source.frames} frames could be read")

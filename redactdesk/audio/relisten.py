@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 import soundfile as sf
 
-from redactdesk.audio.base import CancelFn, ProgressFn
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.matching import FULL, match_item
 from redactdesk.audio.ranges import EVENT_CATEGORY, MaskRange, SpanKey, span_key
@@ -35,6 +34,7 @@ from redactdesk.audio.recognise import (
     solo_channels,
     whisper_recogniser,
 )
+from redactdesk.core.progress import CancelFn, FractionFn
 from redactdesk.core.types import Conversation, Span, SpanStatus
 
 MIN_REASON_CHARS = 10
@@ -143,7 +143,7 @@ def relisten(
     recogniser: Recogniser | None = None,
     spoken: Mapping[Any, str] | None = None,
     window: float = MAX_WINDOW,
-    progress: ProgressFn | None = None,
+    progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
 ) -> LeakReport:
     """Re-transcribe every masked range of ``masked_path`` and report accepted items still heard.

@@ -24,13 +24,12 @@ from redactdesk.audio.base import (
     FrameRange,
     SourceReader,
     check_params,
-    get_masker,
     number,
     range_rms,
-    register_masker,
 )
 from redactdesk.audio.errors import MaskError, MaskerUnavailable
 from redactdesk.audio.maskers import clamp_level
+from redactdesk.audio.registry import get_masker
 
 ESPEAK = "espeak-ng"
 DEFAULT_WPM = 175
@@ -137,8 +136,6 @@ class VoiceMasker:
     def describe(self, state: Any) -> dict[str, Any]:
         return {"spoken": state[0] == "voice"}
 
-
-register_masker(VoiceMasker())
 
 
 def surrogates_from(replacements: Iterable[Any]) -> dict[str, str]:

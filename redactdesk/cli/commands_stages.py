@@ -249,11 +249,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_substitute(args: argparse.Namespace) -> int:
-    from redactdesk.substitute import substitute_project
+    from redactdesk.pipeline.substitute_project import substitute_project
 
     with open_project(args) as project:
         if args.auto_fix:
-            from redactdesk.substitute.batch import autofix_project
+            from redactdesk.pipeline.substitute_project import autofix_project
 
             if args.mode not in ("pseudonym", "generalise"):
                 raise CliError("--auto-fix works on pseudonyms: use it with --mode pseudonym or generalise")

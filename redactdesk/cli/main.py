@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _user_errors() -> tuple[type[BaseException], ...]:
     """Exception types whose message is meant for the user (printed without a traceback)."""
-    from redactdesk.pipeline.progress import Cancelled
+    from redactdesk.core.progress import Cancelled
     from redactdesk.store.errors import ProjectError
 
     types: list[type[BaseException]] = [ProjectError, Cancelled, FileNotFoundError, PermissionError]

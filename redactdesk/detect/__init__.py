@@ -26,7 +26,8 @@ from redactdesk.detect.pipeline import (
     detect_jsonl,
     detect_texts,
 )
-from redactdesk.detect.sources import DEFAULT_SOURCES, DetectDoc, Hit, Source, get_source, register_source
+from redactdesk.detect.registry import DEFAULT_SOURCES, get_source, register_source
+from redactdesk.detect.sources import DetectDoc, Hit, Source
 from redactdesk.detect.vote import VotePolicy, combine
 
 __all__ = [

@@ -249,13 +249,3 @@ class PartSource(GazetteerSource):
 
     def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
         return [match_lists(d, (self.part,)) for d in docs]
-
-
-def part_sources() -> list[PartSource]:
-    return [
-        PartSource("worldnames", "names", frozenset({"PERSON"})),
-        PartSource("places", "places", frozenset({"CITY", "COUNTRY", "LOCATION"})),
-        PartSource("addresses", "addresses", frozenset({"ADDRESS"})),
-        PartSource("organisations", "organisations", frozenset({"ORGANIZATION"})),
-        PartSource("spelling", "spelling", frozenset({"SPELLED_LETTERS"})),
-    ]

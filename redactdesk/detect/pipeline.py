@@ -21,7 +21,8 @@ from redactdesk.core.types import Conversation, Span, SpanStatus
 from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
-from redactdesk.detect.sources import DEFAULT_SOURCES, DetectDoc, Source, get_source
+from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
+from redactdesk.detect.sources import DetectDoc, Source
 from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine, propagate_names
 from redactdesk.formats.files import atomic_path
 from redactdesk.lang.lexicon import check_language, context_words, default_allow

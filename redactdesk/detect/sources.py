@@ -1,8 +1,10 @@
-"""Recognizer sources: the protocol, the shared document view, and the registry.
+"""Recognizer sources: the protocol and the shared document view.
 
 A *source* proposes :class:`Hit` objects (word ranges with a category). The vote
 (:mod:`redactdesk.detect.vote`) combines them. New sources — the active-learning model, a project's
-own rules — plug in with :func:`register_source` and take part in the vote like the built-in ones.
+own rules — plug in with :func:`~redactdesk.detect.registry.register_source` and take part in the vote
+like the built-in ones. This module knows no implementation: the catalogue of sources by name is
+:mod:`redactdesk.detect.registry`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from redactdesk.core.types import Conversation
-from redactdesk.detect.errors import SourceParamsError, UnknownSourceError
+from redactdesk.detect.errors import SourceParamsError
 from redactdesk.detect.normalize import Normalized, clean_word, normalize_words
 from redactdesk.lang.lexicon import Lexicon, check_language, load_lexicon
 
@@ -167,42 +169,3 @@ def check_params(name: str, params: Mapping[str, Any] | None, defaults: Mapping[
             raise SourceParamsError(f"source {name!r}: parameter {k!r} must be {type(d).__name__}, got {v!r}")
         out[k] = v
     return out
-
-
-_REGISTRY: dict[str, Source] = {}
-DEFAULT_SOURCES = ("patterns", "identifiers", "gazetteer", "spacy", "tagger")
-
-
-def register_source(source: Source, *, replace: bool = False) -> Source:
-    """Add a source to the registry (the hook for the active-learning model and project rules)."""
-    for attr in ("name", "categories", "trusted", "validate", "apply"):
-        if not hasattr(source, attr):
-            raise SourceParamsError(f"a detection source needs {attr!r}; {source!r} has none")
-    if source.name in _REGISTRY and not replace:
-        raise SourceParamsError(f"a source named {source.name!r} is already registered (pass replace=True)")
-    _REGISTRY[source.name] = source
-    return source
-
-
-def unregister_source(name: str) -> None:
-    _REGISTRY.pop(name, None)
-
-
-def _ensure_builtins() -> None:
-    if "patterns" not in _REGISTRY:
-        from redactdesk.detect import builtin_sources  # noqa: F401  (registers on import)
-
-
-def get_source(name: str) -> Source:
-    _ensure_builtins()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise UnknownSourceError(
-            f"no detection source named {name!r}; registered: {', '.join(sorted(_REGISTRY))}"
-        ) from None
-
-
-def source_names() -> list[str]:
-    _ensure_builtins()
-    return sorted(_REGISTRY)

@@ -22,6 +22,8 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 
+from redactdesk.core.progress import Cancelled
+
 
 class GuiThreadCollector(QObject):
     """Keeps Python's cyclic garbage collection on the GUI thread while background jobs run.
@@ -80,7 +82,7 @@ def gui_thread_collector() -> GuiThreadCollector:
     return _collector[0]
 
 
-class JobCancelled(Exception):
+class JobCancelled(Cancelled):
     """Raised inside a job's function when the user cancelled it."""
 
 
@@ -160,6 +162,10 @@ class Job(QObject):
         """Hand one finished piece of the work to the GUI thread (``delivered``); never raises on cancel:
         the piece is already committed."""
         self._w_deliver.emit(value)
+    def progress_fn(self, fraction: float, message: str = "") -> None:
+        """:meth:`report` as a :data:`~redactdesk.core.progress.ProgressFn` (``fraction, message``), to hand
+        to a pipeline step as its ``progress``."""
+        self.report(fraction, None, message)
 
 
 class _Runnable(QRunnable):

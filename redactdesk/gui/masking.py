@@ -106,7 +106,7 @@ class MaskShading(QObject):
 
     def compute(self, conv: Conversation | None) -> list[MaskRange]:
         from redactdesk.audio import MaskError, mask_ranges
-        from redactdesk.audio.project import range_settings
+        from redactdesk.pipeline.audio_project import range_settings
 
         self.error = ""
         if conv is None or not conv.words:

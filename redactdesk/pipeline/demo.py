@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from redactdesk.core.types import ConversationStatus, Role
-from redactdesk.pipeline.progress import CancelFn, ProgressFn, tqdm_progress
+from redactdesk.pipeline.progress import CancelFn, ProgressFn, part, tqdm_progress
 from redactdesk.resources import samples_dir
 from redactdesk.store import Project
 
@@ -121,12 +121,8 @@ def prepare_conversation(project: Project, conversation_id: str, *, model: str |
     conv = project.load_conversation(conversation_id)
     out: dict[str, Any] = {"asr_seconds": 0.0, "audio_seconds": conv.duration or 0.0}
     if conv.status == ConversationStatus.NEW and conv.audio_path:
-        def asr_progress(fraction: float, message: str) -> None:
-            if progress is not None:
-                progress(0.9 * fraction, message)
-
         outcome = transcribe_project(project, [conversation_id], model=model,
-                                     progress=asr_progress, cancel=cancel)
+                                     progress=part(progress, 0.0, 0.9), cancel=cancel)
         out["asr_seconds"] = outcome[0].seconds
     out["suggestions"] = detect_project(project, [conversation_id], cancel=cancel).get(conversation_id, 0)
     if progress is not None:
@@ -182,10 +178,7 @@ def prepare_demo_project(project: Project, *, model: str | None = None, progress
     t0 = time.perf_counter()
     done = 0.0
     for cid in ids:
-        def step(fraction: float, message: str, _base: float = done, _d: float = durations[cid]) -> None:
-            if progress is not None:
-                progress((_base + fraction * _d) / total, message)
-
+        step = part(progress, done, durations[cid], total=total)
         one = prepare_conversation(project, cid, model=model, progress=step, cancel=cancel)
         for key in ("audio_seconds", "asr_seconds", "suggestions"):
             stats[key] += one[key]

@@ -110,8 +110,8 @@ def warm_up(spec: Sequence[str]) -> None:
 
         load_whisper(resolve_model(spec[1]).path)
     elif kind == "mask":
-        from redactdesk.audio.base import get_masker
         from redactdesk.audio.maskfile import mask_file  # noqa: F401 - imports soundfile, scipy
+        from redactdesk.audio.registry import get_masker
 
         get_masker(spec[1]).available()
     elif kind == "relisten":

@@ -1,6 +1,6 @@
 """Masking a whole project on an executor: one task per recording, the same files as in-process.
 
-``redactdesk mask`` comes here. In this process it is :func:`redactdesk.audio.project.mask_project`
+``redactdesk mask`` comes here. In this process it is :func:`redactdesk.pipeline.audio_project.mask_project`
 as before; on a cluster each worker reads its recording by path, checks its sha256 and writes the
 masked copy atomically into the output folder (which every worker must be able to write: a shared
 folder when the cluster spans machines). Masking writes no project data, so a rerun simply writes
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from redactdesk.pipeline.executor import Executor, Task, batch_size, is_in_process
-from redactdesk.pipeline.progress import CancelFn, ProgressFn
+from redactdesk.pipeline.progress import CancelFn, ProgressFn, part
 
 BATCH = 8  # recordings per task at most: a short call masks in less time than a task costs to schedule
 BATCHES_PER_WORKER = 3  # tasks per worker at least, so the workers finish together
@@ -29,20 +29,13 @@ def mask_project_with(project: Any, out_dir: str | os.PathLike[str], method: str
                       verify_audio: bool = True) -> list[Any]:
     """One masked file per conversation in ``out_dir`` and one ``MaskReport`` each, in id order."""
     from redactdesk.audio.errors import MaskError
+    from redactdesk.audio.masker_params import conversation_params, ready_masker
     from redactdesk.audio.maskfile import MaskReport
-    from redactdesk.audio.project import (
-        audio_file,
-        conversation_params,
-        mask_project,
-        range_settings,
-        ready_masker,
-        unique_output_name,
-    )
     from redactdesk.audio.ranges import mask_ranges
+    from redactdesk.pipeline.audio_project import audio_file, mask_project, range_settings, unique_output_name
 
     if is_in_process(executor):
-        return mask_project(project, out_dir, method, params,
-                            None if progress is None else (lambda f: progress(f, f"masking ({method})")),
+        return mask_project(project, out_dir, method, params, part(progress, message=f"masking ({method})"),
                             cancel=cancel, surrogates=surrogates, conversation_ids=conversation_ids,
                             verify_audio=verify_audio)
     _masker, out = ready_masker(method, params, out_dir)  # fail before any task runs

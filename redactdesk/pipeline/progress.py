@@ -1,36 +1,12 @@
-"""Progress and cancel hooks shared by long steps (CLI shows tqdm, GUI shows a progress bar)."""
+"""The progress/cancel protocol (:mod:`redactdesk.core.progress`) and the CLI's tqdm bar for it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from collections.abc import Callable
 
-T = TypeVar("T")
+from redactdesk.core.progress import CancelFn, Cancelled, FractionFn, ProgressFn, check_cancel, part, track
 
-# progress(done_fraction in [0, 1], message) ; cancel() -> True to stop
-ProgressFn = Callable[[float, str], None]
-CancelFn = Callable[[], bool]
-
-
-class Cancelled(Exception):
-    """Raised inside a long step when the user pressed cancel; the step leaves nothing half-done."""
-
-
-def check_cancel(cancel: CancelFn | None) -> None:
-    if cancel is not None and cancel():
-        raise Cancelled("cancelled by the user")
-
-
-def track(items: Iterable[T], total: int, progress: ProgressFn | None, cancel: CancelFn | None,
-          label: Callable[[T], str] = str) -> Iterator[T]:
-    """Yield items, reporting progress before each and checking cancel between them."""
-    for i, item in enumerate(items):
-        check_cancel(cancel)
-        if progress is not None:
-            progress(i / max(total, 1), label(item))
-        yield item
-    if progress is not None:
-        progress(1.0, "done")
+__all__ = ["CancelFn", "Cancelled", "FractionFn", "ProgressFn", "check_cancel", "part", "tqdm_progress", "track"]
 
 
 def tqdm_progress(desc: str, total: int = 1000, disable: bool = False) -> tuple[ProgressFn, Callable[[], None]]:

@@ -10,7 +10,7 @@ from typing import Any
 from redactdesk.core.types import ConversationStatus
 from redactdesk.pipeline import run_journal
 from redactdesk.pipeline.executor import Executor, Task, is_in_process
-from redactdesk.pipeline.progress import CancelFn, ProgressFn, check_cancel
+from redactdesk.pipeline.progress import CancelFn, ProgressFn, check_cancel, part
 from redactdesk.pipeline.project_config import SETTINGS
 from redactdesk.store import Project
 
@@ -119,11 +119,7 @@ def _transcribe_here(project: Project, ids: list[str], backend: str, model: Mode
     for n, cid in enumerate(ids):
         check_cancel(cancel)
         conv, lang_arg, model_name = _settings_for(project, cid, model, language)
-
-        def step(fraction: float, _n: int = n, _cid: str = cid) -> None:
-            if progress is not None:
-                progress((_n + min(max(fraction, 0.0), 1.0)) / len(ids), f"transcribing {_cid}")
-
+        step = part(progress, n, 1, total=len(ids), message=f"transcribing {cid}")
         res = transcribe_file(conv.audio_path, backend=backend, model=model_name, language=lang_arg,
                               progress=step, cancel=cancel, diarize=speakers > 0, num_speakers=speakers or None)
         check_cancel(cancel)
@@ -138,7 +134,7 @@ def _transcribe_on(executor: Executor, project: Project, ids: list[str], backend
                    run_id: str | None, speakers: int, on_commit: CommitFn | None) -> list[TranscribeOutcome]:
     """Transcription on the executor's workers: the longest recordings first (the run ends sooner),
     audio read by path on the worker, each result committed here as it arrives."""
-    from redactdesk.audio.project import audio_file
+    from redactdesk.pipeline.audio_project import audio_file
     from redactdesk.pipeline.stage_tasks import transcribe_task
 
     tasks, convs, models = [], {}, set()

@@ -101,7 +101,7 @@ def precheck_with_oracle(project: Project, max_rounds: int = 3) -> tuple[int, in
 
     Returns (rounds run, items decided)."""
     from redactdesk.pipeline.release_recheck import precheck_project
-    from redactdesk.substitute import substitute_project
+    from redactdesk.pipeline.substitute_project import substitute_project
 
     decided = rounds = 0
     for rounds in range(1, max_rounds + 1):  # noqa: B007 - the count is returned
@@ -154,14 +154,14 @@ def run(project: Project, out: Printer, *, mask_method: str, out_root: Path, rev
             f"{sum(r.suggested for r in rows)} open suggestions")
     review_with_oracle(project, out)
 
-    from redactdesk.substitute import substitute_project
+    from redactdesk.pipeline.substitute_project import substitute_project
 
     sub = substitute_project(project, mode=project.setting("substitute.mode", "pseudonym")).summary()
     warnings = ", ".join(f"{n} {kind}" for kind, n in sorted(sub["warnings"].items())) or "none"
     out.add(f"substitute ({sub['mode']}): {sub['replacements']} items replaced in {sub['conversations']} "
             f"conversations; revision warnings: {warnings}")
 
-    from redactdesk.substitute.batch import autofix_project
+    from redactdesk.pipeline.substitute_project import autofix_project
 
     fixed = autofix_project(project)  # what the linguist's Auto-fix does, over every call
     out.add(f"linguist auto-fix: {fixed.spans_grown} span(s) grown over the rest of their item, "

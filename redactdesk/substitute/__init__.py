@@ -6,11 +6,11 @@ Public entry points::
     substitute_conversation(conv, *, mode="pseudonym", secret, existing_map=None, language=None,
                             gazetteer_edits=None) -> SubstitutionResult
     revision_checks(conv, result) -> list[RevisionWarning]
-    substitute_project(project, mode="pseudonym", *, k=3, out_dir=None) -> ProjectSubstitution
     write_revised(conv, result, out_dir) -> (txt_path, json_path)
+
+Substitution over a whole project (its pseudonym maps, Auto-fix) is :mod:`redactdesk.pipeline.substitute_project`.
 """
 
-from redactdesk.substitute.batch import ProjectSubstitution, substitute_project, write_revised
 from redactdesk.substitute.engine import (
     MODES,
     ItemReport,
@@ -27,11 +27,12 @@ from redactdesk.substitute.generalise import (
     generalise_records,
 )
 from redactdesk.substitute.mapping import MapEntry, PseudonymMap
+from redactdesk.substitute.revised_files import write_revised
 from redactdesk.substitute.revision import RevisionWarning, revision_checks
 
 __all__ = [
-    "MODES", "GeneralisationReport", "ItemReport", "MapEntry", "OccurrenceReport", "ProjectSubstitution",
+    "MODES", "GeneralisationReport", "ItemReport", "MapEntry", "OccurrenceReport",
     "PseudonymMap", "Replacement", "RevisionWarning", "SubstitutionError", "SubstitutionResult",
     "extract_quasi_identifiers", "generalise_records", "load_gazetteer", "revision_checks",
-    "substitute_conversation", "substitute_project", "write_revised",
+    "substitute_conversation", "write_revised",
 ]

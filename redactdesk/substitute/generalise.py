@@ -24,6 +24,7 @@ from redactdesk.substitute.text import norm, split_punct
 QI_HIERARCHY = {"city": "city_{lang}", "country": "country", "age": "age", "birth_year": "birth_year",
                 "gender": "gender"}
 SPAN_QI = {"CITY": "city", "COUNTRY": "country", "AGE": "age"}
+SPAN_CATEGORY_OF_QI = {qi: category for category, qi in SPAN_QI.items()}
 MISSING = "?"
 
 

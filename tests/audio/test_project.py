@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from redactdesk.audio import MaskError, mask_project
+from redactdesk.audio import MaskError
 from redactdesk.core.types import Conversation, Span, SpanStatus, Word
+from redactdesk.pipeline.audio_project import mask_project
 from redactdesk.store import Project
 
 

@@ -17,7 +17,8 @@ from phonenumbers import PhoneNumberFormat, PhoneNumberType
 
 from redactdesk.detect.identifiers import IdentifierSource, find_identifiers
 from redactdesk.detect.pipeline import detect_texts
-from redactdesk.detect.sources import DetectDoc, get_source
+from redactdesk.detect.registry import get_source
+from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.stdnum_catalog import catalog, chance, formats_for, valid_formats
 
 DIGITS = "zero one two three four five six seven eight nine".split()

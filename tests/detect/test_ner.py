@@ -3,7 +3,8 @@
 import pytest
 
 from redactdesk.detect.ner import load_nlp, render
-from redactdesk.detect.sources import DetectDoc, get_source
+from redactdesk.detect.registry import get_source
+from redactdesk.detect.sources import DetectDoc
 
 
 def test_render_restores_case_for_names_places_and_months_only():

@@ -6,7 +6,8 @@ import pytest
 
 from redactdesk.detect import tagger
 from redactdesk.detect.pipeline import detect_texts
-from redactdesk.detect.sources import DetectDoc, get_source
+from redactdesk.detect.registry import get_source
+from redactdesk.detect.sources import DetectDoc
 
 pytestmark = pytest.mark.skipif(tagger.load_tagger("en") is None, reason="no bundled tagger model")
 
@@ -29,7 +30,7 @@ def test_punctuated_words_map_back_to_whole_words():
 
 
 def test_the_tagger_is_one_of_the_default_sources():
-    from redactdesk.detect.sources import DEFAULT_SOURCES
+    from redactdesk.detect.registry import DEFAULT_SOURCES
 
     assert "tagger" in DEFAULT_SOURCES
     found = _spans("this is john smith calling from acme bank in chicago")

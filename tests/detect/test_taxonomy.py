@@ -24,7 +24,7 @@ def test_taxonomy_loads_with_risk_scores_and_styles():
 
 
 def test_detection_categories_are_in_the_taxonomy():
-    from redactdesk.detect.sources import get_source, source_names
+    from redactdesk.detect.registry import get_source, source_names
 
     ids = set(load_taxonomy().ids())
     for name in source_names():

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 import pytest
 
 from redactdesk.detect.errors import SourceParamsError, UnknownSourceError
-from redactdesk.detect.sources import Hit, check_params, get_source, register_source, unregister_source
+from redactdesk.detect.registry import get_source, register_source, unregister_source
+from redactdesk.detect.sources import Hit, check_params
 from redactdesk.detect.vote import VotePolicy, combine
 
 

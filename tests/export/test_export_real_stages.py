@@ -17,8 +17,8 @@ audio = pytest.importorskip("redactdesk.audio")
 @pytest.fixture
 def substituted(project):
     """The real flow: substitution stores the maps, then the reviewer signs off."""
+    from redactdesk.pipeline.substitute_project import substitute_project
     from redactdesk.risk.signoff import sign_off
-    from redactdesk.substitute import substitute_project
 
     substitute_project(project)
     sign_off(project, "Rita Reviewer", comment="after substitution")

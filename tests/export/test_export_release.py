@@ -7,6 +7,7 @@ import json
 import pytest
 import soundfile as sf
 
+from redactdesk.asr.base import AsrCancelled
 from redactdesk.core.types import Role
 from redactdesk.pipeline.export import (
     ExportError,
@@ -173,6 +174,17 @@ def test_cancel_leaves_nothing(project, out_root, kit):
 
     with pytest.raises(Cancelled):
         export_release(project, out_root / "rel", cancel=cancel, **kit.kwargs())
+    assert _leftovers(out_root) == []
+
+
+def test_a_stage_cancelled_inside_the_export_is_the_exports_cancel(project, out_root, kit):
+    # the recogniser of the re-listen check stops with its own AsrCancelled; export only knew MaskCancelled
+    # (by its class name), so this one went out as a speech-recognition error
+    def cancelled_relisten(*args, **kwargs):
+        raise AsrCancelled()
+
+    with pytest.raises(Cancelled, match="export cancelled; no release was written"):
+        export_release(project, out_root / "rel", **kit.kwargs(relisten=cancelled_relisten))
     assert _leftovers(out_root) == []
 
 

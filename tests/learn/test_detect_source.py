@@ -8,7 +8,8 @@ detect = pytest.importorskip("redactdesk.detect")
 
 
 def test_crf_source_hits_and_registration(trained):
-    from redactdesk.detect.sources import DetectDoc, get_source, unregister_source
+    from redactdesk.detect.registry import get_source, unregister_source
+    from redactdesk.detect.sources import DetectDoc
     from redactdesk.learn.detect_source import CrfSource, register_crf_source
     from redactdesk.synth import generate_call
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 from redactdesk.audio.ranges import mask_ranges
+from redactdesk.pipeline.substitute_project import autofix_project, substitute_project
 from redactdesk.store import Project
-from redactdesk.substitute.batch import autofix_project, substitute_project
 
 
 def test_the_rest_of_a_date_after_its_span_joins_the_item_and_its_mask(make_conv, tmp_path):

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from redactdesk.pipeline.substitute_project import substitute_project
 from redactdesk.store import Project
-from redactdesk.substitute import SubstitutionError, substitute_project, write_revised
+from redactdesk.substitute import SubstitutionError, write_revised
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.text import split_punct
 

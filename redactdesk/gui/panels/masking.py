@@ -202,7 +202,8 @@ class MaskingPanel(QWidget):
     def play(self, which: str) -> None:
         """Play the ``"original"`` or ``"masked"`` version of the chosen stretch."""
         from redactdesk.audio import MaskError, mask_ranges
-        from redactdesk.audio.project import conversation_params, range_settings
+        from redactdesk.audio.masker_params import conversation_params
+        from redactdesk.pipeline.audio_project import range_settings
 
         ctx = self.ctx
         conv = ctx.conversation
@@ -272,7 +273,7 @@ class MaskingPanel(QWidget):
 
     def _ranges(self, conv):
         from redactdesk.audio import MaskError, mask_ranges
-        from redactdesk.audio.project import range_settings
+        from redactdesk.pipeline.audio_project import range_settings
 
         try:
             return mask_ranges(conv, **range_settings(self.ctx.project))

@@ -11,6 +11,7 @@ from typing import Any
 from redactdesk.core.types import Role
 from redactdesk.pipeline import export_interop as interop
 from redactdesk.pipeline.executor import Task, is_in_process
+from redactdesk.pipeline.progress import part
 from redactdesk.pipeline.release.errors import ExportError, ExportRefused
 from redactdesk.pipeline.release.job import (
     MaskFn,
@@ -20,7 +21,6 @@ from redactdesk.pipeline.release.job import (
     Report,
     Stage,
     as_dict,
-    sub_progress,
 )
 from redactdesk.store import utc_now
 
@@ -46,8 +46,9 @@ def default_prosody() -> ProsodyFn:
 def mask(job: ReleaseJob, report: Report) -> None:
     """Mask every recording into the staging folder (checking it is the one that was imported)."""
     from redactdesk.audio import mask_ranges
-    from redactdesk.audio.project import audio_file, conversation_params, range_settings
+    from redactdesk.audio.masker_params import conversation_params
     from redactdesk.formats.files import sha256_file
+    from redactdesk.pipeline.audio_project import audio_file, range_settings
 
     project, convs, has_audio, method = job.project, job.convs, job.has_audio, job.method
     executor, cancel = job.executor, job.cancel
@@ -79,7 +80,7 @@ def mask(job: ReleaseJob, report: Report) -> None:
         dst.parent.mkdir(parents=True, exist_ok=True)
         surrogates = {it.span_id: it.surrogate for it in job.revised[cid].items}
         params = conversation_params(method, job.mask_params, conv, {cid: surrogates})
-        rep = job.tools.mask(src, dst, ranges, method, params, progress=sub_progress(report, n, len(has_audio)),
+        rep = job.tools.mask(src, dst, ranges, method, params, progress=part(report, n, 1, total=len(has_audio)),
                              cancel=cancel)
         job.mask_reports[cid] = _mask_summary(rep, ranges)
         interop.write_audacity(job.inside, cid, ranges)
@@ -88,7 +89,7 @@ def mask(job: ReleaseJob, report: Report) -> None:
         from redactdesk.pipeline.stage_tasks import mask_task
 
         for task, rep in executor.run(mask_task, mask_jobs, label=f"masking ({method})", cancel=cancel,
-                                      warm=[("mask", method)], progress=lambda f, _m, _r=report: _r(f)):
+                                      warm=[("mask", method)], progress=part(report)):
             job.mask_reports[task.key] = _mask_summary(rep, job.ranges_of[task.key])
         job.mask_reports = {cid: job.mask_reports[cid] for cid in has_audio}
 
@@ -107,12 +108,12 @@ def relisten(job: ReleaseJob, report: Report) -> None:
                      args=(str(tmp / job.audio_rel[cid]), convs[cid], job.ranges_of[cid], own)) for cid in has_audio]
         warm = sorted({("relisten", str(extra.get("model", "tiny.en")), convs[c].language) for c in has_audio})
         for task, res in job.executor.run(relisten_task, jobs, label="re-listening", cancel=job.cancel, warm=warm,
-                                          progress=lambda f, _m, _r=report: _r(f)):
+                                          progress=part(report)):
             results[task.key] = _relisten_summary(res)
         job.relisten_results = results = {cid: results[cid] for cid in has_audio}
     for n, cid in enumerate(has_audio if not job.on_cluster else []):
         res = relisten_fn(tmp / job.audio_rel[cid], convs[cid], job.ranges_of[cid],
-                          progress=sub_progress(report, n, len(has_audio)), cancel=job.cancel, **extra)
+                          progress=part(report, n, 1, total=len(has_audio)), cancel=job.cancel, **extra)
         results[cid] = _relisten_summary(res)
         report((n + 1) / len(has_audio))
     decide_relisten_leaks(job)

@@ -211,13 +211,6 @@ class Steps:
         return report
 
 
-def sub_progress(report: Report, n: int, total: int) -> Callable[..., None]:
-    def sub(fraction: float, *_: Any) -> None:
-        report((n + min(max(float(fraction), 0.0), 1.0)) / max(total, 1))
-
-    return sub
-
-
 # ---------------------------------------------------------------------------------------------- files
 def inside(root: Path, *parts: str) -> Path:
     """``root/parts`` — refusing any path that would leave ``root`` (ids are data, not paths)."""

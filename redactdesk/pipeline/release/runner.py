@@ -92,7 +92,7 @@ def export_release(
         os.rename(tmp, final)
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        if type(exc).__name__ == "MaskCancelled":
+        if isinstance(exc, Cancelled):  # the export's own, or a stage's (MaskCancelled, AsrCancelled...)
             raise Cancelled("export cancelled; no release was written") from exc
         raise
     finally:

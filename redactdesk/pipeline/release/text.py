@@ -93,8 +93,11 @@ RECHECK = Stage("recheck", weight=lambda job: 0.3 * len(job.ids),
 
 def _generalisation_levels(convs: dict[str, Conversation], k: int) -> dict[str, dict[str, int]]:
     """Per conversation {span category: level}, as ``substitute_project`` computes it (mode "generalise")."""
-    from redactdesk.substitute.batch import SPAN_CATEGORY_OF_QI
-    from redactdesk.substitute.generalise import extract_quasi_identifiers, generalise_records
+    from redactdesk.substitute.generalise import (
+        SPAN_CATEGORY_OF_QI,
+        extract_quasi_identifiers,
+        generalise_records,
+    )
 
     records = {cid: extract_quasi_identifiers(c) for cid, c in convs.items()}
     report = generalise_records(records, {cid: c.language for cid, c in convs.items()}, k=k)

@@ -1,37 +1,33 @@
-"""Substitution over a project, and writing revised transcripts (the CLI's ``substitute`` command).
+"""Substitution over a project (the CLI's ``substitute`` command) and the linguist's Auto-fix over it.
 
 ``substitute_project`` reads every conversation, its stored pseudonym map and the project's
 gazetteer edits, substitutes it, and stores the map rows back (logged as one ``substitute``
-decision per conversation whose map changed). ``write_revised`` writes the revised transcript as
-text and as a redactdesk conversation JSON; neither file holds an original value.
+decision per conversation whose map changed); with ``out_dir`` it writes the revised transcripts
+(:func:`redactdesk.substitute.revised_files.write_revised`). This is orchestration over a ``Project``,
+so it lives in ``pipeline``; ``substitute`` itself works on one conversation and knows no store.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from redactdesk.core.types import Conversation
-from redactdesk.formats.files import atomic_write_text
 from redactdesk.substitute.engine import MODES, SubstitutionResult, substitute_conversation
 from redactdesk.substitute.errors import SubstitutionError
 from redactdesk.substitute.generalise import (
+    SPAN_CATEGORY_OF_QI,
     GeneralisationReport,
     extract_quasi_identifiers,
     generalise_records,
 )
+from redactdesk.substitute.revised_files import write_revised
 
 if TYPE_CHECKING:
     from redactdesk.store import Project
-
-# meta keys that may hold original values (the demo generator's ground truth) and never leave
-SENSITIVE_META = {"span_values", "quasi_identifiers"}
-SPAN_CATEGORY_OF_QI = {"city": "CITY", "country": "COUNTRY", "age": "AGE"}
 
 
 @dataclass
@@ -58,7 +54,6 @@ class ProjectSubstitution:
         if self.generalisation is not None:
             out["generalisation"] = self.generalisation.summary()
         return out
-
 
 def substitute_project(
     project: Project,
@@ -111,7 +106,6 @@ def substitute_project(
             progress(n, len(ids))
     return out
 
-
 @dataclass
 class AutoFixSummary:
     """What :func:`autofix_project` changed (counts only: it never holds values)."""
@@ -119,7 +113,6 @@ class AutoFixSummary:
     spans_grown: int = 0
     surrogates_redrawn: int = 0
     warnings_left: int = 0
-
 
 def autofix_project(project: Project, *, conversation_ids: Iterable[str] | None = None,
                     rounds: int = 3) -> AutoFixSummary:
@@ -161,7 +154,6 @@ def autofix_project(project: Project, *, conversation_ids: Iterable[str] | None 
             out.warnings_left += len(result.warnings)
     return out
 
-
 def _generalised_meta(conv: Conversation, values: dict[str, str]) -> dict[str, Any]:
     """Meta entries to overwrite in the revised file: the generalised quasi-identifiers, and the
     customer's gender in ``speakers`` replaced by its generalised value."""
@@ -177,43 +169,3 @@ def _generalised_meta(conv: Conversation, values: dict[str, str]) -> dict[str, A
         meta["speakers"] = new
     return meta
 
-
-def revised_text(result: SubstitutionResult) -> str:
-    """One line per turn: ``speaker: words``."""
-    lines = []
-    for t in result.revised_turns:
-        words = " ".join(w.text for w in result.revised_words[t.start_word:t.end_word])
-        lines.append(f"{t.speaker}: {words}")
-    if not result.revised_turns:
-        lines.append(result.revised_text())
-    return "\n".join(lines) + "\n"
-
-
-def revised_document(conv: Conversation, result: SubstitutionResult,
-                     extra_meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The revised conversation as a redactdesk conversation JSON document (no original values)."""
-    meta = {k: v for k, v in conv.meta.items() if k not in SENSITIVE_META}
-    meta["substitution"] = {"mode": result.mode, "replacements": len(result.replacements),
-                            "warnings": len(result.warnings)}
-    if extra_meta:
-        meta.update(extra_meta)
-    return {
-        "format": "redactdesk-conversation", "version": 1, "id": conv.id, "language": result.language,
-        "duration": conv.duration, "sample_rate": conv.sample_rate, "channels": conv.channels,
-        "words": [w.to_dict() for w in result.revised_words],
-        "turns": [t.to_dict() for t in result.revised_turns],
-        "spans": [s.to_dict() for s in result.revised_spans],
-        "meta": meta,
-    }
-
-
-def write_revised(conv: Conversation, result: SubstitutionResult, out_dir: str | os.PathLike[str], *,
-                  extra_meta: dict[str, Any] | None = None) -> tuple[Path, Path]:
-    """Write ``<id>.txt`` and ``<id>.json`` (revised words, turns, spans) into ``out_dir``."""
-    if result.conversation_id != conv.id:
-        raise SubstitutionError(f"result is for {result.conversation_id!r}, not {conv.id!r}")
-    folder = Path(out_dir)
-    txt, js = folder / f"{conv.id}.txt", folder / f"{conv.id}.json"
-    atomic_write_text(txt, revised_text(result))
-    atomic_write_text(js, json.dumps(revised_document(conv, result, extra_meta), ensure_ascii=False, indent=1) + "\n")
-    return txt, js

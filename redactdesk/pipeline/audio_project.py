@@ -1,5 +1,8 @@
 """Mask every conversation of a project: one masked file per recording, same format as its source.
 
+This is orchestration over a ``Project`` (its settings, its audio paths), so it lives in ``pipeline``;
+the per-conversation parts that need no project are :mod:`redactdesk.audio.masker_params`.
+
 Settings read from the project (defaults in brackets): ``mask.padding`` [0.05 s],
 ``mask.min_confidence`` [0.5], ``mask.channel_mode`` ["speaker"].
 """
@@ -8,18 +11,17 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from redactdesk.audio.base import CancelFn, ProgressFn, get_masker
 from redactdesk.audio.errors import MaskError
+from redactdesk.audio.masker_params import Surrogates, conversation_params, ready_masker
 from redactdesk.audio.maskfile import MaskReport, mask_file
-from redactdesk.audio.ranges import MaskRange, mask_ranges, span_key
-from redactdesk.core.types import Conversation, SpanStatus
+from redactdesk.audio.ranges import MaskRange, mask_ranges
+from redactdesk.core.progress import CancelFn, FractionFn, part
+from redactdesk.core.types import Conversation
 from redactdesk.formats.files import sha256_file
-
-Surrogates = Mapping[str, Mapping[Any, str]] | Callable[[Conversation], Mapping[Any, str]]
 
 
 def range_settings(project: Any) -> dict[str, Any]:
@@ -58,29 +60,10 @@ def unique_output_name(conv: Conversation, source: Path, used: set[str]) -> str:
     return name
 
 
-def targets_for(conv: Conversation) -> dict[str, str]:
-    """Span key -> original words of every accepted span (what the distortion loop must hide)."""
-    return {str(span_key(s)): conv.span_text(s) for s in conv.spans_by_status(SpanStatus.ACCEPTED)}
-
-
-def conversation_params(method: str, params: Mapping[str, Any] | None, conv: Conversation,
-                        surrogates: Surrogates | None) -> dict[str, Any]:
-    """Per-conversation masker parameters: targets for distortion, surrogate text for the voice."""
-    p = dict(params or {})
-    if method == "distort":
-        p.setdefault("targets", targets_for(conv))
-        p.setdefault("language", conv.language)
-    if method == "voice":
-        p.setdefault("language", conv.language)
-        if surrogates is not None and "surrogates" not in p:
-            p["surrogates"] = surrogates(conv) if callable(surrogates) else surrogates.get(conv.id, {})
-    return p
-
-
 def mask_conversation(project: Any, conv: Conversation, out_dir: Path, method: str,
                       params: Mapping[str, Any] | None = None, *, surrogates: Surrogates | None = None,
                       event_ranges: Iterable[Any] = (), verify_audio: bool = True, out_name: str | None = None,
-                      progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> MaskReport:
+                      progress: FractionFn | None = None, cancel: CancelFn | None = None) -> MaskReport:
     """Mask one conversation's recording into ``out_dir``; a report with ``skipped`` set if it has none."""
     src = audio_file(project, conv)
     if src is None:
@@ -98,21 +81,8 @@ def mask_conversation(project: Any, conv: Conversation, out_dir: Path, method: s
     return report
 
 
-def ready_masker(method: str, params: Mapping[str, Any] | None, out_dir: str | Path) -> tuple[Any, Path]:
-    """The masker for ``method``, its parameters checked, and the output folder made — before any
-    file is touched (a method that is not installed, or bad parameters, fail here)."""
-    masker = get_masker(method)
-    ok, why = masker.available()
-    if not ok:
-        raise MaskError(f"masking method {method!r} is not available here: {why}")
-    masker.validate(params)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    return masker, out
-
-
 def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
-                 params: Mapping[str, Any] | None = None, progress: ProgressFn | None = None, *,
+                 params: Mapping[str, Any] | None = None, progress: FractionFn | None = None, *,
                  cancel: CancelFn | None = None, surrogates: Surrogates | None = None,
                  conversation_ids: Iterable[str] | None = None, verify_audio: bool = True) -> list[MaskReport]:
     """Write one masked file per conversation into ``out_dir`` (created if needed); one report each.
@@ -127,7 +97,7 @@ def mask_project(project: Any, out_dir: str | os.PathLike[str], method: str,
     used: set[str] = set()
     for i, cid in enumerate(ids):
         conv = project.load_conversation(cid)
-        step = None if progress is None else (lambda f, i=i: progress((i + f) / len(ids)))
+        step = part(progress, i, 1, total=len(ids))
         src = audio_file(project, conv)
         name = unique_output_name(conv, src, used) if src is not None else None
         reports.append(mask_conversation(project, conv, out, method, params, surrogates=surrogates,
