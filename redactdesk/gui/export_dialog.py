@@ -118,13 +118,13 @@ def _masker_names() -> list[str]:
 
 def run_export(ctx: Any, out: Path, options: dict[str, Any], job: Any) -> Any:
     """Worker-thread body: export on the job's own connection (``ctx.job_project()``). Returns the ReleaseResult."""
-    from redactdesk.gui.stage_jobs import cancel_of, progress_of
+    from redactdesk.gui.stage_jobs import cancel_of
     from redactdesk.pipeline.executor import open_executor, resolve_config
     from redactdesk.pipeline.export import export_release
 
     with ctx.job_project() as project, open_executor(resolve_config(project=project)) as executor:
         # masking and re-listening of many calls run on the same executor as `redactdesk export`
-        return export_release(project, out, progress=progress_of(job), cancel=cancel_of(job), executor=executor,
+        return export_release(project, out, progress=job.progress_fn, cancel=cancel_of(job), executor=executor,
                               **options)
 
 

@@ -31,11 +31,6 @@ if TYPE_CHECKING:
 StageFn = Callable[["Project", Any, Job], Any]  # (the job's project, the executor, the job) -> result
 
 
-def progress_of(job: Job) -> Callable[[float, str], None]:
-    """The pipeline's ``progress(fraction, message)`` as the job's progress bar (raises on cancel)."""
-    return lambda fraction, message: job.report(fraction, None, message)
-
-
 def cancel_of(job: Job) -> Callable[[], bool]:
     """The pipeline's ``cancel()``: True once the user pressed Cancel on the job."""
     return lambda: job.is_cancelled
@@ -106,7 +101,7 @@ class StageJobs:
         def work(job: Job) -> Any:
             with self.ctx.job_project() as project:
                 return import_many(project, list(paths), language=language, failures=failures,
-                                   progress=progress_of(job), cancel=cancel_of(job))
+                                   progress=job.progress_fn, cancel=cancel_of(job))
 
         def done(results: list[Any]) -> None:
             warn = sum(len(r.warnings) for r in results)
@@ -131,7 +126,7 @@ class StageJobs:
 
         def stage(project: Project, executor: Any, job: Job) -> Any:
             return transcribe_project(project, ids, model=models, executor=executor,
-                                      progress=progress_of(job), cancel=cancel_of(job))
+                                      progress=job.progress_fn, cancel=cancel_of(job))
 
         return on_executor(self.ctx, "Transcribing", stage,
                            lambda out: self.show_results(f"Transcribed {len(out)} conversation(s)"), calls=len(ids))
@@ -146,7 +141,7 @@ class StageJobs:
         ids = list(ids)
 
         def stage(project: Project, executor: Any, job: Job) -> dict[str, int]:
-            return detection.detect_project(project, ids, progress=progress_of(job), cancel=cancel_of(job),
+            return detection.detect_project(project, ids, progress=job.progress_fn, cancel=cancel_of(job),
                                             executor=executor)
 
         if on_done is None:
@@ -170,7 +165,7 @@ class StageJobs:
         ready: list[str] = []
 
         def stage(project: Project, executor: Any, job: Job) -> dict[str, Any]:
-            return prepare_pending_calls(project, executor=executor, progress=progress_of(job),
+            return prepare_pending_calls(project, executor=executor, progress=job.progress_fn,
                                          cancel=cancel_of(job), on_ready=lambda cid, n: job.deliver((cid, n)))
 
         def one_ready(item: tuple[str, int]) -> None:
