@@ -108,10 +108,12 @@ SCHEMES = {  # name -> relisten() options
     "packed 28 s, gap 1 s": {"scheme": "packed", "pack_seconds": 28.0, "gap": 1.0},
     "packed 28 s, gap 0.5 s": {"scheme": "packed", "pack_seconds": 28.0, "gap": 0.5},
     "packed 15 s, gap 1 s": {"scheme": "packed", "pack_seconds": 15.0, "gap": 1.0},
+    "packed 28 s, no gap": {"scheme": "packed", "pack_seconds": 28.0, "gap": 0.0},
+    "packed 28 s, gap 2 s": {"scheme": "packed", "pack_seconds": 28.0, "gap": 2.0},
 }
 
 
-def schemes(corpus: Path, limit: int | None, results: dict, model: str = "tiny.en") -> None:
+def schemes(corpus: Path, limit: int | None, results: dict, model: str = "tiny.en", only: list[str] = ()) -> None:
     from redactdesk.audio.ranges import mask_ranges
     from redactdesk.audio.relisten import relisten
     from redactdesk.pipeline.distributed import _cap_asr_threads, warm_up
@@ -122,7 +124,7 @@ def schemes(corpus: Path, limit: int | None, results: dict, model: str = "tiny.e
     warm_up(("relisten", model, "en"))
     print(f"\n== re-listen windowing on {len(convs)} English demo calls, {total:.0f} s of stereo audio, "
           f"{model}, 1 thread ==", flush=True)
-    print(f"{'scheme':<24} {'windows':>7} {'CPU s':>6} {'wall s':>6} {'xRT/CPU':>7} {'heard unmasked':>15} "
+    print(f"{'scheme':<24} {'calls':>7} {'CPU s':>6} {'wall s':>6} {'xRT/CPU':>7} {'heard unmasked':>15} "
           f"{'masked leaks':>12}")
     with tempfile.TemporaryDirectory(prefix="bench-relisten-") as tmp:
         masked = {}
@@ -130,6 +132,8 @@ def schemes(corpus: Path, limit: int | None, results: dict, model: str = "tiny.e
             masked[c.id] = Path(tmp) / f"{c.id}.flac"
             mask_file(Path(c.audio_path), masked[c.id], mask_ranges(c), "beep")
         for name, options in SCHEMES.items():
+            if only and not any(o in name for o in only):
+                continue
             windows, heard, items, leaks, cpu, wall = 0, 0, 0, 0, 0.0, 0.0
             for c in convs:
                 ranges = mask_ranges(c)
@@ -159,7 +163,8 @@ def main() -> None:
     ap.add_argument("--hours", type=float, default=2.0)
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--skip-table", action="store_true")
-    ap.add_argument("--schemes", action="store_true", help="compare the re-listen windowing schemes")
+    ap.add_argument("--schemes", nargs="*", default=None, metavar="NAME",
+                    help="compare the re-listen windowing schemes (those whose name holds a NAME given; all by default)")
     ap.add_argument("--no-baseline", action="store_true", help="skip re-listening to the unmasked audio")
     ap.add_argument("--json", type=Path, default=None, help="also write the numbers here")
     args = ap.parse_args()
@@ -168,8 +173,8 @@ def main() -> None:
         speed(args.hours, results)
     if not args.skip_table:
         table(args.corpus, [m for m in args.methods.split(",") if m], args.limit, results, not args.no_baseline)
-    if args.schemes:
-        schemes(args.corpus, args.limit, results)
+    if args.schemes is not None:
+        schemes(args.corpus, args.limit, results, only=args.schemes)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

@@ -82,3 +82,4 @@ def split_words(words: Sequence[Word], window: Sequence[Placed]) -> dict[int, li
             p = window[k]
             out[p.clip].append(replace(w, start=w.start - p.offset, end=w.end - p.offset))
     return out
+

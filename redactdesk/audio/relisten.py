@@ -135,10 +135,14 @@ def items_in_range(conv: Conversation, r: MaskRange) -> list[Span]:
     return out
 
 
-PACKED = "packed"
 PER_PIECE = "per-piece"
-SCHEMES = (PACKED, PER_PIECE)
-DEFAULT_SCHEME = PACKED
+PACKED = "packed"
+SCHEMES = (PER_PIECE, PACKED)
+# per-piece hears more: on 3 demo calls tiny.en recognised 43 of 47 unmasked items one clip per call
+# and 39-41 with clips packed into 28-s calls (benchmarks/bench_mask.py --schemes): it times the last
+# words before a silence into the silence, past their range. A check that hears less is worse than a
+# slow one, so packing (about 2x less CPU) is opt-in.
+DEFAULT_SCHEME = PER_PIECE
 PACK_SECONDS = 28.0  # a packed window: under Whisper's 30 s, so nothing is cut at the end
 PACK_GAP = 1.0  # silence between two packed clips
 
@@ -163,11 +167,12 @@ def relisten(
     """Re-transcribe every masked range of ``masked_path`` and report accepted items still heard.
 
     Ranges close together form one clip of up to ``window`` seconds (each range with at least
-    ``context`` seconds either side), every channel its own clip. ``scheme`` "per-piece" hears each
-    clip in its own recogniser call; "packed" lays clips end to end, ``gap`` seconds of silence
-    apart, in calls of up to ``pack_seconds`` (see :mod:`redactdesk.audio.packing`): Whisper
-    encodes 30 s per call however short the clip, so this costs a fraction. Recognised words are
-    assigned to a clip, then to a range, by their times.
+    ``context`` seconds either side), every channel its own clip. ``scheme`` "per-piece" (default)
+    hears each clip in its own recogniser call; "packed" lays clips end to end, ``gap`` seconds of
+    silence apart, in calls of up to ``pack_seconds`` (see :mod:`redactdesk.audio.packing`):
+    Whisper encodes 30 s per call however short the clip, so that takes about half the CPU, but
+    tiny.en heard fewer items that way (see ``DEFAULT_SCHEME``). Recognised words are assigned to a
+    clip, then to a range, by their times.
     ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
     with its surrogate are not taken for a leak. An English-only ``model`` (tiny.en) listening to a
     conversation in another language is swapped for the multilingual ``base``. ``recogniser``
@@ -217,8 +222,9 @@ def relisten(
                 a, b = spans[g_i]
                 fh.seek(a)
                 audio[g_i] = solo_channels(fh.read(b - a, dtype="float32", always_2d=True))
-            signal = window_audio({p.clip: audio[clips[p.clip][0]][clips[p.clip][1]] for p in placed}, placed, rate)
-            for clip, words in split_words(recognise(signal, rate), placed).items():
+            signal_of = {p.clip: audio[clips[p.clip][0]][clips[p.clip][1]] for p in placed}
+            heard = recognise(window_audio(signal_of, placed, rate), rate)
+            for clip, words in split_words(heard, placed).items():
                 g_i = clips[clip][0]
                 hear(groups[g_i], spans[g_i][0] / rate, words)
             if progress is not None:

@@ -69,6 +69,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help="folder for the masked audio")
     p.add_argument("--relisten", action="store_true", help="re-transcribe masked ranges and report leaks (on the "
                    "same workers as the masking)")
+    p.add_argument("--relisten-scheme", default=None, choices=["per-piece", "packed"],
+                   help="how masked ranges are laid into recogniser calls: each clip alone (per-piece, the "
+                   "default: it hears the most), or packed end to end into ~28-s calls (faster; tiny.en heard "
+                   "fewer items in the benchmark, see benchmarks/bench_mask.py --schemes)")
     add_executor_options(p)
     p.set_defaults(func=cmd_mask)
 
@@ -290,7 +294,7 @@ def cmd_mask(args: argparse.Namespace) -> int:
             update, close = _progress("re-listen")
             try:
                 heard = relisten_project_with(project, reports, executor=executor, method=args.method,
-                                              surrogates=surrogates, progress=update)
+                                              surrogates=surrogates, scheme=args.relisten_scheme, progress=update)
             finally:
                 close()
         leaks = 0

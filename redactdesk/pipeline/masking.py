@@ -99,13 +99,15 @@ RELISTEN_MODEL_SETTING = "mask.relisten_model"  # the export's setting too
 
 
 def relisten_project_with(project: Any, reports: Iterable[Any], *, executor: Executor | None = None,
-                          method: str = "", surrogates: Any = None, progress: ProgressFn | None = None,
-                          cancel: CancelFn | None = None) -> dict[str, Any]:
+                          method: str = "", surrogates: Any = None, scheme: str | None = None,
+                          progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> dict[str, Any]:
     """The re-listen check of each masked recording in ``reports`` (:func:`mask_project_with`'s), one
     task per conversation on ``executor``: conversation id -> ``LeakReport``, in the reports' order.
 
     Uses the project's ``mask.relisten_model`` (default tiny.en) and, for the voice method, the
     surrogates spoken in each range (so words an item shares with its surrogate are no leak).
+    ``scheme``: how the check lays clips into recogniser calls (``redactdesk.audio.relisten.SCHEMES``;
+    default: the check's own default).
     """
     from redactdesk.pipeline.executor import InProcess
     from redactdesk.pipeline.stage_tasks import relisten_task
@@ -118,10 +120,12 @@ def relisten_project_with(project: Any, reports: Iterable[Any], *, executor: Exe
         conv = project.load_conversation(report.conversation_id)
         return (str(report.output), conv, list(report.ranges))
 
+    common: dict[str, Any] = {"model": model, **({"scheme": scheme} if scheme else {})}
+
     def options(report: Any) -> dict[str, Any]:
         if method != "voice" or surrogates is None:
-            return {"model": model}
-        return {"model": model, "spoken": surrogates(project.load_conversation(report.conversation_id))}
+            return common
+        return {**common, "spoken": surrogates(project.load_conversation(report.conversation_id))}
 
     tasks = [Task(key=r.conversation_id, weight=float(r.duration or 1.0), kwargs=options(r),
                   load=lambda r=r: load(r)) for r in done]

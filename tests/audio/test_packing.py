@@ -55,3 +55,4 @@ def test_a_word_stretched_across_a_gap_counts_in_both_clips():
     out = _words(window, [("Smith", 2.8, 4.3)])
     assert [(w.text, round(w.start, 2)) for w in out[0]] == [("Smith", 2.8)]
     assert [(w.text, round(w.start, 2)) for w in out[1]] == [("Smith", -1.2)]
+

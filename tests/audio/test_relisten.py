@@ -73,9 +73,9 @@ def test_report_names_leaks_without_text(make_audio, tmp_path):
     assert report.items_checked == 2 and report.ranges_checked == 2
     assert "John" not in str(report.to_dict()) and "Smith" not in report.summary()
     assert LeakReport.from_dict(report.to_dict()) == report
-    small = relisten(audio, conv, ranges, recogniser=rec, window=3.0, scheme=PER_PIECE)  # too far apart for one clip
+    small = relisten(audio, conv, ranges, recogniser=rec, window=3.0)  # too far apart for one clip: 2 calls
     assert len(calls) == 3 and small.ranges_checked == 2 and small.windows == 2
-    packed = relisten(audio, conv, ranges, recogniser=rec, window=3.0)  # both clips in one call, 1 s of silence apart
+    packed = relisten(audio, conv, ranges, recogniser=rec, window=3.0, scheme="packed")  # one call, 1 s apart
     assert len(calls) == 4 and packed.windows == 1 and calls[-1] > sum(calls[1:3])
 
 

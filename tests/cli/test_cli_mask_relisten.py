@@ -69,13 +69,39 @@ def test_relisten_runs_as_one_task_per_conversation_on_the_executor(tiny_project
             self.runs = []
 
         def run(self, fn, tasks, **kw):
-            self.runs.append((fn, [t.key for t in tasks], kw.get("warm")))
+            self.runs.append((fn, [t.key for t in tasks], kw.get("warm"), [t.kwargs for t in tasks]))
             return super().run(fn, tasks, **kw)
 
     executor = Recording()
     with Project.open(tiny_project) as project:
         reports = mask_project_with(project, tmp_path / "out", "noise")
-        heard = relisten_project_with(project, reports, executor=executor)
-    assert executor.runs == [(relisten_task, ["call_0", "call_1"], [("relisten", "tiny.en", "en")])]
+        heard = relisten_project_with(project, reports, executor=executor, scheme="packed")
+    options = {"model": "tiny.en", "scheme": "packed"}
+    assert executor.runs == [(relisten_task, ["call_0", "call_1"], [("relisten", "tiny.en", "en")], [options] * 2)]
     assert {cid: [x.category for x in rep.leaks] for cid, rep in heard.items()} == \
         {"call_0": ["PERSON"], "call_1": ["PERSON"]}
+
+
+def test_the_cli_offers_every_relisten_scheme(capsys):
+    """The CLI lists the names itself (importing the audio package at start-up costs numpy and scipy)."""
+    from redactdesk.audio.relisten import SCHEMES
+
+    with pytest.raises(SystemExit):
+        main(["mask", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "{" + ",".join(SCHEMES) + "}" in help_text
+
+
+def test_mask_relisten_scheme_reaches_the_check(tiny_project, tmp_path, capsys, monkeypatch):
+    import redactdesk.pipeline.masking as masking
+
+    real, seen = masking.relisten_project_with, []
+
+    def spy(*args, **kw):
+        seen.append(kw.get("scheme"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(masking, "relisten_project_with", spy)
+    assert main(["mask", str(tiny_project), "--out", str(tmp_path / "o"), "--method", "noise", "--relisten",
+                 "--relisten-scheme", "packed", "--workers", "1"]) == 1
+    assert capsys.readouterr().out.count("re-listen: 1 item(s) still recognised") == 2 and seen == ["packed"]
