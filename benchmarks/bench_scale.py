@@ -4,6 +4,7 @@
     python benchmarks/bench_scale.py --stages detect,mask --detect-calls 96 --workers 2
     python benchmarks/bench_scale.py --relisten-calls 16 --asr-calls 4 --json scale.json
     python benchmarks/bench_scale.py --stages export --export-calls 4   # whole draft export with re-listen
+    python benchmarks/bench_scale.py --stages export --relisten-scheme packed
 
 Corpus: generated text-only calls for detection (``redactdesk.synth``), the bundled demo calls'
 audio with their reference words and items (accepted) for masking and the re-listen check, and a
@@ -202,8 +203,13 @@ def run_relisten(executor: Any, workers: int, convs: list[Any], folder: Path, me
     return _measure(f"re-listen ({model})", executor, workers, convs, clock)
 
 
-def run_export(executor: Any, workers: int, convs: list[Any], folder: Path, method: str, model: str) -> Measure:
-    """A whole draft export with masking and the re-listen check (the project's own settings otherwise)."""
+def run_export(executor: Any, workers: int, convs: list[Any], folder: Path, method: str, model: str,
+               scheme: str | None = None) -> Measure:
+    """A whole draft export with masking and the re-listen check (the project's own settings otherwise);
+    ``scheme``: the re-listen check's windowing (default: its own default)."""
+    import functools
+
+    from redactdesk.audio.relisten import relisten
     from redactdesk.pipeline.export import ExportRefused, export_release
 
     _warm(executor, [("mask", method), ("relisten", model, "en")])
@@ -212,12 +218,13 @@ def run_export(executor: Any, workers: int, convs: list[Any], folder: Path, meth
     leaks = "none"
     with Clock() as clock:
         try:
-            export_release(project, folder / f"release{workers}", draft=True, mask_method=method, executor=executor)
+            export_release(project, folder / f"release{workers}", draft=True, mask_method=method, executor=executor,
+                           relisten=functools.partial(relisten, scheme=scheme) if scheme else None)
         except ExportRefused:  # the check still heard an item: the time up to the refusal is the whole export's
             leaks = "some (export refused)"
     print(f"  export at {workers} worker(s): re-listen leaks {leaks}", file=sys.stderr)
     project.close()
-    return _measure(f"export+relisten ({method})", executor, workers, convs, clock)
+    return _measure(f"export+relisten ({scheme or 'default'})", executor, workers, convs, clock)
 
 
 def run_asr(executor: Any, workers: int, convs: list[Any], folder: Path, model: str) -> Measure:
@@ -270,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--relisten-calls", type=int, default=2)
     ap.add_argument("--asr-calls", type=int, default=2)
     ap.add_argument("--export-calls", type=int, default=4, help="calls in the whole-export stage (export)")
+    ap.add_argument("--relisten-scheme", default=None, help="the export's re-listen windowing: per-piece or packed")
     ap.add_argument("--method", default="beep")
     ap.add_argument("--model", default="tiny.en", help="Whisper model for the re-listen check and ASR")
     ap.add_argument("--json", type=Path, help="also write the measurements here")
@@ -304,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
                                          args.method, args.model)
                     elif stage == "export":
                         m = run_export(executor, workers, corpora["audio"][:args.export_calls], folder, args.method,
-                                       args.model)
+                                       args.model, args.relisten_scheme)
                     elif stage == "asr":
                         m = run_asr(executor, workers, corpora["audio"][:args.asr_calls], folder, args.model)
                     else:
