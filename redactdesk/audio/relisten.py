@@ -139,7 +139,7 @@ PER_PIECE = "per-piece"
 PACKED = "packed"
 SCHEMES = (PER_PIECE, PACKED)
 # per-piece hears more: on 3 demo calls tiny.en recognised 43 of 47 unmasked items one clip per call
-# and 39-41 with clips packed into 28-s calls (benchmarks/bench_mask.py --schemes): it times the last
+# and 38-41 with clips packed into 28-s calls (benchmarks/bench_mask.py --schemes): it times the last
 # words before a silence into the silence, past their range. A check that hears less is worse than a
 # slow one, so packing (about 2x less CPU) is opt-in.
 DEFAULT_SCHEME = PER_PIECE

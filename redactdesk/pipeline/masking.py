@@ -5,7 +5,8 @@ as before; on a cluster each worker reads its recording by path, checks its sha2
 masked copy atomically into the output folder (which every worker must be able to write: a shared
 folder when the cluster spans machines). Masking writes no project data, so a rerun simply writes
 every file again; a worker killed mid-file leaves only a temporary file that the rerun of its task
-replaces.
+replaces. :func:`relisten_project_with` then runs the re-listen check of each masked file on the
+same executor, one task per recording (``redactdesk mask --relisten``).
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ def relisten_project_with(project: Any, reports: Iterable[Any], *, executor: Exe
 
     def options(report: Any) -> dict[str, Any]:
         if method != "voice" or surrogates is None:
-            return common
+            return dict(common)
         return {**common, "spoken": surrogates(project.load_conversation(report.conversation_id))}
 
     tasks = [Task(key=r.conversation_id, weight=float(r.duration or 1.0), kwargs=options(r),

@@ -105,3 +105,14 @@ def test_mask_relisten_scheme_reaches_the_check(tiny_project, tmp_path, capsys, 
     assert main(["mask", str(tiny_project), "--out", str(tmp_path / "o"), "--method", "noise", "--relisten",
                  "--relisten-scheme", "packed", "--workers", "1"]) == 1
     assert capsys.readouterr().out.count("re-listen: 1 item(s) still recognised") == 2 and seen == ["packed"]
+
+
+def test_the_voice_method_tells_the_check_what_was_spoken(tiny_project, tmp_path):
+    """Words an item shares with its spoken surrogate are no leak: the check must get the surrogates."""
+    from redactdesk.pipeline.masking import mask_project_with, relisten_project_with
+
+    with Project.open(tiny_project) as project:
+        reports = mask_project_with(project, tmp_path / "out", "noise")
+        heard = relisten_project_with(project, reports, method="voice",
+                                      surrogates=lambda conv: {s.id: "Lee Marvin" for s in conv.spans})
+    assert all(not rep.leaked for rep in heard.values())  # "Lee" was said on purpose
