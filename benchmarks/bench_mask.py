@@ -3,12 +3,18 @@
     python benchmarks/bench_mask.py                     # both parts
     python benchmarks/bench_mask.py --skip-table        # speed only (no recogniser)
     python benchmarks/bench_mask.py --skip-speed --methods silence,beep --limit 4
+    python benchmarks/bench_mask.py --skip-speed --skip-table --schemes --limit 3   # re-listen windowing
 
 Part 1 masks a synthetic recording (--hours long, 16 kHz mono, one 1-s range every 10 s) with
 silence, beep and noise, in FLAC and WAV, and prints times, x real time and peak memory (target:
 >= 300x real time on 2 cores, memory flat). Part 2 runs :func:`redactdesk.audio.evaluate.evaluate_methods`
 on the demo corpus: items the re-listen check still hears per method (must be 0 for silence, beep and
 noise), pitch/energy RMSD against silence's, and time taken (distortion includes its recogniser loop).
+Part 3 (--schemes) compares the re-listen check's windowing schemes on the demo calls: recogniser
+calls (windows), CPU and wall seconds on the beep-masked audio, x real time per CPU second (what one
+dedicated core does; on a shared machine the wall figure measures the neighbours), and its
+*sensitivity*: the accepted items it recognises in the UNMASKED audio (what a scheme could miss),
+and items it still hears in the beep-masked audio (must be 0).
 """
 
 from __future__ import annotations
@@ -97,6 +103,58 @@ def table(corpus: Path, methods: list[str], limit: int | None, results: dict, ba
     results["table"] = [r.to_dict() for r in rows]
 
 
+SCHEMES = {  # name -> relisten() options
+    "per-piece": {"scheme": "per-piece"},
+    "packed 28 s, gap 1 s": {"scheme": "packed", "pack_seconds": 28.0, "gap": 1.0},
+    "packed 28 s, gap 0.5 s": {"scheme": "packed", "pack_seconds": 28.0, "gap": 0.5},
+    "packed 15 s, gap 1 s": {"scheme": "packed", "pack_seconds": 15.0, "gap": 1.0},
+    "packed 28 s, no gap": {"scheme": "packed", "pack_seconds": 28.0, "gap": 0.0},
+    "packed 28 s, gap 2 s": {"scheme": "packed", "pack_seconds": 28.0, "gap": 2.0},
+}
+
+
+def schemes(corpus: Path, limit: int | None, results: dict, model: str = "tiny.en", only: list[str] = ()) -> None:
+    from redactdesk.audio.ranges import mask_ranges
+    from redactdesk.audio.relisten import relisten
+    from redactdesk.pipeline.distributed import _cap_asr_threads, warm_up
+
+    _cap_asr_threads(1)  # one thread, as each worker of a cluster has
+    convs = [c for c in load_corpus(corpus) if c.language == "en"][:limit]
+    total = sum(c.duration or 0 for c in convs)
+    warm_up(("relisten", model, "en"))
+    print(f"\n== re-listen windowing on {len(convs)} English demo calls, {total:.0f} s of stereo audio, "
+          f"{model}, 1 thread ==", flush=True)
+    print(f"{'scheme':<24} {'calls':>7} {'CPU s':>6} {'wall s':>6} {'xRT/CPU':>7} {'heard unmasked':>15} "
+          f"{'masked leaks':>12}")
+    with tempfile.TemporaryDirectory(prefix="bench-relisten-") as tmp:
+        masked = {}
+        for c in convs:
+            masked[c.id] = Path(tmp) / f"{c.id}.flac"
+            mask_file(Path(c.audio_path), masked[c.id], mask_ranges(c), "beep")
+        for name, options in SCHEMES.items():
+            if only and not any(o in name for o in only):
+                continue
+            windows, heard, items, leaks, cpu, wall = 0, 0, 0, 0, 0.0, 0.0
+            for c in convs:
+                ranges = mask_ranges(c)
+                original = relisten(c.audio_path, c, ranges, model=model, **options)
+                heard += len(original.leaks)
+                items += original.items_checked
+                c0, t0 = time.process_time(), time.perf_counter()
+                rep = relisten(masked[c.id], c, ranges, model=model, **options)
+                cpu += time.process_time() - c0
+                wall += time.perf_counter() - t0
+                windows += rep.windows
+                leaks += len(rep.leaks)
+            print(f"{name:<24} {windows:>7} {cpu:>6.1f} {wall:>6.1f} {total / cpu:>7.1f} {heard:>8}/{items:<6} "
+                  f"{leaks:>12}", flush=True)
+            results.setdefault("schemes", []).append({"scheme": name, **options, "windows": windows, "cpu": cpu,
+                                                      "wall": wall, "heard_unmasked": heard, "items": items,
+                                                      "masked_leaks": leaks})
+    print("heard unmasked = accepted items recognised (fully or partly) in the original audio: the check's "
+          "sensitivity; a scheme that hears fewer would miss leaks.")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", type=Path, default=ROOT / "resources" / "samples")
@@ -105,6 +163,8 @@ def main() -> None:
     ap.add_argument("--hours", type=float, default=2.0)
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--skip-table", action="store_true")
+    ap.add_argument("--schemes", nargs="*", default=None, metavar="NAME",
+                    help="compare the re-listen windowing schemes (those whose name holds a NAME given; all by default)")
     ap.add_argument("--no-baseline", action="store_true", help="skip re-listening to the unmasked audio")
     ap.add_argument("--json", type=Path, default=None, help="also write the numbers here")
     args = ap.parse_args()
@@ -113,6 +173,8 @@ def main() -> None:
         speed(args.hours, results)
     if not args.skip_table:
         table(args.corpus, [m for m in args.methods.split(",") if m], args.limit, results, not args.no_baseline)
+    if args.schemes is not None:
+        schemes(args.corpus, args.limit, results, only=args.schemes)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

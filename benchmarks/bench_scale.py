@@ -3,6 +3,8 @@
     python benchmarks/bench_scale.py                       # quick: a few minutes on 2 cores
     python benchmarks/bench_scale.py --stages detect,mask --detect-calls 96 --workers 2
     python benchmarks/bench_scale.py --relisten-calls 16 --asr-calls 4 --json scale.json
+    python benchmarks/bench_scale.py --stages export --export-calls 4   # whole draft export with re-listen
+    python benchmarks/bench_scale.py --stages export --relisten-scheme packed
 
 Corpus: generated text-only calls for detection (``redactdesk.synth``), the bundled demo calls'
 audio with their reference words and items (accepted) for masking and the re-listen check, and a
@@ -201,6 +203,30 @@ def run_relisten(executor: Any, workers: int, convs: list[Any], folder: Path, me
     return _measure(f"re-listen ({model})", executor, workers, convs, clock)
 
 
+def run_export(executor: Any, workers: int, convs: list[Any], folder: Path, method: str, model: str,
+               scheme: str | None = None) -> Measure:
+    """A whole draft export with masking and the re-listen check (the project's own settings otherwise);
+    ``scheme``: the re-listen check's windowing (default: its own default)."""
+    import functools
+
+    from redactdesk.audio.relisten import relisten
+    from redactdesk.pipeline.export import ExportRefused, export_release
+
+    _warm(executor, [("mask", method), ("relisten", model, "en")])
+    project = _project(folder, f"export{workers}", convs)
+    project.set_setting("mask.relisten_model", model)
+    leaks = "none"
+    with Clock() as clock:
+        try:
+            export_release(project, folder / f"release{workers}", draft=True, mask_method=method, executor=executor,
+                           relisten=functools.partial(relisten, scheme=scheme) if scheme else None)
+        except ExportRefused:  # the check still heard an item: the time up to the refusal is the whole export's
+            leaks = "some (export refused)"
+    print(f"  export at {workers} worker(s): re-listen leaks {leaks}", file=sys.stderr)
+    project.close()
+    return _measure(f"export+relisten ({scheme or 'default'})", executor, workers, convs, clock)
+
+
 def run_asr(executor: Any, workers: int, convs: list[Any], folder: Path, model: str) -> Measure:
     from redactdesk.pipeline.transcription import transcribe_project
 
@@ -250,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mask-calls", type=int, default=48)
     ap.add_argument("--relisten-calls", type=int, default=2)
     ap.add_argument("--asr-calls", type=int, default=2)
+    ap.add_argument("--export-calls", type=int, default=4, help="calls in the whole-export stage (export)")
+    ap.add_argument("--relisten-scheme", default=None, help="the export's re-listen windowing: per-piece or packed")
     ap.add_argument("--method", default="beep")
     ap.add_argument("--model", default="tiny.en", help="Whisper model for the re-listen check and ASR")
     ap.add_argument("--json", type=Path, help="also write the measurements here")
@@ -262,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         folder = Path(tmp)
         corpora = {"detect": text_calls(args.detect_calls) if "detect" in stages else [],
-                   "audio": audio_calls(max(args.mask_calls, args.relisten_calls, args.asr_calls))}
+                   "audio": audio_calls(max(args.mask_calls, args.relisten_calls, args.asr_calls, args.export_calls))}
         for workers in (1, n):
             t0 = time.perf_counter()
             with open_executor(ExecutorConfig(workers=workers)) as executor:
@@ -282,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
                     elif stage == "relisten":
                         m = run_relisten(executor, workers, corpora["audio"][:args.relisten_calls], folder,
                                          args.method, args.model)
+                    elif stage == "export":
+                        m = run_export(executor, workers, corpora["audio"][:args.export_calls], folder, args.method,
+                                       args.model, args.relisten_scheme)
                     elif stage == "asr":
                         m = run_asr(executor, workers, corpora["audio"][:args.asr_calls], folder, args.model)
                     else:

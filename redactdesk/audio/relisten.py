@@ -22,6 +22,7 @@ import soundfile as sf
 
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.matching import FULL, match_item
+from redactdesk.audio.packing import pack, split_words, window_audio
 from redactdesk.audio.ranges import EVENT_CATEGORY, MaskRange, SpanKey, span_key
 from redactdesk.audio.recognise import (
     MAX_WINDOW,
@@ -35,7 +36,7 @@ from redactdesk.audio.recognise import (
     whisper_recogniser,
 )
 from redactdesk.core.progress import CancelFn, FractionFn
-from redactdesk.core.types import Conversation, Span, SpanStatus
+from redactdesk.core.types import Conversation, Span, SpanStatus, Word
 
 MIN_REASON_CHARS = 10
 
@@ -64,6 +65,8 @@ class LeakReport:
     items_checked: int
     leaks: list[Leak] = field(default_factory=list)
     seconds: float = 0.0
+    scheme: str = ""  # how clips were laid into recogniser calls (PACKED, PER_PIECE)
+    windows: int = 0  # recogniser calls made
     override_reason: str | None = None
     overridden_by: str | None = None
     overridden_at: str | None = None
@@ -132,6 +135,18 @@ def items_in_range(conv: Conversation, r: MaskRange) -> list[Span]:
     return out
 
 
+PER_PIECE = "per-piece"
+PACKED = "packed"
+SCHEMES = (PER_PIECE, PACKED)
+# per-piece hears more: on 3 demo calls tiny.en recognised 43 of 47 unmasked items one clip per call
+# and 38-41 with clips packed into 28-s calls (benchmarks/bench_mask.py --schemes): it times the last
+# words before a silence into the silence, past their range. A check that hears less is worse than a
+# slow one, so packing (about 2x less CPU) is opt-in.
+DEFAULT_SCHEME = PER_PIECE
+PACK_SECONDS = 28.0  # a packed window: under Whisper's 30 s, so nothing is cut at the end
+PACK_GAP = 1.0  # silence between two packed clips
+
+
 def relisten(
     masked_path: str | os.PathLike[str],
     conv: Conversation,
@@ -143,19 +158,29 @@ def relisten(
     recogniser: Recogniser | None = None,
     spoken: Mapping[Any, str] | None = None,
     window: float = MAX_WINDOW,
+    scheme: str = DEFAULT_SCHEME,
+    pack_seconds: float = PACK_SECONDS,
+    gap: float = PACK_GAP,
     progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
 ) -> LeakReport:
     """Re-transcribe every masked range of ``masked_path`` and report accepted items still heard.
 
-    Ranges close together are heard in one recogniser call of up to ``window`` seconds (each with at
-    least ``context`` seconds either side); recognised words are assigned to a range by their times.
+    Ranges close together form one clip of up to ``window`` seconds (each range with at least
+    ``context`` seconds either side), every channel its own clip. ``scheme`` "per-piece" (default)
+    hears each clip in its own recogniser call; "packed" lays clips end to end, ``gap`` seconds of
+    silence apart, in calls of up to ``pack_seconds`` (see :mod:`redactdesk.audio.packing`):
+    Whisper encodes 30 s per call however short the clip, so that takes about half the CPU, but
+    tiny.en heard fewer items that way (see ``DEFAULT_SCHEME``). Recognised words are assigned to a
+    clip, then to a range, by their times.
     ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
     with its surrogate are not taken for a leak. An English-only ``model`` (tiny.en) listening to a
     conversation in another language is swapped for the multilingual ``base``. ``recogniser``
     replaces Whisper (tests, other engines).
     """
     t0 = time.perf_counter()
+    if scheme not in SCHEMES:
+        raise MaskError(f"unknown re-listen scheme; use one of {', '.join(SCHEMES)}")
     path = Path(masked_path)
     if not path.is_file():
         raise MaskError(f"no masked audio to check at {path}")
@@ -167,30 +192,43 @@ def relisten(
               for a, b in listen_windows(r.start, r.end, context)]
     groups = group_pieces(pieces, context, window)
     found: dict[tuple[int, int], str] = {}
+
+    def hear(group: list[Piece], clip_start: float, words: list[Word]) -> None:
+        for p in group:
+            heard = heard_between(words, p.start - clip_start, p.end - clip_start, tolerance)
+            if not heard:
+                continue
+            for j, span in enumerate(items[p.range_index]):
+                kind = match_item(conv.span_text(span), heard, conv.language, texts[p.range_index])
+                if kind and found.get((p.range_index, j)) != FULL:
+                    found[(p.range_index, j)] = kind
+
     try:
         fh = sf.SoundFile(str(path))
     except (sf.LibsndfileError, RuntimeError) as exc:
         raise MaskError(f"cannot read masked audio {path.name}: {exc}") from exc
     with fh:
-        rate = fh.samplerate
-        for g_i, group in enumerate(groups):
+        rate, channels = fh.samplerate, fh.channels
+        spans = [(max(0, int((g[0].start - context) * rate)),
+                  min(fh.frames, int(np.ceil((max(p.end for p in g) + context) * rate)))) for g in groups]
+        clips = [(g_i, c) for g_i in range(len(groups)) for c in range(channels)]  # every channel on its own
+        lengths = [max(0, spans[g_i][1] - spans[g_i][0]) / rate for g_i, _c in clips]
+        windows = pack(lengths, pack_seconds if scheme == PACKED else 0.0, gap)
+        for w_i, placed in enumerate(windows):
             if cancel is not None and cancel():
                 raise MaskCancelled("re-listen check cancelled; no report was made")
-            a = max(0, int((group[0].start - context) * rate))
-            b = min(fh.frames, int(np.ceil((max(p.end for p in group) + context) * rate)))
-            fh.seek(a)
-            audio = fh.read(b - a, dtype="float32", always_2d=True)
-            for words in (recognise(x, rate) for x in solo_channels(audio)):
-                for p in group:
-                    heard = heard_between(words, p.start - a / rate, p.end - a / rate, tolerance)
-                    if not heard:
-                        continue
-                    for j, span in enumerate(items[p.range_index]):
-                        kind = match_item(conv.span_text(span), heard, conv.language, texts[p.range_index])
-                        if kind and found.get((p.range_index, j)) != FULL:
-                            found[(p.range_index, j)] = kind
+            audio: dict[int, list[np.ndarray]] = {}
+            for g_i in sorted({clips[p.clip][0] for p in placed}):
+                a, b = spans[g_i]
+                fh.seek(a)
+                audio[g_i] = solo_channels(fh.read(b - a, dtype="float32", always_2d=True))
+            signal_of = {p.clip: audio[clips[p.clip][0]][clips[p.clip][1]] for p in placed}
+            heard = recognise(window_audio(signal_of, placed, rate), rate)
+            for clip, words in split_words(heard, placed).items():
+                g_i = clips[clip][0]
+                hear(groups[g_i], spans[g_i][0] / rate, words)
             if progress is not None:
-                progress((g_i + 1) / len(groups))
+                progress((w_i + 1) / len(windows))
     leaks = []
     for (i, j), kind in sorted(found.items()):
         r, span = ranges[i], items[i][j]
@@ -198,4 +236,4 @@ def relisten(
     return LeakReport(conversation_id=conv.id, audio=str(path),
                       model="custom" if recogniser else model_for(model, conv.language), context=context,
                       ranges_checked=len(ranges), items_checked=sum(len(x) for x in items), leaks=leaks,
-                      seconds=time.perf_counter() - t0)
+                      seconds=time.perf_counter() - t0, scheme=scheme, windows=len(windows))

@@ -67,7 +67,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--method", default="beep", choices=["silence", "beep", "noise", "distort", "voice"],
                    help="how an item's audio is masked (voice: the surrogate spoken)")
     p.add_argument("--out", required=True, help="folder for the masked audio")
-    p.add_argument("--relisten", action="store_true", help="re-transcribe masked ranges and report leaks")
+    p.add_argument("--relisten", action="store_true", help="re-transcribe masked ranges and report leaks (on the "
+                   "same workers as the masking)")
+    p.add_argument("--relisten-scheme", default=None, choices=["per-piece", "packed"],
+                   help="how masked ranges are laid into recogniser calls: each clip alone (per-piece, the "
+                   "default: it hears the most), or packed end to end into ~28-s calls (faster; tiny.en heard "
+                   "fewer items in the benchmark, see benchmarks/bench_mask.py --schemes)")
     add_executor_options(p)
     p.set_defaults(func=cmd_mask)
 
@@ -273,7 +278,7 @@ def cmd_substitute(args: argparse.Namespace) -> int:
 
 
 def cmd_mask(args: argparse.Namespace) -> int:
-    from redactdesk.pipeline.masking import mask_project_with
+    from redactdesk.pipeline.masking import mask_project_with, relisten_project_with
 
     with open_project(args) as project, stage_executor(args, project) as executor:
         update, close = _progress(f"mask ({args.method})")
@@ -284,18 +289,22 @@ def cmd_mask(args: argparse.Namespace) -> int:
         finally:
             close()
         project.set_setting("mask.method", args.method)
+        heard = {}
+        if args.relisten:
+            update, close = _progress("re-listen")
+            try:
+                heard = relisten_project_with(project, reports, executor=executor, method=args.method,
+                                              surrogates=surrogates, scheme=args.relisten_scheme, progress=update)
+            finally:
+                close()
         leaks = 0
         for r in reports:
             if r.skipped:
                 print(f"{r.conversation_id}: skipped ({r.skipped})")
                 continue
             line = f"{r.conversation_id}: {len(r.ranges)} ranges masked -> {r.output} ({r.seconds:.2f} s)"
-            if args.relisten and r.output:
-                from redactdesk.audio.relisten import relisten
-
-                conv = project.load_conversation(r.conversation_id)
-                rep = relisten(r.output, conv, r.ranges)
-                n = len(getattr(rep, "leaks", []))
+            if r.conversation_id in heard:
+                n = len(heard[r.conversation_id].leaks)
                 leaks += n
                 line += f"; re-listen: {n} item(s) still recognised"
             print(line)

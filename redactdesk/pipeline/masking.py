@@ -5,7 +5,8 @@ as before; on a cluster each worker reads its recording by path, checks its sha2
 masked copy atomically into the output folder (which every worker must be able to write: a shared
 folder when the cluster spans machines). Masking writes no project data, so a rerun simply writes
 every file again; a worker killed mid-file leaves only a temporary file that the rerun of its task
-replaces.
+replaces. :func:`relisten_project_with` then runs the re-listen check of each masked file on the
+same executor, one task per recording (``redactdesk mask --relisten``).
 """
 
 from __future__ import annotations
@@ -86,3 +87,43 @@ class _Stub:
     def __init__(self, cid: str, audio_path: str) -> None:
         self.id = cid
         self.audio_path = audio_path
+
+
+RELISTEN_MODEL_SETTING = "mask.relisten_model"  # the export's setting too
+
+
+def relisten_project_with(project: Any, reports: Iterable[Any], *, executor: Executor | None = None,
+                          method: str = "", surrogates: Any = None, scheme: str | None = None,
+                          progress: ProgressFn | None = None, cancel: CancelFn | None = None) -> dict[str, Any]:
+    """The re-listen check of each masked recording in ``reports`` (:func:`mask_project_with`'s), one
+    task per conversation on ``executor``: conversation id -> ``LeakReport``, in the reports' order.
+
+    Uses the project's ``mask.relisten_model`` (default tiny.en) and, for the voice method, the
+    surrogates spoken in each range (so words an item shares with its surrogate are no leak).
+    ``scheme``: how the check lays clips into recogniser calls (``redactdesk.audio.relisten.SCHEMES``;
+    default: the check's own default).
+    """
+    from redactdesk.pipeline.executor import InProcess
+    from redactdesk.pipeline.stage_tasks import relisten_task
+
+    model = str(project.setting(RELISTEN_MODEL_SETTING) or "tiny.en")
+    done = [r for r in reports if r.output and not r.skipped]
+    languages = {r.id: r.language for r in project.list_conversations()}
+
+    def load(report: Any) -> tuple[Any, ...]:
+        conv = project.load_conversation(report.conversation_id)
+        return (str(report.output), conv, list(report.ranges))
+
+    common: dict[str, Any] = {"model": model, **({"scheme": scheme} if scheme else {})}
+
+    def options(report: Any) -> dict[str, Any]:
+        if method != "voice" or surrogates is None:
+            return dict(common)
+        return {**common, "spoken": surrogates(project.load_conversation(report.conversation_id))}
+
+    tasks = [Task(key=r.conversation_id, weight=float(r.duration or 1.0), kwargs=options(r),
+                  load=lambda r=r: load(r)) for r in done]
+    warm = sorted({("relisten", model, str(languages.get(r.conversation_id) or "en")) for r in done})
+    results = dict((task.key, rep) for task, rep in (executor or InProcess()).run(
+        relisten_task, tasks, label="re-listening", warm=warm, progress=progress, cancel=cancel))
+    return {r.conversation_id: results[r.conversation_id] for r in done}

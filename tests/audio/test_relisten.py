@@ -15,6 +15,7 @@ from redactdesk.audio import (
     relisten,
 )
 from redactdesk.audio.matching import FULL, PARTIAL, match_item, normalise
+from redactdesk.audio.relisten import PER_PIECE
 from redactdesk.core.types import Conversation, Span, SpanStatus, Word
 
 
@@ -72,8 +73,10 @@ def test_report_names_leaks_without_text(make_audio, tmp_path):
     assert report.items_checked == 2 and report.ranges_checked == 2
     assert "John" not in str(report.to_dict()) and "Smith" not in report.summary()
     assert LeakReport.from_dict(report.to_dict()) == report
-    small = relisten(audio, conv, ranges, recogniser=rec, window=3.0)  # too far apart for one window
-    assert len(calls) == 3 and small.ranges_checked == 2
+    small = relisten(audio, conv, ranges, recogniser=rec, window=3.0)  # too far apart for one clip: 2 calls
+    assert len(calls) == 3 and small.ranges_checked == 2 and small.windows == 2
+    packed = relisten(audio, conv, ranges, recogniser=rec, window=3.0, scheme="packed")  # one call, 1 s apart
+    assert len(calls) == 4 and packed.windows == 1 and calls[-1] > sum(calls[1:3])
 
 
 def test_words_shared_with_a_spoken_surrogate_are_not_leaks(make_audio):
@@ -119,21 +122,33 @@ def test_planted_unmasked_item_is_caught_by_real_recogniser(tmp_path, spoken_con
     assert not relisten(tmp_path / "silenced.wav", conv, ranges).leaked
 
 
-def test_each_stereo_channel_is_heard_on_its_own(make_audio, tmp_path):
-    src = make_audio("st.wav", channels=2, seconds=4.0)
+def hears_sound_as(text, block=0.1):
+    """A recogniser that "hears" ``text`` in every ``block`` seconds that still hold sound."""
+
+    def recognise(x, rate):
+        n = int(block * rate)
+        return [Word(text, i / rate, (i + n) / rate) for i in range(0, len(x) - n + 1, n)
+                if np.sqrt(np.mean(x[i:i + n] ** 2)) > 1e-3]
+
+    return recognise
+
+
+@pytest.mark.parametrize("scheme", ["packed", PER_PIECE])
+def test_each_stereo_channel_is_heard_on_its_own(tmp_path, scheme):
+    rate = 16000
+    tone = np.zeros((4 * rate, 2), dtype=np.float32)
+    tone[rate:int(1.8 * rate)] = 0.3 * np.sin(np.arange(int(0.8 * rate)) * 0.2)[:, None]  # the name, both sides
+    src = tmp_path / "st.wav"
+    sf.write(str(src), tone, rate)
     conv = conversation()
     conv.channels = 2
-
-    def rec(x, rate):  # "hears" the name wherever the range still holds sound
-        inside = x[int(1.0 * rate):int(1.8 * rate)]
-        return [Word("Smith", 1.4, 1.8)] if np.sqrt(np.mean(inside ** 2)) > 1e-3 else []
-
+    rec = hears_sound_as("Smith")  # the name wherever the range still holds sound
     one_side = [MaskRange(0.95, 1.85, 0, (1,), "PERSON")]  # the item echoes on channel 1
     mask_file(src, tmp_path / "one.wav", one_side, "silence")
-    assert relisten(tmp_path / "one.wav", conv, one_side, recogniser=rec).leaks[0].kind == PARTIAL
+    assert relisten(tmp_path / "one.wav", conv, one_side, recogniser=rec, scheme=scheme).leaks[0].kind == PARTIAL
     both = [MaskRange(0.95, 1.85, None, (1,), "PERSON")]
     mask_file(src, tmp_path / "both.wav", both, "silence")
-    assert not relisten(tmp_path / "both.wav", conv, both, recogniser=rec).leaked
+    assert not relisten(tmp_path / "both.wav", conv, both, recogniser=rec, scheme=scheme).leaked
 
 
 def test_function_words_inside_an_item_are_no_evidence_of_a_leak():
@@ -143,3 +158,64 @@ def test_function_words_inside_an_item_are_no_evidence_of_a_leak():
     assert match_item("300, 17, e los con 30 y 7, sentimos", "con la que está", "es") is None
     assert match_item("and the number is with", "with the", "en") is None
     assert match_item("Rosalinda Figuerola", "soy rosalinda", "es") == PARTIAL  # a name still counts
+
+
+VOCAB = ["hello", "this", "is", "Alice", "Jones", "my", "number", "four", "one", "seven", "Bob", "Marley", "thanks"]
+
+
+def level_recogniser(block=0.05):
+    """A recogniser that reads words off the audio itself: a stretch held at level (k+1)/100 is VOCAB[k],
+    timed where it lies in the audio it is given (so it hears the same in any window layout)."""
+
+    def recognise(x, rate):
+        n = int(block * rate)
+        codes = [int(round(float(np.median(x[i:i + n])) * 100)) - 1 for i in range(0, len(x) - n + 1, n)]
+        words, i = [], 0
+        while i < len(codes):
+            j = i
+            while j < len(codes) and codes[j] == codes[i]:
+                j += 1
+            if 0 <= codes[i] < len(VOCAB):
+                words.append(Word(VOCAB[codes[i]], i * n / rate, j * n / rate))
+            i = j
+        return words
+
+    return recognise
+
+
+def spoken_call(tmp_path, rate=16000):
+    """40 s of two-channel "speech" (channel 1 echoes channel 0) and a conversation naming three items."""
+    script = [(0.5, "hello"), (1.0, "this"), (1.5, "is"), (2.0, "Alice"), (2.5, "Jones"),
+              (15.0, "my"), (15.5, "number"), (16.0, "four"), (16.5, "one"), (17.0, "seven"),
+              (30.0, "thanks"), (30.5, "Bob"), (31.0, "Marley"), (32.0, "thanks")]
+    x = np.zeros((40 * rate, 2), dtype=np.float32)
+    for t, text in script:
+        x[int(t * rate):int((t + 0.4) * rate)] = (VOCAB.index(text) + 1) / 100
+    path = tmp_path / "call.wav"
+    sf.write(str(path), x, rate, subtype="FLOAT")
+    words = [Word(text, t, t + 0.4) for t, text in script]
+    spans = [Span(3, 5, "PERSON", SpanStatus.ACCEPTED, id=1), Span(7, 10, "PHONE", SpanStatus.ACCEPTED, id=2),
+             Span(11, 13, "PERSON", SpanStatus.ACCEPTED, id=3)]
+    return path, Conversation(id="c1", duration=40.0, channels=2, words=words, spans=spans)
+
+
+def test_packed_and_per_piece_schemes_report_the_same_leaks(tmp_path):
+    src, conv = spoken_call(tmp_path)
+    ranges = mask_ranges(conv)
+    assert len(ranges) == 3
+    rec = level_recogniser()
+    original = {s: relisten(src, conv, ranges, recogniser=rec, scheme=s) for s in ("packed", PER_PIECE)}
+    assert [(x.span_id, x.kind) for x in original["packed"].leaks] == [(1, FULL), (2, FULL), (3, FULL)]
+    mask_file(src, tmp_path / "some.wav", [ranges[0], ranges[2]], "silence")  # the phone number left unmasked
+    some = {s: relisten(tmp_path / "some.wav", conv, ranges, recogniser=rec, scheme=s) for s in ("packed", PER_PIECE)}
+    assert [(x.range_index, x.span_id, x.category, x.kind) for x in some["packed"].leaks] == [(1, 2, "PHONE", FULL)]
+    for reports in (original, some):
+        packed, alone = reports["packed"], reports[PER_PIECE]
+        assert packed.leaks == alone.leaks and packed.items_checked == alone.items_checked == 3
+        assert (packed.windows, alone.windows) == (1, 6)  # 3 clips x 2 channels in one call, or one call each
+
+
+def test_an_unknown_scheme_is_refused(make_audio):
+    with pytest.raises(MaskError, match="scheme"):
+        relisten(make_audio(seconds=4.0), conversation(), mask_ranges(conversation()), recogniser=fake([]),
+                 scheme="everything-at-once")
