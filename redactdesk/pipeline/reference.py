@@ -12,17 +12,13 @@ import re
 from dataclasses import dataclass
 
 from redactdesk.core.types import Conversation, Span, SpanStatus
-
-_DIGIT_WORDS = {
-    "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"],
-    "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"],
-}
+from redactdesk.lang.digits import DIGIT_WORDS
 _PUNCT = re.compile(r"[^\w@.'-]+|(?<!\w)[.'-]|[.'-](?!\w)")
 
 
 def spoken_tokens(text: str, language: str = "en") -> list[str]:
     """Normalised tokens of one word: lower case, no punctuation, each digit as its word."""
-    digits = _DIGIT_WORDS.get(language, _DIGIT_WORDS["en"])
+    digits = DIGIT_WORDS.get(language, DIGIT_WORDS["en"])
     t = _PUNCT.sub(" ", text.lower())
     out: list[str] = []
     for piece in t.replace("-", " ").split():
