@@ -260,10 +260,23 @@ class ActiveLearner:
 
     # ------------------------------------------------------------------ settings
     def set_strategy(self, spec: str | Strategy, *, save: bool = True) -> None:
-        """Change the query strategy (kept in the project's settings unless ``save`` is False)."""
+        """Change the query strategy (kept in the project's settings, with an audit entry like every
+        settings change, unless ``save`` is False)."""
         self.strategy = get_strategy(spec)
-        if save:
+        if not save:
+            return
+        from redactdesk.core.types import Decision, Role
+        from redactdesk.store import utc_now
+
+        with self.project.transaction():
+            settings = self.project.settings()
+            old = settings.get(STRATEGY_SETTING)
+            if STRATEGY_SETTING in settings and old == self.strategy.spec:
+                return
             self.project.set_setting(STRATEGY_SETTING, self.strategy.spec)
+            self.project.log(Decision(action="setting", actor=self.project.actor, role=Role(self.project.role),
+                                      at=utc_now(), before={"key": STRATEGY_SETTING, "value": old},
+                                      after={"key": STRATEGY_SETTING, "value": self.strategy.spec, "signed": False}))
 
     @property
     def source(self) -> Any:

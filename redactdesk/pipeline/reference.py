@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from redactdesk.core.types import Conversation, Span, SpanStatus
 from redactdesk.lang.digits import DIGIT_WORDS
+
 _PUNCT = re.compile(r"[^\w@.'-]+|(?<!\w)[.'-]|[.'-](?!\w)")
 
 

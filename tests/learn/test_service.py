@@ -89,6 +89,15 @@ def test_strategy_setting_is_kept(project):
         learner.set_strategy("nonsense")
 
 
+def test_a_strategy_change_is_in_the_audit_log(project):
+    """Every settings change is audited, also the learner's own (it wrote the setting unlogged)."""
+    learner = ActiveLearner(project, source=None)
+    learner.set_strategy("t-kmax")
+    learner.set_strategy("t-kmax")  # no change, no entry
+    entries = [d for d in project.audit_log() if d.action == "setting" and (d.after or {}).get("key") == "learn.strategy"]
+    assert len(entries) == 1 and entries[0].after["value"] == "t-kmax"
+
+
 def test_seed_without_source_falls_back_to_kmeans(project):
     learner = ActiveLearner(project, batch=5, source=None)
     items = learner.queue()
