@@ -21,6 +21,25 @@ def _private_config_dir(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
+def sound_recogniser():
+    """``make(text, block=0.1)``: a recogniser that "hears" ``text`` in every ``block`` seconds of audio
+    that still hold sound (a stand-in for Whisper in re-listen tests)."""
+    import numpy as np
+
+    from redactdesk.core.types import Word
+
+    def make(text, block=0.1):
+        def recognise(x, rate):
+            n = int(block * rate)
+            return [Word(text, i / rate, (i + n) / rate) for i in range(0, len(x) - n + 1, n)
+                    if np.sqrt(np.mean(x[i:i + n] ** 2)) > 1e-3]
+
+        return recognise
+
+    return make
+
+
+@pytest.fixture
 def words_backend():
     """``make(words, language)`` registers an ASR backend that gives back ``words`` without their
     speakers (what a recogniser gives on a mono recording) and returns its name."""

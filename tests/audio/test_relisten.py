@@ -122,19 +122,9 @@ def test_planted_unmasked_item_is_caught_by_real_recogniser(tmp_path, spoken_con
     assert not relisten(tmp_path / "silenced.wav", conv, ranges).leaked
 
 
-def hears_sound_as(text, block=0.1):
-    """A recogniser that "hears" ``text`` in every ``block`` seconds that still hold sound."""
-
-    def recognise(x, rate):
-        n = int(block * rate)
-        return [Word(text, i / rate, (i + n) / rate) for i in range(0, len(x) - n + 1, n)
-                if np.sqrt(np.mean(x[i:i + n] ** 2)) > 1e-3]
-
-    return recognise
-
 
 @pytest.mark.parametrize("scheme", ["packed", PER_PIECE])
-def test_each_stereo_channel_is_heard_on_its_own(tmp_path, scheme):
+def test_each_stereo_channel_is_heard_on_its_own(tmp_path, scheme, sound_recogniser):
     rate = 16000
     tone = np.zeros((4 * rate, 2), dtype=np.float32)
     tone[rate:int(1.8 * rate)] = 0.3 * np.sin(np.arange(int(0.8 * rate)) * 0.2)[:, None]  # the name, both sides
@@ -142,7 +132,7 @@ def test_each_stereo_channel_is_heard_on_its_own(tmp_path, scheme):
     sf.write(str(src), tone, rate)
     conv = conversation()
     conv.channels = 2
-    rec = hears_sound_as("Smith")  # the name wherever the range still holds sound
+    rec = sound_recogniser("Smith")  # the name wherever the range still holds sound
     one_side = [MaskRange(0.95, 1.85, 0, (1,), "PERSON")]  # the item echoes on channel 1
     mask_file(src, tmp_path / "one.wav", one_side, "silence")
     assert relisten(tmp_path / "one.wav", conv, one_side, recogniser=rec, scheme=scheme).leaks[0].kind == PARTIAL

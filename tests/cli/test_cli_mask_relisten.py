@@ -12,23 +12,12 @@ from redactdesk.core.types import Conversation, Span, SpanStatus, Word
 from redactdesk.store import Project
 
 
-def hears_sound_as(text, block=0.1):
-    """A recogniser that "hears" ``text`` in every ``block`` seconds that still hold sound."""
-
-    def recognise(x, rate):
-        n = int(block * rate)
-        return [Word(text, i / rate, (i + n) / rate) for i in range(0, len(x) - n + 1, n)
-                if np.sqrt(np.mean(x[i:i + n] ** 2)) > 1e-3]
-
-    return recognise
-
-
 @pytest.fixture
-def tiny_project(tmp_path, monkeypatch):
+def tiny_project(tmp_path, monkeypatch, sound_recogniser):
     import importlib
 
     relisten_module = importlib.import_module("redactdesk.audio.relisten")  # the package exports a function of that name
-    monkeypatch.setattr(relisten_module, "whisper_recogniser", lambda model, language: hears_sound_as("Lee"))
+    monkeypatch.setattr(relisten_module, "whisper_recogniser", lambda model, language: sound_recogniser("Lee"))
     path = tmp_path / "p.rdproj"
     project = Project.create(path)
     rate = 16000
