@@ -2,7 +2,8 @@
 
 Used by the demo and by evaluations: ASR words ("4111", "Smith,") and reference words ("four",
 "one", "one", "one", "smith") are both expanded into normalised spoken tokens, aligned by jiwer's
-word-level edit distance (the alignment WER counts), and every reference span is carried over to the
+word-level edit distance (the alignment WER counts; a run of words heard differently is spread over
+the words heard in its place), and every reference span is carried over to the
 hypothesis words it covers.
 """
 
@@ -61,8 +62,20 @@ def word_map(reference: Conversation, hypothesis: Conversation) -> dict[int, set
 
     # tokens never hold whitespace (spoken_tokens splits on it), so jiwer's split gives them back
     aligned = jiwer.process_words(" ".join(ref_toks), " ".join(hyp_toks)).alignments[0]
-    for chunk in aligned:
-        if chunk.type in ("equal", "substitute"):  # both are one reference token to one hypothesis token
+    block: list[int] = [0, 0, 0, 0]  # the run of non-equal chunks since the last equal one: i1, i2, j1, j2
+    for chunk in [*aligned, None]:
+        if chunk is not None and chunk.type != "equal":
+            if block[1] == block[0] and block[3] == block[2]:
+                block = [chunk.ref_start_idx, chunk.ref_start_idx, chunk.hyp_start_idx, chunk.hyp_start_idx]
+            block[1], block[3] = chunk.ref_end_idx, chunk.hyp_end_idx
+            continue
+        i1, i2, j1, j2 = block
+        if i2 > i1 and j2 > j1:  # words heard differently ("figuero labo" as "figueroa"): spread the
+            for k in range(i1, i2):  # heard words over the said ones, so a span still lands somewhere
+                j = j1 + (k - i1) * (j2 - j1) // (i2 - i1)
+                out.setdefault(ref_owner[k], set()).add(hyp_owner[min(j, j2 - 1)])
+        block = [0, 0, 0, 0]
+        if chunk is not None:
             for k in range(chunk.ref_end_idx - chunk.ref_start_idx):
                 out.setdefault(ref_owner[chunk.ref_start_idx + k], set()).add(hyp_owner[chunk.hyp_start_idx + k])
     return out

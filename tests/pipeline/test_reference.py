@@ -25,6 +25,14 @@ def test_reference_spans_land_on_the_right_asr_words():
     assert [(s.start_word, s.end_word, s.category) for s in spans] == [(3, 5, "CREDIT_CARD"), (8, 10, "PERSON")]
 
 
+def test_a_surname_heard_fused_with_the_first_name_still_lands_on_that_word():
+    """ASR often hears two said words as one ("fred hammond" -> "Fredham"): the reference's surname span
+    must land on the heard word, or the demo's annotator counts a found name as missed."""
+    ref = conv("hi it's fred hammond from leeds", [Span(3, 4, "PERSON", status=SpanStatus.ACCEPTED)])
+    hyp = conv("Hi, it's Fredham from Leeds.")
+    assert [(s.start_word, s.end_word) for s in project_spans(ref, hyp)] == [(2, 3)]
+
+
 def test_oracle_accepts_overlaps_rejects_others_adds_misses():
     hyp = conv("call john smith at five five five one two one two today", [
         Span(1, 2, "PERSON", id=1), Span(11, 12, "DATE", id=2)])
