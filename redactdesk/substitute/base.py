@@ -9,6 +9,7 @@ says the surrogate in the form of one occurrence (``render``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import random
@@ -20,7 +21,7 @@ from redactdesk.core.types import Conversation, Span
 from redactdesk.substitute.errors import SubstitutionError
 from redactdesk.substitute.gazetteer import Gazetteer
 from redactdesk.substitute.mapping import PseudonymMap
-from redactdesk.substitute.text import apply_case, case_of, norm, split_punct
+from redactdesk.substitute.text import apply_case, case_of, norm, plain_letters, split_punct
 
 
 @dataclass
@@ -144,6 +145,27 @@ class Context:
         self.year_shift = 0
         self.ref_month = 6
         self._busy: set[str] = set()
+
+    # -- spelling alphabet ---------------------------------------------------------------------
+    @functools.cached_property
+    def spelling_words(self) -> dict[str, str]:
+        """The language's alphabet words, except one that *is* an item of this call: a caller from
+        Toledo whose surname is spelled "T de Toledo" would hear the city again in the re-spelled
+        surrogate (and the leak scan finds it). Such a letter takes a first name or city of the
+        gazetteer that starts with it and is said nowhere in the call."""
+        base = self.gaz.spelling_words
+        originals = {norm(self.conv.span_text(s)) for s in self.spans}
+        clash = {letter for letter, word in base.items() if norm(word) in originals}
+        if not clash:
+            return base
+        out = dict(base)
+        pool = [w for li in ("female_names", "male_names", "cities") if li in self.gaz.lists
+                for w in self.gaz.entries(li) if len(w.split()) == 1]
+        for letter in sorted(clash):
+            fits = sorted({w for w in pool if plain_letters(w)[:1] == letter and norm(w) not in originals
+                           and not self.in_conversation(w)})
+            out[letter] = self.conv_rng(f"alphabet:{letter}").choice(fits) if fits else letter
+        return out
 
     # -- randomness --------------------------------------------------------------------------
     def rng(self, item: Item, salt: str = "") -> random.Random:

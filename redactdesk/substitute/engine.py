@@ -530,7 +530,7 @@ def _pseudonymise(ctx: Context, spans: list[Span], tax: Taxonomy, mode: str,
                 word = item.surrogate or ""
                 if item.klass == "person":
                     word = "".join(word.split())
-                occ.said = spelling.render(word, ctx.language, occ.style, ctx.gaz.spelling_words)
+                occ.said = spelling.render(word, ctx.language, occ.style, ctx.spelling_words)
             else:
                 occ.said = generator(item.klass).render(ctx, item, occ, sub)
             occ.revised_offset = len(said)

@@ -203,7 +203,7 @@ class SpelledGenerator(Generator):
 
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
         if occ.form == "spelled":
-            return spelling.render(item.surrogate or "", ctx.language, occ.style, ctx.gaz.spelling_words)
+            return spelling.render(item.surrogate or "", ctx.language, occ.style, ctx.spelling_words)
         return phrase_tokens(item.surrogate or "", tokens)
 
 

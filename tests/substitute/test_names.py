@@ -75,6 +75,25 @@ def test_spelled_surname_is_respelled_from_the_surrogate(make_conv, secret):
     assert not [w for w in res.warnings if w.kind == "spelling"]
 
 
+def test_respelled_names_never_say_an_item_of_the_call_as_an_alphabet_word(make_conv):
+    """A caller from Toledo spells "O de Oviedo, T de Toledo, ...": whatever surrogate is spelled back,
+    the city must not come back as the alphabet word for T (the leak scan finds it, the release is
+    refused) — that letter takes another word, and the passage still spells the surrogate."""
+    from redactdesk.substitute.text import norm as _norm
+
+    for i in range(30):
+        conv = make_conv([("c", "me llamo Omar Otero y vivo en Toledo"),
+                          ("c", "O de Oviedo T de Toledo E de España R de Roma O de Oviedo")],
+                         [(0, "Omar Otero", "PERSON"), (0, "Toledo", "CITY"),
+                          (1, "O de Oviedo T de Toledo E de España R de Roma O de Oviedo", "PERSON")],
+                         cid=f"c{i}", language="es")
+        res = substitute_conversation(conv, secret=f"s{i}")
+        spelled = res.replacements[2].surrogate.split()
+        assert "toledo" not in {_norm(w) for w in spelled}, spelled
+        surname = res.replacements[0].surrogate.split()[-1]
+        assert "".join(spelled[0::3]) == plain_letters(surname)
+
+
 def test_linked_variants_share_one_surrogate(make_conv, secret):
     conv = make_conv([("a", "is that Marc"), ("c", "yes Mark with a K"), ("c", "M A R K")],
                      [(0, "Marc", "PERSON", "e1"), (1, "Mark", "PERSON", "e1"), (2, "M A R K", "PERSON", "e1")])
