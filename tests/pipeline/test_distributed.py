@@ -203,3 +203,35 @@ def test_mask_on_a_cluster_writes_the_same_files_as_in_process(tmp_path, cluster
     assert there[-1].skipped and not there[-1].output
     assert [digest(r.output) for r in there[:-1]] == [digest(r.output) for r in here[:-1]]
     assert all(Path(r.output).parent == tmp_path / "there" for r in there[:-1])
+
+
+def test_transcription_on_a_cluster_gives_the_same_words_and_commits_each_call_once(tmp_path, cluster):
+    """Whisper runs in the workers (each loads the model once), the project is written only here, one
+    transaction per call: the words equal an in-process run's, and each call has one transcribe entry."""
+    import shutil
+
+    from redactdesk.core.types import Conversation
+    from redactdesk.pipeline.transcription import transcribe_project
+
+    clip = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "speech" / "jfk.flac"
+    if not clip.exists():
+        pytest.skip(f"public speech clip not found: {clip} (the public sets live in ../shared/data)")
+    here_p, there_p = Project.create(tmp_path / "here.rdproj"), Project.create(tmp_path / "there.rdproj")
+    for project in (here_p, there_p):
+        for n in range(3):
+            audio = tmp_path / f"{project.path.stem}_{n}.flac"
+            shutil.copy(clip, audio)
+            project.add_conversation(Conversation(id=f"call_{n}", audio_path=str(audio), language="en"))
+    transcribe_project(here_p, model="tiny.en", speakers=0)
+    there = transcribe_project(there_p, model="tiny.en", speakers=0, executor=cluster)
+    assert sorted(o.conversation_id for o in there) == [f"call_{n}" for n in range(3)]
+
+    def words(project, cid):
+        return [(w.text, round(w.start, 2), round(w.end, 2)) for w in project.load_conversation(cid).words]
+
+    for n in range(3):
+        assert words(there_p, f"call_{n}") and words(there_p, f"call_{n}") == words(here_p, f"call_{n}")
+    entries = [d.conversation_id for d in there_p.audit_log() if d.action == "transcribe"]
+    assert sorted(entries) == [f"call_{n}" for n in range(3)]
+    here_p.close()
+    there_p.close()
