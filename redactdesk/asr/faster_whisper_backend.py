@@ -76,8 +76,21 @@ def _import_faster_whisper() -> Any:
     return faster_whisper
 
 
+_THREAD_CAP: int | None = None  # set by a Dask worker: its recogniser uses the worker's own threads
+
+
+def cap_threads(threads: int | None) -> None:
+    """Models loaded from now on in this process use at most ``threads`` threads (None: no cap).
+
+    CTranslate2 takes min(4, cores) threads per model by default, so N worker processes on N cores
+    would ask for 4N; each worker caps its own."""
+    global _THREAD_CAP
+    _THREAD_CAP = None if threads is None else max(1, int(threads))
+
+
 def default_threads() -> int:
-    return max(1, min(4, os.cpu_count() or 1))
+    threads = max(1, min(4, os.cpu_count() or 1))
+    return min(threads, _THREAD_CAP) if _THREAD_CAP else threads
 
 
 def load_whisper(path: Path, threads: int | None = None) -> Any:

@@ -66,7 +66,7 @@ def _cap_asr_threads(threads: int) -> None:
         from redactdesk.asr import faster_whisper_backend
     except ImportError:  # pragma: no cover
         return
-    faster_whisper_backend.default_threads = lambda: threads  # type: ignore[assignment]
+    faster_whisper_backend.cap_threads(threads)
 
 
 def _ignore_sigint() -> None:

@@ -86,3 +86,19 @@ def test_real_base_parts_join_to_the_published_checksum(tmp_path):
 def test_cache_dir_honours_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("REDACTDESK_CACHE_DIR", os.fspath(tmp_path))
     assert models.cache_dir() == tmp_path / "models"
+
+
+def test_a_worker_caps_the_recogniser_threads_of_its_process(monkeypatch):
+    """N Dask workers on N cores must not each start min(4, cores) CTranslate2 threads: a worker caps
+    its process (pipeline.distributed's plugin), and lifting the cap gives the default back."""
+    from redactdesk.asr import faster_whisper_backend as fwb
+
+    monkeypatch.setattr(fwb.os, "cpu_count", lambda: 8)
+    try:
+        assert fwb.default_threads() == 4
+        fwb.cap_threads(1)
+        assert fwb.default_threads() == 1
+        fwb.cap_threads(None)
+        assert fwb.default_threads() == 4
+    finally:
+        fwb.cap_threads(None)
