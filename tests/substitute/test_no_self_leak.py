@@ -36,3 +36,16 @@ def test_a_written_code_heard_by_the_recogniser_is_replaced_whole():
             digits = "".join(c for c in " ".join(said) if c.isdigit())
             assert digits[:4] not in surrogate and not res.warnings, surrogate
             assert len([c for c in surrogate if c.isalnum()]) == len([c for c in "".join(said) if c.isalnum()])
+
+
+def test_an_organisation_of_generic_words_only_is_replaced_not_kept():
+    """What ASR left of a bank's name ("... and Savings Bank") was kept as it was said, because every word
+    is generic; the release's leak scan then found the accepted item in the text and refused it."""
+    from redactdesk.risk.leakscan import needles, scan_text
+
+    words = [Word(t, i * 0.4, i * 0.4 + 0.3) for i, t in enumerate("thank you for calling and Savings Bank".split())]
+    conv = Conversation(id="c", words=words, spans=[Span(4, 7, "ORGANIZATION", status=SpanStatus.ACCEPTED, id=1)])
+    for k in range(10):
+        res = substitute_conversation(conv, secret=f"secret-{k}")
+        assert res.replacements[0].surrogate.lower() != "and savings bank"
+        assert not scan_text(res.revised_text(), "revised", needles([conv]))
