@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
+
+from _cpu import Timer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -26,16 +27,6 @@ from redactdesk.learn.features import FeatureConfig, FeatureExtractor  # noqa: E
 from redactdesk.learn.metrics import cross_validate, token_scores  # noqa: E402
 from redactdesk.learn.training import TrainingSettings  # noqa: E402
 from redactdesk.learn.utterances import utterances_from_conversation  # noqa: E402
-
-
-class Timer:
-    def __enter__(self) -> Timer:
-        self.w, self.c = time.perf_counter(), time.process_time()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.wall = time.perf_counter() - self.w
-        self.cpu = time.process_time() - self.c
 
 
 def generated(n_utts: int, first_seed: int) -> list:

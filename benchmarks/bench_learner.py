@@ -14,28 +14,10 @@ number). Target: an update < 5 s.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from pathlib import Path
 
-
-def _limit_threads(n: int) -> None:
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
-        os.environ[var] = str(n)
-    if hasattr(os, "sched_setaffinity"):
-        cores = sorted(os.sched_getaffinity(0))[:n]
-        os.sched_setaffinity(0, cores)
-
-
-class Timer:
-    def __enter__(self) -> Timer:
-        self.w, self.c = time.perf_counter(), time.process_time()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.wall = time.perf_counter() - self.w
-        self.cpu = time.process_time() - self.c
+from _cpu import Timer, limit_threads
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool", type=int, default=2000, help="unlabelled turns scored after each update")
     ap.add_argument("--threads", type=int, default=2, help="cores and BLAS threads (default 2)")
     args = ap.parse_args(argv)
-    _limit_threads(args.threads)
+    limit_threads(args.threads)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
     from redactdesk.learn.crf import CrfModel

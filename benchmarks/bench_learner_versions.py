@@ -15,18 +15,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-
-def _limit_threads(n: int) -> None:
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
-        os.environ[var] = str(n)
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:n])
+from _cpu import limit_threads
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--updates", type=int, default=12, help="updates stored for the file-size table")
     ap.add_argument("--threads", type=int, default=2, help="cores and BLAS threads (default 2)")
     args = ap.parse_args(argv)
-    _limit_threads(args.threads)
+    limit_threads(args.threads)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
     from redactdesk.learn.crossval import crf_fit_predict, cross_validate_turns, tagger_fit_predict
