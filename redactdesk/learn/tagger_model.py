@@ -81,6 +81,11 @@ class TaggerModel:
         self.nlp = nlp
         self.info: dict[str, Any] = dict(info or {})
 
+    @property
+    def language(self) -> str:
+        """The language of the word vectors (the pipeline's own)."""
+        return str(self.nlp.lang or "en")
+
     # ------------------------------------------------------------------ loading and storing
     @classmethod
     def bundled(cls, language: str = "en") -> TaggerModel:
@@ -100,8 +105,10 @@ class TaggerModel:
         # actions no training example has used yet (labels just added) are kept out of the choice by
         # the parser's class mask; spaCy does not serialise it, so it travels beside the weights
         unseen = sorted(int(c) for c in self.ner.model.attrs.get("unseen_classes", ()))
+        # word vectors stay out: they are recomputed from the bundled wordpiece table on demand
         return srsly.msgpack_dumps({"magic": BLOB_MAGIC, "config": self.nlp.config.to_str(),
-                                    "nlp": self.nlp.to_bytes(), "info": self.info, "unseen": unseen})
+                                    "nlp": self.nlp.to_bytes(exclude=["vectors"]), "info": self.info,
+                                    "unseen": unseen})
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> TaggerModel:
@@ -114,7 +121,7 @@ class TaggerModel:
             if not isinstance(data, dict) or data.get("magic") != BLOB_MAGIC:
                 raise ValueError("not a tagger learner blob")
             nlp = load_model_from_config(Config().from_str(data["config"]), auto_fill=True)
-            nlp.from_bytes(data["nlp"])
+            nlp.from_bytes(data["nlp"], exclude=["vectors"])
             nlp.get_pipe("ner").model.attrs["unseen_classes"] = {int(c) for c in data.get("unseen") or ()}
         except ModelError:
             raise
@@ -151,7 +158,17 @@ class TaggerModel:
             words, idx = _clean(u.tokens)
             docs.append(Doc(self.nlp.vocab, words=words or ["."]))
             where.append(idx)
+        self._fill(t.text for d in docs for t in d)
         return docs, where
+
+    def _fill(self, words: Any) -> None:
+        """Word vectors for ``words`` when the tagger reads them (:mod:`redactdesk.lang.word_vectors`)."""
+        from redactdesk.lang.word_vectors import fill_vectors
+
+        try:
+            fill_vectors(self.nlp, words, self.language)
+        except ValueError as exc:
+            raise ModelError(str(exc)) from None
 
     def _encode(self, docs: list[Any]) -> None:
         """Run every component before ``ner`` (the encoder), which sets ``doc.tensor``."""
@@ -283,6 +300,7 @@ class TaggerModel:
         examples = [e for e in (model._example(u) for u in data) if e is not None]
         if not examples:
             return model
+        model._fill(t.text for e in examples for t in e.predicted)
         optimizer = model.nlp.resume_training()
         optimizer.learn_rate = st.learn_rate
         for _ in range(st.epochs):

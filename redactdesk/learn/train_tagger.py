@@ -10,8 +10,10 @@ Reproducible from public data (read from ``--data``; nothing of it is copied int
 
 every sentence in spoken form (``redactdesk.learn.tagger_data``), half of the ones with a person's
 name also with the names swapped for names of every Faker locale. The model is a spaCy NER pipeline
-(hash embeddings of the lower-case word, its prefix and suffix; a CNN encoder; a transition-based
-entity recogniser) — small and fast on CPU. ``DIR`` gets the model and ``TRAINING.md``, the report:
+(hash embeddings of the lower-case word, its prefix and suffix, and each word's vector from the
+MiniLM wordpiece table of :mod:`redactdesk.lang.word_vectors` — what a pretrained encoder knows about
+words the training data never shows; a CNN encoder; a transition-based entity recogniser) — small
+and fast on CPU. ``DIR`` gets the model and ``TRAINING.md``, the report:
 data, licences, counts, settings, dev scores, time.
 """
 
@@ -44,9 +46,10 @@ TRAIN_SETS = (("ner/wikiann_en/train.conll", "WikiANN en train", "ODC-BY 1.0"),
               *((f"ner/btc/{p}.conll", f"Broad Twitter Corpus part {p}", "CC BY 4.0") for p in "abefg"))
 
 def tagger_config(*, seed: int, width: int, depth: int, rows: int, epochs: int, patience: int,
-                  eval_frequency: int):
+                  eval_frequency: int, vectors: Path | None = None):
     """spaCy's efficiency NER config with our sizes: hash embeddings of the word (``rows``), prefix,
-    suffix and shape; a ``depth``-layer CNN of ``width``; recall weighted like F in model selection."""
+    suffix and shape, plus the static word vectors of the spaCy pipeline at ``vectors`` when given;
+    a ``depth``-layer CNN of ``width``; recall weighted like F in model selection."""
     from spacy.cli.init_config import init_config
 
     cfg = init_config(lang="en", pipeline=["ner"], optimize="efficiency", gpu=False)
@@ -54,6 +57,9 @@ def tagger_config(*, seed: int, width: int, depth: int, rows: int, epochs: int, 
     embed = cfg["components"]["tok2vec"]["model"]["embed"]
     embed["attrs"] = ["NORM", "PREFIX", "SUFFIX", "SHAPE"]
     embed["rows"] = [rows, max(500, rows // 5), max(1000, rows // 3), 500]
+    if vectors is not None:
+        embed["include_static_vectors"] = True
+        cfg["initialize"]["vectors"] = str(vectors)
     encode = cfg["components"]["tok2vec"]["model"]["encode"]
     encode["width"], encode["depth"] = width, depth
     tr = cfg["training"]
@@ -72,6 +78,24 @@ def _docbin(sentences: Sequence[TaggedSentence], path: Path) -> None:
     for s in sentences:
         db.add(spacy.tokens.Doc(nlp.vocab, words=s.words, ents=list(s.tags)))
     db.to_disk(path)
+
+
+def _vectors_pipeline(sentences: Sequence[TaggedSentence], path: Path) -> None:
+    """A blank pipeline whose vector table holds every training word (from the bundled wordpiece
+    table, :mod:`redactdesk.lang.word_vectors`): what spaCy's initialisation reads the vectors from."""
+    import spacy
+    from spacy.vectors import Vectors
+
+    from redactdesk.lang.word_vectors import word_vectors
+
+    table = word_vectors("en")
+    if table is None:
+        raise SystemExit("train_tagger: resources/models/wordpieces_en is missing; build it with "
+                         "python -m redactdesk.learn.build_word_vectors (or pass --no-vectors)")
+    words = sorted({w for s in sentences for w in s.words})
+    nlp = spacy.blank("en")
+    nlp.vocab.vectors = Vectors(data=table.vectors(words), keys=[nlp.vocab.strings.add(w) for w in words])
+    nlp.to_disk(path)
 
 
 def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
@@ -108,7 +132,7 @@ def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
 
 
 def train(data: Path, out: Path, *, calls: int = 300, epochs: int = 12, seed: int = 0, limit: int | None = None,
-          width: int = 96, depth: int = 4, rows: int = 20000, swap: float = 0.5) -> dict:
+          width: int = 96, depth: int = 4, rows: int = 20000, swap: float = 0.5, vectors: bool = True) -> dict:
     """Train and write the model to ``out`` (replaced). Returns the scores on the held-out tenth."""
     import spacy
     from spacy.cli.train import train as spacy_train
@@ -123,8 +147,11 @@ def train(data: Path, out: Path, *, calls: int = 300, epochs: int = 12, seed: in
         tmpd = Path(tmp)
         _docbin(trn, tmpd / "train.spacy")
         _docbin(dev, tmpd / "dev.spacy")
+        if vectors:
+            _vectors_pipeline(sentences, tmpd / "vectors")
         cfg = tagger_config(seed=seed, width=width, depth=depth, rows=rows, epochs=epochs,
-                            patience=max(2000, len(trn) // 10), eval_frequency=max(200, len(trn) // 40))
+                            patience=max(2000, len(trn) // 10), eval_frequency=max(200, len(trn) // 40),
+                            vectors=tmpd / "vectors" if vectors else None)
         cfg.to_disk(tmpd / "config.cfg")
         spacy_train(tmpd / "config.cfg", tmpd / "model",
                     overrides={"paths.train": str(tmpd / "train.spacy"), "paths.dev": str(tmpd / "dev.spacy")})
@@ -134,6 +161,10 @@ def train(data: Path, out: Path, *, calls: int = 300, epochs: int = 12, seed: in
         if out.exists():
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)
+        if vectors:  # the rows are recomputed from the wordpiece table at detection time
+            from redactdesk.lang.word_vectors import reset_vectors
+
+            reset_vectors(nlp)
         nlp.meta.update({"name": "redactdesk_tagger_en", "description": "redactdesk transcript tagger (see TRAINING.md)",
                          "license": "MIT (model); trained on WikiANN (ODC-BY 1.0), BTC and SLURP (CC BY 4.0)"})
         nlp.to_disk(out)
@@ -142,7 +173,8 @@ def train(data: Path, out: Path, *, calls: int = 300, epochs: int = 12, seed: in
     report = {"sentences": len(trn), "dev_sentences": len(dev), "ents_p": round(scores["ents_p"], 4),
               "ents_r": round(scores["ents_r"], 4), "ents_f": round(scores["ents_f"], 4), "per_type": per_type,
               "seconds": round(seconds), "settings": {"epochs": epochs, "seed": seed, "width": width, "depth": depth,
-                                                      "rows": rows, "calls": calls, "swap": swap, "limit": limit}}
+                                                      "rows": rows, "calls": calls, "swap": swap, "limit": limit,
+                                                      "vectors": vectors}}
     _write_report(out, lines, report)
     return report
 
@@ -162,6 +194,8 @@ def _write_report(out: Path, lines: list[str], report: dict) -> None:
 
 Labels: {", ".join(TAGGER_LABELS)}. Input: words as ASR writes them (lower case, no punctuation),
 cleaned exactly as `redactdesk.detect.tagger.clean_token` does at detection time.
+{"Each word also reads its vector from the MiniLM wordpiece table in `resources/models/wordpieces_en` "
+ "(`redactdesk.lang.word_vectors`); the model keeps no vector rows on disk." if report["settings"].get("vectors") else ""}
 
 ## Data
 {chr(10).join(lines)}
@@ -197,10 +231,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=96)
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--rows", type=int, default=20000, help="hash-embedding rows of the word")
+    ap.add_argument("--no-vectors", dest="vectors", action="store_false",
+                    help="train without the MiniLM wordpiece vectors (resources/models/wordpieces_en)")
     ap.add_argument("--swap", type=float, default=0.5, help="share of name sentences also trained name-swapped")
     args = ap.parse_args(argv)
     report = train(args.data, args.out, calls=args.calls, epochs=args.epochs, seed=args.seed, limit=args.limit,
-                   width=args.width, depth=args.depth, rows=args.rows, swap=args.swap)
+                   width=args.width, depth=args.depth, rows=args.rows, swap=args.swap,
+                   vectors=args.vectors)
     print(json.dumps({k: v for k, v in report.items() if k != "per_type"}))
     return 0
 

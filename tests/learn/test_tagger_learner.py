@@ -215,3 +215,14 @@ def test_cross_validation_fine_tunes_the_bundled_tagger_on_the_newest_turns(proj
     assert seen["base"] is bundled and learner.model is not bundled
     order = [u.conversation_id for u in seen["turns"]]
     assert set(order) == {ids[0], ids[1]} and order == sorted(order, key=lambda c: c != ids[1])
+
+
+def test_a_stored_version_keeps_no_word_vectors_and_predicts_the_same_read_back(bundled):
+    utts = [Utterance("ring zbigniew brzezinski in gdansk".split()), Utterance("my name is ola".split())]
+    before = bundled.predict(utts)
+    blob = bundled.to_bytes()
+    bundled.predict([Utterance([f"newword{i}" for i in range(300)])])  # fills 300 more vectors
+    # the new words' strings are stored (a few KB); their vectors (300 x 96 floats = 115 KB) are not
+    assert len(bundled.to_bytes()) - len(blob) < 300 * 96 * 4 // 5
+    back = TaggerModel.from_bytes(blob)
+    assert back.predict(utts) == before

@@ -56,6 +56,14 @@ def test_training_script_runs_on_a_tiny_corpus_and_writes_a_usable_model(tmp_pat
     text = (tmp_path / "model" / "TRAINING.md").read_text()
     assert "WikiANN en train" in text and "ODC-BY" in text and "CC BY 4.0" in text
     assert report["sentences"] > 0 and 0.0 <= report["ents_f"] <= 1.0
+    # the model reads the MiniLM wordpiece vectors but keeps none of their rows on disk
+    import spacy
+
+    from redactdesk.lang.word_vectors import uses_vectors
+
+    nlp = spacy.load(tmp_path / "model")
+    assert report["settings"]["vectors"] and uses_vectors(nlp) and nlp.vocab.vectors.shape[0] <= 1
+    assert "wordpieces_en" in text
 
 
 def test_missing_public_data_says_where_it_should_be(tmp_path):
