@@ -46,3 +46,31 @@ def test_without_a_model_the_source_is_silent(monkeypatch, tmp_path):
         assert src.apply([doc], src.validate(None)) == [[]]
     finally:
         tagger.load_tagger.cache_clear()
+
+
+def test_a_persons_name_the_tagger_finds_stands_alone_in_the_vote():
+    """A name no list knows, in lower-case speech, needs no second source to be suggested."""
+    for text, name in (("i spoke with zbigniew kowalczyk about the invoice", "zbigniew kowalczyk"),
+                       ("please put me through to adaeze okonkwo", "adaeze okonkwo")):
+        assert (name, "PERSON") in _spans(text)
+
+
+def test_stands_alone_rules():
+    # a person stands alone, but not a lone word opening the turn ("cook pasta") nor one with a function word
+    assert tagger.stands_alone("PERSON", ["maria"], False, "en")
+    assert not tagger.stands_alone("PERSON", ["cook"], True, "en")
+    assert not tagger.stands_alone("PERSON", ["robert", "thanks"], False, "en")
+    # places and organisations of everyday words still need a second source
+    assert not tagger.stands_alone("ORGANIZATION", ["voice", "recorder"], False, "en")
+
+
+def test_a_function_word_the_tagger_runs_on_into_is_trimmed_from_the_name():
+    from spacy.tokens import Doc
+
+    nlp = tagger.load_tagger("en")
+    doc = Doc(nlp.vocab, words="r as in robert thanks".split())
+    assert tagger.trim_function_words(doc, 0, 5, "en") == (0, 4)
+    doc = Doc(nlp.vocab, words="nicholas i".split())  # a regnal number is no function word
+    assert tagger.trim_function_words(doc, 0, 2, "en") == (0, 2)
+    doc = Doc(nlp.vocab, words="born nineteen eighty six".split())  # number words stay
+    assert tagger.trim_function_words(doc, 0, 4, "en") == (0, 4)
