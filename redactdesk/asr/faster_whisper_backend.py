@@ -6,8 +6,12 @@ Word timestamps and the bundled Silero VAD are on. Models come from local folder
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from math import ceil
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +97,45 @@ def default_threads() -> int:
     return min(threads, _THREAD_CAP) if _THREAD_CAP else threads
 
 
+# --------------------------------------------------------------------------- short encoder context
+# Whisper's encoder reads 30 s (3,000 feature frames) per call; faster-whisper pads a 3-s clip with
+# 27 s of silence and the encoder's cost, most of a short clip's, is spent on that padding.
+# CTranslate2's encoder takes fewer frames (its cost falls in proportion), so a caller hearing short
+# clips (the re-listen check) can say how much audio a call holds, and the encoder reads that much
+# plus ``pad`` seconds. Outside ``short_context`` nothing changes.
+_SHORT = threading.local()
+FRAMES_PER_SECOND = 100
+FULL_FRAMES = 3000
+
+
+@contextmanager
+def short_context(seconds: float, pad: float = 1.0) -> Iterator[None]:
+    """Within this block, this thread's Whisper calls encode ``seconds + pad`` of audio, not 30 s."""
+    frames = min(FULL_FRAMES, 2 * ceil((max(0.0, seconds) + max(0.0, pad)) * FRAMES_PER_SECOND / 2))
+    before = getattr(_SHORT, "frames", None)
+    _SHORT.frames = frames
+    try:
+        yield
+    finally:
+        _SHORT.frames = before
+
+
+@functools.cache
+def _model_class() -> Any:
+    fw = _import_faster_whisper()
+
+    class ShortContextWhisper(fw.WhisperModel):
+        """faster-whisper's model, whose encoder honours :func:`short_context`."""
+
+        def encode(self, features: np.ndarray) -> Any:
+            frames = getattr(_SHORT, "frames", None)
+            if frames is not None and features.shape[-1] > frames:
+                features = features[..., :frames]
+            return super().encode(features)
+
+    return ShortContextWhisper
+
+
 def load_whisper(path: Path, threads: int | None = None) -> Any:
     """A shared ``WhisperModel`` for a local model folder (loaded once per process)."""
     threads = threads or default_threads()
@@ -100,9 +143,8 @@ def load_whisper(path: Path, threads: int | None = None) -> Any:
     with _MODELS_LOCK:
         model = _MODELS.get(key)
         if model is None:
-            fw = _import_faster_whisper()
             try:
-                model = fw.WhisperModel(
+                model = _model_class()(
                     str(path), device="cpu", compute_type="int8", cpu_threads=threads, local_files_only=True
                 )
             except Exception as exc:  # CTranslate2 raises RuntimeError/ValueError on bad folders

@@ -25,6 +25,11 @@ from redactdesk.core.types import Word
 Recogniser = Callable[[np.ndarray, int], list[Word]]
 WHISPER_RATE = 16000
 MAX_WINDOW = 8.0  # seconds one recogniser call hears; longer windows made tiny.en miss items (measured)
+# the encoder reads the clip plus this much silence instead of 30 s (asr.faster_whisper_backend.short_context).
+# On 3 demo calls (benchmarks/bench_mask.py --schemes per-piece, tiny.en, 1 thread) the check took 32.4 CPU s
+# with the full 30 s and 12.8 s with a 4-s pad, hearing the same 43 of 47 unmasked items; with a 1-s pad
+# tiny.en repeated a clip's last word to its token budget and heard 42
+SHORT_CONTEXT_PAD = 4.0
 
 
 def _load(model: str) -> Any:
@@ -75,9 +80,26 @@ def model_for(model: str, language: str | None) -> str:
     return model
 
 
-@functools.lru_cache(maxsize=4)
-def whisper_recogniser(model: str = "tiny.en", language: str = "en", beam_size: int = 5) -> Recogniser:
-    """A cached Whisper recogniser for short clips; MaskerUnavailable when no model can be loaded."""
+def _short_context(seconds: float, pad: float | None) -> Any:
+    """The encoder reads ``seconds + pad`` of audio instead of 30 s (``pad`` None: the full 30 s)."""
+    import contextlib
+
+    if pad is None:
+        return contextlib.nullcontext()
+    try:
+        from redactdesk.asr.faster_whisper_backend import short_context
+    except ImportError:  # pragma: no cover - the asr package ships with redactdesk
+        return contextlib.nullcontext()
+    return short_context(seconds, pad)
+
+
+@functools.lru_cache(maxsize=8)
+def whisper_recogniser(model: str = "tiny.en", language: str = "en", beam_size: int = 5,
+                       context_pad: float | None = SHORT_CONTEXT_PAD) -> Recogniser:
+    """A cached Whisper recogniser for short clips; MaskerUnavailable when no model can be loaded.
+
+    Its encoder reads each clip plus ``context_pad`` seconds of silence, not the 30 s Whisper pads
+    every call to (``None``: the full 30 s)."""
     whisper = _load(model_for(model, language))
     lang = language if language in ("en", "es") else None
 
@@ -87,11 +109,12 @@ def whisper_recogniser(model: str = "tiny.en", language: str = "en", beam_size: 
             return []
         budget = int(min(400, 24 + 10 * len(x) / WHISPER_RATE))  # + prompt stays under Whisper's 448
         try:
-            segments, _ = whisper.transcribe(
-                x, language=lang, beam_size=beam_size, temperature=0.0, word_timestamps=True,
-                vad_filter=False, condition_on_previous_text=False, max_new_tokens=budget)
-            return [Word(w.word.strip(), float(w.start), float(w.end), float(w.probability))
-                    for s in segments for w in (s.words or ()) if w.word.strip()]
+            with _short_context(len(x) / WHISPER_RATE, context_pad):
+                segments, _ = whisper.transcribe(
+                    x, language=lang, beam_size=beam_size, temperature=0.0, word_timestamps=True,
+                    vad_filter=False, condition_on_previous_text=False, max_new_tokens=budget)
+                return [Word(w.word.strip(), float(w.start), float(w.end), float(w.probability))
+                        for s in segments for w in (s.words or ()) if w.word.strip()]
         except Exception as exc:  # CTranslate2 raises plain RuntimeErrors
             raise MaskerUnavailable(f"the speech recogniser failed during the audio check: {exc}") from exc
 

@@ -123,6 +123,27 @@ def test_planted_unmasked_item_is_caught_by_real_recogniser(tmp_path, spoken_con
 
 
 
+def test_the_check_encodes_each_clip_with_a_short_pad_not_thirty_seconds(monkeypatch, spoken_conversation):
+    """Whisper pads every call to 30 s; the re-listen check's encoder reads the clip plus a pad (the
+    cost of a short clip falls with it), and the same model transcribing a recording is unchanged."""
+    fw = pytest.importorskip("faster_whisper")
+    from math import ceil
+
+    from redactdesk.audio.recognise import SHORT_CONTEXT_PAD, _load, whisper_recogniser
+
+    frames: list[int] = []
+    encode = fw.WhisperModel.encode
+    monkeypatch.setattr(fw.WhisperModel, "encode", lambda self, f: (frames.append(f.shape[-1]), encode(self, f))[1])
+    audio, _conv = spoken_conversation(["please", "call", "John", "Smith", "today"], [(2, 4, "PERSON")])
+    words = whisper_recogniser("tiny.en", "en")(audio, 16000)
+    assert "smith" in " ".join(w.text.lower() for w in words)
+    assert frames and set(frames) == {2 * ceil((len(audio) / 16000 + SHORT_CONTEXT_PAD) * 50)}
+    frames.clear()
+    segments, _ = _load("tiny.en").transcribe(audio, language="en")
+    list(segments)
+    assert frames == [3000]  # outside the check: Whisper's own 30 s
+
+
 @pytest.mark.parametrize("scheme", ["packed", PER_PIECE])
 def test_each_stereo_channel_is_heard_on_its_own(tmp_path, scheme, sound_recogniser):
     rate = 16000
