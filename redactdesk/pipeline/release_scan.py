@@ -157,6 +157,7 @@ def blank_structure(name: str, text: str, ids: re.Pattern[str] | None = None) ->
 # confidence, STM channel/begin/end, RTTM channel/onset/duration, Audacity start/end
 _TIME_FIELDS = {".ctm": (1, 2, 3, 5), ".stm": (1, 3, 4), ".rttm": (2, 3, 4), ".txt": (0, 1)}
 _CUE_TIMING = re.compile(r"^\s*[\d:.,]+\s*-->\s*[\d:.,]+")
+_WORD_TIMING = re.compile(r"<(?:\d+:)?\d\d:\d\d[.,]\d{3}>")  # WebVTT's time of each word in a cue
 
 
 def _blank_fields(text: str, fields: tuple[int, ...]) -> str:
@@ -172,8 +173,9 @@ def _blank_fields(text: str, fields: tuple[int, ...]) -> str:
 
 
 def _blank_cue_timing(text: str) -> str:
-    """WebVTT/SRT: timing lines and SRT's cue numbers (a digit line right before a timing line)."""
-    lines = text.split("\n")
+    """WebVTT/SRT: timing lines, SRT's cue numbers (a digit line right before a timing line) and
+    WebVTT's word times inside a cue ("<00:00:58.523>" holds no one's postcode 58523)."""
+    lines = _WORD_TIMING.sub(" ", text).split("\n")  # a space: a value said across word times stays whole
     for i, line in enumerate(lines):
         if _CUE_TIMING.match(line):
             lines[i] = "#"

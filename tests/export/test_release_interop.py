@@ -129,6 +129,16 @@ def test_times_and_cue_numbers_of_speech_formats_are_not_taken_for_values():
     assert not scan_lines(blank_structure("srt/c.srt", srt), "srt/c.srt", ns)
     assert scan_lines(blank_structure("srt/c.srt", srt + "\n4422\n00:00:03,000 --> 00:00:04,000\n4421\n"),
                       "srt/c.srt", ns)  # said in a cue, it is found
+    # a WebVTT word time that reads as a postcode said digit by digit ("00:00:58.523") is structure too
+    said = "five eight five two three".split()
+    zip_call = Conversation(id="z", words=[Word(w, i, i + 1) for i, w in enumerate(["zip", *said])],
+                            spans=[Span(1, 6, "POSTCODE", status=SpanStatus.ACCEPTED)])
+    zs = needles([zip_call])
+    vtt = "WEBVTT\n\n00:00:58.000 --> 00:00:59.000\n<v agent>the <00:00:58.523>code [POSTCODE_1]\n"
+    assert scan_lines(vtt, "vtt/z.vtt", zs)  # without blanking, the word time reads as the value
+    assert not scan_lines(blank_structure("vtt/z.vtt", vtt), "vtt/z.vtt", zs)
+    said_again = "\n00:01:00.000 --> 00:01:02.000\nit is <00:01:00.500>five <00:01:00.900>eight five two three\n"
+    assert scan_lines(blank_structure("vtt/z.vtt", vtt + said_again), "vtt/z.vtt", zs)  # said in a cue: found
     labels = "4421.000000\t4421.500000\tGENERIC_ID\n"
     assert not scan_lines(blank_structure("audacity/c.txt", labels), "audacity/c.txt", ns)
     ctm = "c 1 4421 0.5 hello\nc 1 4422 0.5 4421\n"
