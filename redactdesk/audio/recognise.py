@@ -26,9 +26,10 @@ Recogniser = Callable[[np.ndarray, int], list[Word]]
 WHISPER_RATE = 16000
 MAX_WINDOW = 8.0  # seconds one recogniser call hears; longer windows made tiny.en miss items (measured)
 # the encoder reads the clip plus this much silence instead of 30 s (asr.faster_whisper_backend.short_context).
-# On 3 demo calls (benchmarks/bench_mask.py --schemes per-piece, tiny.en, 1 thread) the check took 32.4 CPU s
-# with the full 30 s and 12.8 s with a 4-s pad, hearing the same 43 of 47 unmasked items; with a 1-s pad
-# tiny.en repeated a clip's last word to its token budget and heard 42
+# On 8 English demo calls (benchmarks/bench_mask.py --schemes per-piece, tiny.en, 1 thread) the check took
+# 83.6 CPU s with the full 30 s and 34.1 s with a 4-s pad, hearing the same 110 of 128 unmasked items (3
+# calls: 32.4 -> 12.8 s, 43/47 both); with a 1-s pad tiny.en repeated a clip's last word to its token
+# budget and heard 42/47. Greedy decoding instead of beam 5 would save another 30 % but heard 105/128
 SHORT_CONTEXT_PAD = 4.0
 
 
