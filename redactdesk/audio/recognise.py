@@ -164,8 +164,7 @@ class Piece:
 def group_pieces(pieces: list[Piece], context: float, limit: float = MAX_WINDOW) -> list[list[Piece]]:
     """Neighbouring pieces that fit one recogniser call of ``limit`` seconds with ``context`` either side.
 
-    Whisper encodes 30 s at a time whatever it is given, so hearing nearby ranges together costs
-    about as much as hearing one.
+    Hearing nearby ranges together costs less than hearing each with its own context and pad.
     """
     out: list[list[Piece]] = []
     for p in sorted(pieces, key=lambda p: p.start):

@@ -141,7 +141,8 @@ SCHEMES = (PER_PIECE, PACKED)
 # per-piece hears more: on 3 demo calls tiny.en recognised 43 of 47 unmasked items one clip per call
 # and 38-41 with clips packed into 28-s calls (benchmarks/bench_mask.py --schemes): it times the last
 # words before a silence into the silence, past their range. A check that hears less is worse than a
-# slow one, so packing (about 2x less CPU) is opt-in.
+# slow one, so packing is opt-in; since the encoder reads only each clip plus a short pad
+# (recognise.SHORT_CONTEXT_PAD) it no longer saves CPU either (3 calls: 12.8 s per piece, 15.8 s packed).
 DEFAULT_SCHEME = PER_PIECE
 PACK_SECONDS = 28.0  # a packed window: under Whisper's 30 s, so nothing is cut at the end
 PACK_GAP = 1.0  # silence between two packed clips
@@ -170,8 +171,9 @@ def relisten(
     ``context`` seconds either side), every channel its own clip. ``scheme`` "per-piece" (default)
     hears each clip in its own recogniser call; "packed" lays clips end to end, ``gap`` seconds of
     silence apart, in calls of up to ``pack_seconds`` (see :mod:`redactdesk.audio.packing`):
-    Whisper encodes 30 s per call however short the clip, so that takes about half the CPU, but
-    tiny.en heard fewer items that way (see ``DEFAULT_SCHEME``). Recognised words are assigned to a
+    that was cheaper while Whisper encoded 30 s per call however short the clip; since the encoder
+    reads only the clip and a short pad it is not, and tiny.en heard fewer items that way (see
+    ``DEFAULT_SCHEME``). Recognised words are assigned to a
     clip, then to a range, by their times.
     ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
     with its surrogate are not taken for a leak. An English-only ``model`` (tiny.en) listening to a
