@@ -143,7 +143,9 @@ def test_ctrl_c_exits_130_keeps_what_finished_and_the_rerun_does_the_rest(tmp_pa
 
     from redactdesk.cli.main import main
 
-    many = [dataclasses.replace(c, id=f"{c.id}_{k}") for k in range(32) for c in calls]  # long enough to stop
+    # long enough to stop: 128 calls once gave exit 0 after the signal in a full CI run (warm workers;
+    # not reproduced in 4 runs of this test alone) — 384 leave the signal more work to interrupt
+    many = [dataclasses.replace(c, id=f"{c.id}_{k}") for k in range(96) for c in calls]
     path = tmp_path / "p.rdproj"
     _project(path, many).close()
     err_path = tmp_path / "stderr.txt"
