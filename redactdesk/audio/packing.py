@@ -3,9 +3,9 @@
 Whisper encodes 30 s of audio per call whatever it is given (faster-whisper pads a 3-s clip with
 27 s of silence), and the encoder is most of a call's cost on a CPU. Hearing ten 3-s clips one by
 one thus costs ten full passes; laid end to end in one window, with ``gap`` seconds of silence
-between them, they cost one. (The re-listen check now has the encoder read only each clip and a
-short pad — ``recognise.SHORT_CONTEXT_PAD`` — which made one clip per call the cheaper scheme too.) A clip is never split across windows; a clip longer than the window
-gets a window of its own.
+between them, they cost one. A clip is never split across windows; a clip longer than the window
+gets a window of its own. (The re-listen check now has the encoder read only each clip and a short
+pad — ``recognise.SHORT_CONTEXT_PAD`` — which made one clip per call the cheaper scheme too.)
 
 The recogniser's words come back in window time. :func:`split_words` hands each word to the clip
 it was heard in, in that clip's own time: the clip its middle falls in, a gap being shared evenly

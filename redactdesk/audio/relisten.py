@@ -173,8 +173,7 @@ def relisten(
     silence apart, in calls of up to ``pack_seconds`` (see :mod:`redactdesk.audio.packing`):
     that was cheaper while Whisper encoded 30 s per call however short the clip; since the encoder
     reads only the clip and a short pad it is not, and tiny.en heard fewer items that way (see
-    ``DEFAULT_SCHEME``). Recognised words are assigned to a
-    clip, then to a range, by their times.
+    ``DEFAULT_SCHEME``). Recognised words are assigned to a clip, then to a range, by their times.
     ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
     with its surrogate are not taken for a leak. An English-only ``model`` (tiny.en) listening to a
     conversation in another language is swapped for the multilingual ``base``. ``recogniser``
