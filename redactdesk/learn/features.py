@@ -189,10 +189,10 @@ class SpacyTagger:
     """POS and NER tags per token from a spaCy pipeline on pre-tokenised words, cached by utterance."""
 
     def __init__(self, model: str, cache_size: int = 200_000) -> None:
-        import spacy
+        from redactdesk.lang import spacy_pipelines
 
         try:
-            self.nlp = spacy.load(model, disable=["lemmatizer", "parser"])
+            self.nlp = spacy_pipelines.load(model, disable=["lemmatizer", "parser"])
         except OSError as exc:
             from redactdesk.learn.errors import LearnError
 

@@ -95,14 +95,13 @@ class TaggerModel:
     @classmethod
     def bundled(cls, language: str = "en") -> TaggerModel:
         """A fresh copy of the bundled tagger (not the detection source's cached pipeline)."""
-        import spacy
-
         from redactdesk.detect.tagger import model_dir
+        from redactdesk.lang import spacy_pipelines
 
         path = model_dir(language)
         if not (path / "meta.json").exists():
             raise ModelError(f"no bundled transcript tagger for language {language!r} ({path})")
-        return cls(spacy.load(path), {"base": f"bundled:{language}"})
+        return cls(spacy_pipelines.load(path), {"base": f"bundled:{language}"})
 
     def to_bytes(self) -> bytes:
         import srsly
@@ -118,14 +117,15 @@ class TaggerModel:
     @classmethod
     def from_bytes(cls, blob: bytes) -> TaggerModel:
         import srsly
-        from spacy.util import load_model_from_config
         from thinc.api import Config
+
+        from redactdesk.lang import spacy_pipelines
 
         try:
             data = srsly.msgpack_loads(blob)
             if not isinstance(data, dict) or data.get("magic") != BLOB_MAGIC:
                 raise ValueError("not a tagger learner blob")
-            nlp = load_model_from_config(Config().from_str(data["config"]), auto_fill=True)
+            nlp = spacy_pipelines.from_config(Config().from_str(data["config"]), auto_fill=True)
             nlp.from_bytes(data["nlp"], exclude=["vectors"])
             nlp.get_pipe("ner").model.attrs["unseen_classes"] = {int(c) for c in data.get("unseen") or ()}
         except ModelError:
