@@ -104,7 +104,11 @@ def table(corpus: Path, methods: list[str], limit: int | None, results: dict, ba
 
 
 SCHEMES = {  # name -> relisten() options
-    "per-piece": {"scheme": "per-piece"},
+    "per-piece": {"scheme": "per-piece", "batch": 1},
+    "per-piece, batch 4": {"scheme": "per-piece", "batch": 4},
+    "per-piece, batch 8": {"scheme": "per-piece", "batch": 8},
+    "batch 4, no timestamps": {"scheme": "per-piece", "batch": 4, "timestamps": False},
+    "batch 8, no timestamps": {"scheme": "per-piece", "batch": 8, "timestamps": False},
     "packed 28 s, gap 1 s": {"scheme": "packed", "pack_seconds": 28.0, "gap": 1.0},
     "packed 28 s, gap 0.5 s": {"scheme": "packed", "pack_seconds": 28.0, "gap": 0.5},
     "packed 15 s, gap 1 s": {"scheme": "packed", "pack_seconds": 15.0, "gap": 1.0},

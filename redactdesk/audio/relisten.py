@@ -22,10 +22,11 @@ import soundfile as sf
 
 from redactdesk.audio.errors import MaskCancelled, MaskError
 from redactdesk.audio.matching import FULL, match_item
-from redactdesk.audio.packing import pack, split_words, window_audio
+from redactdesk.audio.packing import Placed, pack, split_words, window_audio
 from redactdesk.audio.ranges import EVENT_CATEGORY, MaskRange, SpanKey, span_key
 from redactdesk.audio.recognise import (
     MAX_WINDOW,
+    BatchRecogniser,
     Piece,
     Recogniser,
     group_pieces,
@@ -33,6 +34,7 @@ from redactdesk.audio.recognise import (
     listen_windows,
     model_for,
     solo_channels,
+    whisper_batch_recogniser,
     whisper_recogniser,
 )
 from redactdesk.core.progress import CancelFn, FractionFn
@@ -146,6 +148,17 @@ SCHEMES = (PER_PIECE, PACKED)
 DEFAULT_SCHEME = PER_PIECE
 PACK_SECONDS = 28.0  # a packed window: under Whisper's 30 s, so nothing is cut at the end
 PACK_GAP = 1.0  # silence between two packed clips
+# Clips of like length are heard 8 at a time, as one batch (recognise.whisper_batch_recogniser), decoded
+# without Whisper's timestamp tokens (words are timed by the alignment either way). On 8 English demo calls
+# (benchmarks/bench_mask.py --schemes, tiny.en, 1 thread): one clip per call 50.4 CPU s, hearing 110 of
+# 128 unmasked items; batches of 4 with timestamp tokens 27.1 s, 109; batches of 4/8 without 20.9/20.0 s,
+# 111 both; batches of 16 23.0 s (more padding). Beam 3 instead of 5 saved nothing in a batch. Decoding is
+# batched well; the encoder is now two thirds of the cost, so the batch's pad is shorter (recognise.BATCH_CONTEXT_PAD).
+DEFAULT_BATCH = 8
+
+
+def _one_by_one(recognise: Recogniser) -> BatchRecogniser:
+    return lambda clips, rate: [recognise(x, rate) for x in clips]
 
 
 def relisten(
@@ -162,6 +175,8 @@ def relisten(
     scheme: str = DEFAULT_SCHEME,
     pack_seconds: float = PACK_SECONDS,
     gap: float = PACK_GAP,
+    batch: int = DEFAULT_BATCH,
+    timestamps: bool = False,
     progress: FractionFn | None = None,
     cancel: CancelFn | None = None,
 ) -> LeakReport:
@@ -174,7 +189,8 @@ def relisten(
     that was cheaper while Whisper encoded 30 s per call however short the clip; since the encoder
     reads only the clip and a short pad it is not, and tiny.en heard fewer items that way (see
     ``DEFAULT_SCHEME``). Recognised words are assigned to a clip, then to a range, by their times.
-    ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
+    ``batch``: recogniser calls of like length heard together as one batch (1: one by one; see
+    ``DEFAULT_BATCH``); ``timestamps``: decode Whisper's timestamp tokens in a batch. ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
     with its surrogate are not taken for a leak. An English-only ``model`` (tiny.en) listening to a
     conversation in another language is swapped for the multilingual ``base``. ``recogniser``
     replaces Whisper (tests, other engines).
@@ -185,7 +201,9 @@ def relisten(
     path = Path(masked_path)
     if not path.is_file():
         raise MaskError(f"no masked audio to check at {path}")
-    recognise = recogniser or whisper_recogniser(model, conv.language)
+    size = 1 if recogniser is not None or batch <= 1 else batch
+    recognise_batch = (whisper_batch_recogniser(model, conv.language, timestamps=timestamps) if size > 1
+                       else _one_by_one(recogniser or whisper_recogniser(model, conv.language)))
     said = {str(k): v for k, v in (spoken or {}).items()}
     items = [items_in_range(conv, r) for r in ranges]
     texts = [" ".join(said.get(str(k), "") for k in r.span_ids).strip() for r in ranges]
@@ -215,21 +233,26 @@ def relisten(
         clips = [(g_i, c) for g_i in range(len(groups)) for c in range(channels)]  # every channel on its own
         lengths = [max(0, spans[g_i][1] - spans[g_i][0]) / rate for g_i, _c in clips]
         windows = pack(lengths, pack_seconds if scheme == PACKED else 0.0, gap)
-        for w_i, placed in enumerate(windows):
-            if cancel is not None and cancel():
-                raise MaskCancelled("re-listen check cancelled; no report was made")
+
+        def signal(placed: list[Placed]) -> np.ndarray:
             audio: dict[int, list[np.ndarray]] = {}
             for g_i in sorted({clips[p.clip][0] for p in placed}):
                 a, b = spans[g_i]
                 fh.seek(a)
                 audio[g_i] = solo_channels(fh.read(b - a, dtype="float32", always_2d=True))
-            signal_of = {p.clip: audio[clips[p.clip][0]][clips[p.clip][1]] for p in placed}
-            heard = recognise(window_audio(signal_of, placed, rate), rate)
-            for clip, words in split_words(heard, placed).items():
-                g_i = clips[clip][0]
-                hear(groups[g_i], spans[g_i][0] / rate, words)
+            return window_audio({p.clip: audio[clips[p.clip][0]][clips[p.clip][1]] for p in placed}, placed, rate)
+
+        order = sorted(range(len(windows)), key=lambda w_i: windows[w_i][-1].end)  # a batch of like lengths
+        for n in range(0, len(order), size):
+            if cancel is not None and cancel():
+                raise MaskCancelled("re-listen check cancelled; no report was made")
+            chosen = [windows[w_i] for w_i in order[n:n + size]]
+            for placed, heard in zip(chosen, recognise_batch([signal(p) for p in chosen], rate), strict=True):
+                for clip, words in split_words(heard, placed).items():
+                    g_i = clips[clip][0]
+                    hear(groups[g_i], spans[g_i][0] / rate, words)
             if progress is not None:
-                progress((w_i + 1) / len(windows))
+                progress(min(n + size, len(order)) / len(order))
     leaks = []
     for (i, j), kind in sorted(found.items()):
         r, span = ranges[i], items[i][j]

@@ -230,3 +230,38 @@ def test_an_unknown_scheme_is_refused(make_audio):
     with pytest.raises(MaskError, match="scheme"):
         relisten(make_audio(seconds=4.0), conversation(), mask_ranges(conversation()), recogniser=fake([]),
                  scheme="everything-at-once")
+
+
+FILLER = "the weather was fine and we talked about the garden for a long while before we spoke of other things".split()
+
+
+def test_a_batch_of_clips_gives_each_clip_its_own_words_in_its_own_time(spoken_conversation):
+    """Clips of different lengths heard as one batch: each gets the words said in it, timed from its
+    own start; a silent clip gets none."""
+    from redactdesk.audio.recognise import whisper_batch_recogniser
+
+    long_clip, _ = spoken_conversation(["please", "call", "John", "Smith", "today", *FILLER[:6]], [])
+    short_clip, _ = spoken_conversation(["hello", "there"], [])
+    silent = np.zeros(16000 * 2, dtype=np.float32)
+    heard = whisper_batch_recogniser("tiny.en", "en")([long_clip, silent, short_clip], 16000)
+    assert len(heard) == 3 and heard[1] == []
+    assert "smith" in " ".join(w.text.lower() for w in heard[0])
+    assert "smith" not in " ".join(w.text.lower() for w in heard[2]) and heard[2]
+    for words, clip in ((heard[0], long_clip), (heard[2], short_clip)):
+        assert all(0.0 <= w.start <= w.end <= len(clip) / 16000 + 0.5 for w in words)
+
+
+def test_batched_and_one_by_one_checks_hear_the_same_items(tmp_path, spoken_conversation):
+    """Two items far apart (two clips of different lengths): the batched check hears both in the
+    unmasked audio, as one call per clip does, and neither once they are silenced."""
+    audio, conv = spoken_conversation(["please", "call", "John", "Smith", "today", *FILLER, "ask", "for",
+                                       "Alice", "Jones", "please"], [(2, 4, "PERSON"), (25, 27, "PERSON")])
+    src = tmp_path / "call.wav"
+    sf.write(str(src), audio, 16000, subtype="PCM_16")
+    ranges = mask_ranges(conv)
+    assert len(ranges) == 2
+    reports = {b: relisten(src, conv, ranges, batch=b) for b in (1, 8)}
+    assert reports[1].windows == reports[8].windows == 2
+    assert [x.span_id for x in reports[8].leaks] == [x.span_id for x in reports[1].leaks] == [1, 2]
+    mask_file(src, tmp_path / "silenced.wav", ranges, "silence")
+    assert not relisten(tmp_path / "silenced.wav", conv, ranges, batch=8).leaked

@@ -18,6 +18,9 @@ def tiny_project(tmp_path, monkeypatch, sound_recogniser):
 
     relisten_module = importlib.import_module("redactdesk.audio.relisten")  # the package exports a function of that name
     monkeypatch.setattr(relisten_module, "whisper_recogniser", lambda model, language: sound_recogniser("Lee"))
+    monkeypatch.setattr(relisten_module, "whisper_batch_recogniser",  # the default: clips heard in batches
+                        lambda model, language, **kw: lambda clips, rate: [sound_recogniser("Lee")(x, rate)
+                                                                           for x in clips])
     path = tmp_path / "p.rdproj"
     project = Project.create(path)
     rate = 16000
