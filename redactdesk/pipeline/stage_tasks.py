@@ -55,7 +55,10 @@ def mask_task(src: str, dst: str, ranges: Sequence[Any], method: str, params: Ma
                         "not fit; re-import it before masking")
     if mask is None:
         from redactdesk.audio.maskfile import mask_file as mask
-    Path(dst).parent.mkdir(parents=True, exist_ok=True)
+    folder = Path(dst).parent
+    if not folder.parent.is_dir():  # a stopped export removed its staging folder: write nothing, make nothing
+        raise MaskError("the output folder is gone; the run this task belonged to has stopped")
+    folder.mkdir(exist_ok=True)
     return mask(source, Path(dst), list(ranges), method, dict(params or {}))
 
 
@@ -71,3 +74,20 @@ def relisten_task(masked: str | os.PathLike[str], conv: Conversation, ranges: Se
     if relisten is None:
         from redactdesk.audio.relisten import relisten
     return relisten(masked, conv, list(ranges), **options)
+
+
+def release_audio_task(mask_args: Sequence[Any], conv: Conversation, relisten_options: Mapping[str, Any] | None,
+                       relisten: Any = None, prosody: Any = False) -> dict[str, Any]:
+    """A release's audio work for one recording on one worker: mask it (:func:`mask_task` with
+    ``mask_args``), re-listen to the masked copy (``relisten_options`` None: not checked) and measure
+    its prosody (``prosody`` False: not measured; True: the default measure; else the function).
+    The reports come back as they are; the client turns them into counts."""
+    src, dst, ranges, method = mask_args[0], mask_args[1], mask_args[2], mask_args[3]
+    out: dict[str, Any] = {"mask": mask_task(*mask_args), "relisten": None, "prosody": None}
+    if relisten_options is not None:
+        out["relisten"] = relisten_task(dst, conv, ranges, relisten, **relisten_options)
+    if prosody is not False:
+        if prosody is True:
+            from redactdesk.audio import prosody_report as prosody
+        out["prosody"] = prosody(Path(src), Path(dst), list(ranges), method=method)
+    return out

@@ -94,12 +94,78 @@ def mask(job: ReleaseJob, report: Report) -> None:
         job.mask_reports = {cid: job.mask_reports[cid] for cid in has_audio}
 
 
+# ------------------------------------------------------------------ on a cluster, beside the text steps
+def runs_beside_text(job: ReleaseJob) -> bool:
+    """True when the recordings are masked, re-listened and measured on the cluster's workers while
+    this process substitutes, re-checks and scans the text: two or more recordings, a cluster, and
+    a masking method that does not speak the surrogates (``voice`` needs the substituted text first)."""
+    return not is_in_process(job.executor) and len(job.has_audio) > 1 and job.method != "voice"
+
+
+def audio_tasks(job: ReleaseJob) -> list[Task]:
+    """One worker task per recording (mask, re-listen, prosody); reads the project, so it runs
+    before the text steps start beside it."""
+    from redactdesk.audio import mask_ranges
+    from redactdesk.audio.masker_params import conversation_params
+    from redactdesk.pipeline.audio_project import audio_file, range_settings
+
+    project, convs, method = job.project, job.convs, job.method
+    job.on_cluster = True
+    relisten_options = _relisten_options(job) if job.tools.relisten is not None else None
+    own_relisten = None if job.tools.relisten_is_default else job.tools.relisten
+    own = job.tools.prosody
+    prosody: Any = False if own is None else True if own is default_prosody() else own  # True: the worker's own
+    tasks = []
+    for cid in job.has_audio:
+        conv = convs[cid]
+        src = audio_file(project, conv)
+        if src is None or not src.is_file():
+            raise ExportError(f"the audio of {cid!r} is missing; relink it before exporting")
+        job.sources[cid] = src
+        job.ranges_of[cid] = mask_ranges(conv, **range_settings(project))
+        interop.write_audacity(job.inside, cid, job.ranges_of[cid])
+        dst = job.inside(*job.audio_rel[cid].split("/"))
+        mask_args = (str(src), str(dst), job.ranges_of[cid], method,
+                     conversation_params(method, job.mask_params, conv, None), conv.audio_sha256,
+                     None if job.tools.mask_is_default else job.tools.mask)
+        tasks.append(Task(key=cid, weight=float(conv.duration or 1.0),
+                          args=(mask_args, conv, relisten_options, own_relisten, prosody)))
+    return tasks
+
+
+def run_audio_tasks(job: ReleaseJob, tasks: Sequence[Task], report: Report, cancel: Any) -> None:
+    """Run :func:`audio_tasks` on the cluster and keep what each recording's reports say (counts,
+    times and categories; never what was heard)."""
+    from redactdesk.pipeline.stage_tasks import release_audio_task
+
+    model = str(_relisten_options(job).get("model", "tiny.en"))
+    warm = sorted({("mask", job.method)} | ({("relisten", model, job.convs[c].language) for c in job.has_audio}
+                                             if job.tools.relisten is not None else set()))
+    prosody: dict[str, dict[str, Any]] = {}
+    for task, res in job.executor.run(release_audio_task, tasks, label=f"masking ({job.method}) and re-listening",
+                                      cancel=cancel, warm=warm, progress=part(report)):
+        cid = task.key
+        job.mask_reports[cid] = _mask_summary(res["mask"], job.ranges_of[cid])
+        if res["relisten"] is not None:
+            job.relisten_results[cid] = _relisten_summary(res["relisten"])
+        if res["prosody"] is not None:
+            prosody[cid] = _prosody_row(cid, res["prosody"], len(job.ranges_of[cid]))
+    job.mask_reports = {cid: job.mask_reports[cid] for cid in job.has_audio}
+    if job.tools.relisten is not None:
+        job.relisten_results = {cid: job.relisten_results[cid] for cid in job.has_audio}
+    job.prosody_rows = [prosody[cid] for cid in job.has_audio if cid in prosody]
+
+
+def _relisten_options(job: ReleaseJob) -> dict[str, Any]:
+    return {"model": job.settings["mask.relisten_model"]} if job.settings.get("mask.relisten_model") else {}
+
+
 def relisten(job: ReleaseJob, report: Report) -> None:
     """Re-listen to every masked recording; what is still heard is counted, never kept as text."""
     relisten_fn = job.tools.relisten
     assert relisten_fn is not None  # RELISTEN.applies
     convs, has_audio, tmp, results = job.convs, job.has_audio, job.staging, job.relisten_results
-    extra = {"model": job.settings["mask.relisten_model"]} if job.settings.get("mask.relisten_model") else {}
+    extra = _relisten_options(job)
     if job.on_cluster:
         from redactdesk.pipeline.stage_tasks import relisten_task
 

@@ -109,6 +109,7 @@ class ReleaseJob:
     executor: Any
     cancel: CancelFn | None
     removed_partials: int = 0  # staging folders of killed exports removed before this one
+    done_stages: set[str] = field(default_factory=set)  # run beside others (runner._text_beside_audio)
     warnings: list[str] = field(default_factory=list)
     # text
     revised: dict[str, ef.RevisedConversation] = field(default_factory=dict)
@@ -197,9 +198,11 @@ class Steps:
         self.progress = progress
         self.cancel = cancel
 
-    def start(self, name: str, message: str) -> Report:
+    def start(self, name: str | Sequence[str], message: str) -> Report:
+        """The report of step ``name`` (or of several steps run as one, their shares added)."""
         check_cancel(self.cancel)
-        base, weight = self.done, self.weights.get(name, 0.0)
+        names = [name] if isinstance(name, str) else list(name)
+        base, weight = self.done, sum(self.weights.get(n, 0.0) for n in names)
         self.done += weight
 
         def report(fraction: float, *_: Any) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
+import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from redactdesk.core.types import Decision, Role
@@ -80,10 +81,14 @@ def export_release(
                      mask_params=settings.get("mask.params"), convs=convs, overridden=overridden,
                      has_audio=[cid for cid in ids if convs[cid].audio_path], staging=tmp, executor=executor,
                      cancel=cancel, removed_partials=removed)
+    for cid in job.has_audio:
+        job.audio_rel[cid] = f"audio/{cid}{Path(convs[cid].audio_path or '').suffix.lower() or '.wav'}"
     steps = Steps({stage.name: stage.weight(job) for stage in STAGES}, progress, cancel)
     try:
+        if audio.runs_beside_text(job):
+            _text_beside_audio(job, steps)
         for stage in STAGES:
-            if stage.applies(job):
+            if stage.applies(job) and stage.name not in job.done_stages:
                 stage.run(job, steps.start(stage.name, stage.message(job)))
         staging.fsync_tree(tmp)
         check_cancel(cancel)
@@ -91,7 +96,7 @@ def export_release(
             raise ExportError(f"{final} appeared while exporting; nothing was replaced")
         os.rename(tmp, final)
     except BaseException as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
+        staging.discard(tmp)
         if isinstance(exc, Cancelled):  # the export's own, or a stage's (MaskCancelled, AsrCancelled...)
             raise Cancelled("export cancelled; no release was written") from exc
         raise
@@ -108,6 +113,52 @@ def export_release(
                          override_reason=allowed.override_reason if job.override else None,
                          audio_seconds=audio.audio_seconds(job), seconds=time.perf_counter() - t0,
                          warnings=job.warnings, readiness=allowed.readiness, recheck=job.recheck)
+
+
+BESIDE_AUDIO = (text.SUBSTITUTE, text.RECHECK, scan.SCAN)  # the text steps, which need no masked audio
+
+
+def _text_beside_audio(job: ReleaseJob, steps: Steps) -> None:
+    """The recordings go to the cluster's workers (mask, re-listen, prosody: one task each) while this
+    process runs the text steps in a thread beside them, so neither waits for the other. A text step
+    that refuses (undecided items, surrogates not signed off, an original value in the text) stops
+    the audio run at once and is the export's answer, as it would be when the steps run in order;
+    a failed audio task stops the text steps."""
+    tasks = audio.audio_tasks(job)  # reads the project here, before the thread starts
+    audio_names = [st.name for st in (audio.MASK, audio.RELISTEN, audio.PROSODY) if st.applies(job)]
+    names = [st.name for st in BESIDE_AUDIO] + audio_names
+    report = steps.start(names, "writing the text; masking and re-listening on the cluster")
+    stop = threading.Event()
+    failed: list[BaseException] = []
+
+    def text_steps() -> None:
+        def quiet(_fraction: float, *_: Any) -> None:
+            if stop.is_set():
+                raise Cancelled("stopped beside a failed audio step")
+            check_cancel(job.cancel)
+
+        try:
+            for stage in BESIDE_AUDIO:
+                stage.run(job, quiet)
+        except BaseException as exc:  # noqa: BLE001 - handed to the export's thread below
+            failed.append(exc)
+            stop.set()
+
+    worker = threading.Thread(target=text_steps, name="release-text", daemon=True)
+    worker.start()
+    try:
+        audio.run_audio_tasks(job, tasks, report, cancel=lambda: stop.is_set() or bool(job.cancel and job.cancel()))
+    except BaseException:
+        if not stop.is_set():  # the audio failed first: the text steps stop, the audio error is the answer
+            stop.set()
+            worker.join()
+            raise
+    worker.join()
+    if failed:
+        raise failed[0]
+    job.done_stages.update(names)
+    if job.tools.relisten is not None:
+        audio.decide_relisten_leaks(job)
 
 
 def _tools(substitute: SubstituteFn | None, mask: MaskFn | None, relisten: RelistenFn | bool | None,

@@ -73,6 +73,19 @@ def remove_stale_partials(folder: Path) -> int:
     return removed
 
 
+def discard(tmp: Path, settle: float = 3.0) -> None:
+    """Remove a failed export's staging folder. A cluster worker may still be finishing a task of that
+    export (Dask cannot stop a running task), and a file it is writing keeps its folder from being
+    removed; so the removal is retried for up to ``settle`` seconds. (Workers never re-create a
+    removed staging folder; what still remains is removed by the next export.)"""
+    deadline = time.monotonic() + settle
+    while True:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if not tmp.exists() or time.monotonic() > deadline:
+            return
+        time.sleep(0.1)
+
+
 def fsync_tree(root: Path) -> None:
     """Flush every file and folder below ``root`` (and root itself) to disk."""
     dirs = [root]
@@ -85,4 +98,4 @@ def fsync_tree(root: Path) -> None:
         fsync_dir(d)
 
 
-__all__ = ["fsync_dir", "fsync_tree", "hold_partial", "make_staging", "release_partial", "remove_stale_partials"]
+__all__ = ["discard", "fsync_dir", "fsync_tree", "hold_partial", "make_staging", "release_partial", "remove_stale_partials"]

@@ -4,8 +4,6 @@ before the slow audio steps)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from redactdesk.core.types import Conversation, SpanStatus
 from redactdesk.pipeline import export_formats as ef
 from redactdesk.pipeline import export_interop as interop
@@ -36,8 +34,6 @@ def write_revised(job: ReleaseJob, report: Report) -> None:
                if mode == "generalise" else {})
     for n, cid in enumerate(ids):
         conv = convs[cid]
-        if conv.audio_path:
-            job.audio_rel[cid] = f"audio/{cid}{Path(conv.audio_path).suffix.lower() or '.wav'}"
         rev, unsigned = _revise(job.project, conv, job.tools.substitute, mode, general.get(cid))
         if cid in job.overridden:
             unsigned = 0  # surrogates of the open suggestions are made now; the override covers them
