@@ -51,6 +51,7 @@ def spelling_words(language: str) -> dict[str, str]:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def plain_letters(word: str) -> str:
     """Upper-case letters of a word without accents (Ñ kept): what a caller spells out."""
     return "".join(ch for ch in strip_accents(word).upper() if ch.isalpha())

@@ -23,6 +23,8 @@ _KEEP = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 -")
 
 def strip_marks(text: str) -> str:
     """``text`` without combining marks (accents, diaeresis, tilde); case kept."""
+    if text.isascii():  # no marks, and NFKD leaves ASCII as it is (most release text: a scan folds every file)
+        return text
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 

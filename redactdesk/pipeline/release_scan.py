@@ -29,7 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from redactdesk.core.types import Conversation
-from redactdesk.risk.leakscan import TEXT_SUFFIXES, LeakFinding, Needle, fold_accents, needles, scan_text
+from redactdesk.risk.leakscan import (
+    SEPARATORS,
+    TEXT_SUFFIXES,
+    LeakFinding,
+    Needle,
+    fold_accents,
+    fold_line,
+    needles,
+    scan_text,
+)
 
 PER_CONVERSATION = {"corpus": ".json", "textgrid": ".TextGrid", "eaf": ".eaf", "text": ".txt",
                     "labelstudio": ".json", "ctm": ".ctm", "stm": ".stm", "vtt": ".vtt", "srt": ".srt",
@@ -47,8 +56,6 @@ class CrossHit:
     line: int
 
 
-def _fold(text: str) -> str:
-    return re.sub(r"\s+", " ", text.lower()).strip()
 
 
 _LOOKBEHINDS = ("(?<!\\d)", "(?<![0-9a-z])")
@@ -80,9 +87,9 @@ def _candidates(text: str, ns: list[Needle]) -> list[Needle]:
     """Needles that match somewhere in the whole text, folded as the line scanner folds lines."""
     if not ns:
         return []
-    folded = [_fold(line) for line in text.splitlines()]
+    folded = [fold_line(line) for line in text.splitlines()]
     joined = "\n".join(folded)
-    squashed = "\n".join(re.sub(r"[\s\-.,]", "", line) for line in folded)
+    squashed = "\n".join(SEPARATORS.sub("", line) for line in folded)
     plain = fold_accents(joined)  # letter sequences: a needle's letters must all stand alone somewhere
     singles = set(re.findall(r"(?<![0-9a-zñ])[a-zñ](?![0-9a-zñ])", plain))
     out = []

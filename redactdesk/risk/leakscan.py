@@ -30,8 +30,13 @@ YEAR_KEPT = frozenset({"DATE"})
 _YEAR = re.compile(r"(19|20)\d\d")
 
 
-def _fold(text: str) -> str:
-    return re.sub(r"\s+", " ", text.lower()).strip()
+_SPACES = re.compile(r"\s+")
+SEPARATORS = re.compile(r"[\s\-.,]")  # removed from a line before digit runs are searched in it
+
+
+def fold_line(text: str) -> str:
+    """A line as the scan compares it: lower case, runs of white space as one space."""
+    return _SPACES.sub(" ", text.lower()).strip()
 
 
 def _digits_to_words(text: str, lang: str) -> str:
@@ -51,13 +56,13 @@ def _words_to_digits(text: str, lang: str) -> str:
 
 def variants(original: str, language: str = "en") -> set[str]:
     """Normalised forms under which ``original`` could reappear in exported text."""
-    base = _fold(original)
+    base = fold_line(original)
     out = {base}
     squashed = re.sub(r"[\s\-.,]", "", base)
     if any(c.isdigit() for c in base):
         out.add(re.sub(r"\D", "", base))
-        out.add(_fold(_digits_to_words(base, language)))
-    as_digits = _fold(_words_to_digits(base, language))
+        out.add(fold_line(_digits_to_words(base, language)))
+    as_digits = fold_line(_words_to_digits(base, language))
     if as_digits != base:
         out.add(as_digits)
         out.add(re.sub(r"[\s\-]", "", as_digits))
@@ -104,10 +109,33 @@ _NO_LETTER_BEFORE = "".join(rf"(?<![^0-9a-zñ'’][a-zñ][\s,.\-]{{{w}}})(?<!^[a
 _NO_LETTER_AFTER = rf"(?![\s,.\-]+(?:(?:{_LETTER_CONNECTORS})\s+[^\s]+[\s,.\-]+)?[a-zñ](?![0-9a-zñ]))"
 
 
-def spelled_pattern(letters: str) -> re.Pattern[str]:
+class LazyPattern:
+    """A regular expression compiled when it is first searched with. A spelled-letter pattern takes
+    about 2 ms to compile (its look-behinds), a release has hundreds, and the scan rules most of them
+    out by a cheaper test (are the letters said singly anywhere?) before it searches."""
+
+    __slots__ = ("_compiled", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled: re.Pattern[str] | None = None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern)
+        return self._compiled.search(text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LazyPattern) and other.pattern == self.pattern
+
+    def __hash__(self) -> int:
+        return hash(self.pattern)
+
+
+def spelled_pattern(letters: str) -> LazyPattern:
     """A pattern finding ``letters`` spelled out with any separators or alphabet words, as a whole run."""
     body = _BETWEEN.join(re.escape(c) for c in letters)
-    return re.compile(r"(?<![0-9a-zñ])" + _NO_LETTER_BEFORE + body + r"(?![0-9a-zñ])" + _NO_LETTER_AFTER)
+    return LazyPattern(r"(?<![0-9a-zñ])" + _NO_LETTER_BEFORE + body + r"(?![0-9a-zñ])" + _NO_LETTER_AFTER)
 
 
 def _only_function_words(original: str, language: str) -> bool:
@@ -146,7 +174,7 @@ class Needle:
     conversation_id: str
     category: str
     original: str
-    pattern: re.Pattern[str]
+    pattern: re.Pattern[str] | LazyPattern
     variant: str
     letters: str = ""  # a letter-sequence needle's letters (for prefilters)
 
@@ -173,7 +201,7 @@ def needles(conversations: Iterable[Conversation]) -> list[Needle]:
                 else:
                     body = re.escape(v).replace(r"\ ", r"[\s\-]+")
                     pat = re.compile(r"(?<![0-9a-z])" + body + r"(?![0-9a-z])")
-                kind = "digits" if v.isdigit() else "as said" if v == _fold(original) else "variant"
+                kind = "digits" if v.isdigit() else "as said" if v == fold_line(original) else "variant"
                 out.append(Needle(conv.id, span.category, original, pat, kind))
             for letters in sorted(letter_sequences(original, conv.language)):
                 out.append(Needle(conv.id, span.category, original, spelled_pattern(letters), "spelled", letters))
@@ -182,9 +210,9 @@ def needles(conversations: Iterable[Conversation]) -> list[Needle]:
 
 def scan_text(text: str, name: str, found_needles: list[Needle]) -> list[LeakFinding]:
     findings = []
-    folded_lines = [_fold(line) for line in text.splitlines()]
+    folded_lines = [fold_line(line) for line in text.splitlines()]
     plain_lines = [fold_accents(line) for line in folded_lines]
-    squashed_lines = [re.sub(r"[\s\-.,]", "", line) for line in folded_lines]
+    squashed_lines = [SEPARATORS.sub("", line) for line in folded_lines]
     for n in found_needles:
         for i, line in enumerate(folded_lines):
             hay = squashed_lines[i] if n.variant == "digits" else plain_lines[i] if n.variant == "spelled" else line

@@ -8,7 +8,7 @@ project's additions and removals applied on top (:func:`load_gazetteer` ``edits`
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,14 @@ class Gazetteer:
     variants: dict[str, str]  # norm(variant) -> norm(canonical)
     spelling_words: dict[str, str]
     _index: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    pools: dict[tuple, list[str]] = field(default_factory=dict, repr=False)  # generators' candidate lists
+
+    def pool(self, key: tuple, make: Callable[[], list[str]]) -> list[str]:
+        """A generator's candidate list for ``key``, made once per gazetteer by ``make`` (the lists do
+        not change after loading; project edits make a new gazetteer)."""
+        if key not in self.pools:
+            self.pools[key] = make()
+        return self.pools[key]
 
     def entries(self, name: str) -> list[str]:
         if name not in self.lists:

@@ -11,6 +11,8 @@ the surrogate's short form (Francisco/Fran → Pedro/Perico).
 
 from __future__ import annotations
 
+from typing import Any
+
 from redactdesk.core.types import Span
 from redactdesk.substitute import spelling
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
@@ -47,6 +49,44 @@ def _calendar_words(language: str) -> set[str]:
     from redactdesk.substitute.dates import MONTHS, WEEKDAYS
 
     return set(MONTHS.get(language, ())) | set(WEEKDAYS.get(language, ()))
+
+
+def _not_calendar(ctx: Context, pool: list[str]) -> list[str]:
+    calendar = _calendar_words(ctx.language)  # "April", "June": a name that reads as a month
+    return [p for p in pool if norm(p) not in calendar] or pool
+
+
+def _surnames(gaz: Any) -> list[str]:
+    pool = [s for s in gaz.entries("surnames") if s.isalpha()]
+    plain = [s for s in pool if not gaz.is_first_name(s)]  # "Gonzalo" reads as a first name
+    return plain if len(plain) >= 50 else pool
+
+
+def _given_pool(ctx: Context, gender: str | None, ntok: int, kind: str) -> list[str]:
+    """Given names of ``ntok`` words for ``gender``, not read as a month or weekday (made once per
+    gazetteer): "short" forms, the gender's "list" (names sure of it preferred), its "plain" list, or
+    "any" one-word name."""
+    gaz = ctx.gaz
+
+    def make() -> list[str]:
+        lists = {"f": ["female_names"], "m": ["male_names"]}.get(gender or "", ["female_names", "male_names"])
+        if kind == "short":
+            table = gaz.short_forms
+            pool = [table.display[k] for k, g in table.gender_of_full.items()
+                    if (gender is None or g == gender) and len(table.display[k].split()) == ntok]
+        elif kind == "any":
+            pool = [n for li in ("female_names", "male_names") for n in gaz.entries(li) if " " not in n]
+        else:
+            pool = [n for li in lists for n in gaz.entries(li) if len(n.split()) == ntok]
+            if kind == "list" and gender is not None:  # "Leslie" is on the male list but mostly given to women
+                sure = [n for n in pool if gaz.gender(n) == gender]
+                pool = sure if len(sure) >= 10 else pool
+            if kind == "list" and gender is None:  # unisex or unknown: prefer names used for both
+                both = [n for n in pool if gaz.gender(n) is None]
+                pool = both if len(both) >= 10 else pool
+        return _not_calendar(ctx, pool) if pool else pool
+
+    return gaz.pool(("given", kind, gender, ntok, ctx.language), make)
 
 
 class PersonGenerator(Generator):
@@ -133,30 +173,13 @@ class PersonGenerator(Generator):
             gender = self.gender(ctx, item)
             ntok = item.info.get("ntok", 1)
             has_short = any(o.form == "short" for o in item.occurrences)
-            if has_short:
-                table = gaz.short_forms
-                pool = [table.display[k] for k, g in table.gender_of_full.items()
-                        if (gender is None or g == gender) and len(table.display[k].split()) == ntok]
-            else:
-                lists = {"f": ["female_names"], "m": ["male_names"]}.get(gender or "", ["female_names", "male_names"])
-                pool = [n for li in lists for n in gaz.entries(li) if len(n.split()) == ntok]
-                if gender is not None:  # "Leslie" is on the male list but mostly given to women
-                    sure = [n for n in pool if gaz.gender(n) == gender]
-                    pool = sure if len(sure) >= 10 else pool
-                if gender is None:  # unisex or unknown: prefer names used for both
-                    both = [n for n in pool if gaz.gender(n) is None]
-                    pool = both if len(both) >= 10 else pool
+            pool = _given_pool(ctx, gender, ntok, "short" if has_short else "list")
             if not [p for p in pool if norm(p) != norm(item.original)] and ntok > 1:
-                lists = {"f": ["female_names"], "m": ["male_names"]}.get(gender or "", ["female_names", "male_names"])
-                pool = [n for li in lists for n in gaz.entries(li) if len(n.split()) == ntok - 1]
+                pool = _given_pool(ctx, gender, ntok - 1, "plain")
             if not pool:
-                pool = [n for li in ("female_names", "male_names") for n in gaz.entries(li) if " " not in n]
+                pool = _given_pool(ctx, None, 1, "any")
         else:
-            pool = [s for s in gaz.entries("surnames") if s.isalpha()]
-            plain = [s for s in pool if not gaz.is_first_name(s)]  # "Gonzalo" reads as a first name
-            pool = plain if len(plain) >= 50 else pool
-        calendar = _calendar_words(ctx.language)  # "April", "June": a name that reads as a month
-        pool = [p for p in pool if norm(p) not in calendar] or pool
+            pool = gaz.pool(("surname", ctx.language), lambda: _not_calendar(ctx, _surnames(gaz)))
         pool = [p for p in pool if not resembles(p, item.original)] or pool  # "Danielle" gives "Daniel" away
         if spelled:
             n_letters = len(plain_letters(item.original))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import difflib
+import functools
 import re
 
 from rapidfuzz import fuzz
@@ -13,6 +13,7 @@ from redactdesk.lang.folding import strip_accents
 PUNCT = ".,?!¿¡;:\"()«»…"
 
 
+@functools.lru_cache(maxsize=1 << 17)  # called for every gazetteer entry a generator looks at
 def norm(text: str) -> str:
     """Key form of a word or phrase: lower case, no accents, no punctuation, single spaces."""
     t = strip_accents(text).lower().replace("-", " ")
@@ -68,7 +69,7 @@ def resembles(candidate: str, original: str) -> bool:
         return a == b
     if a in b or b in a:
         return True
-    return difflib.SequenceMatcher(None, a, b).ratio() >= 0.8
+    return fuzz.ratio(a, b) >= 80.0  # twice the longest common subsequence over both lengths
 
 
 def similarity(a: str, b: str) -> float:

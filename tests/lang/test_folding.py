@@ -19,3 +19,9 @@ def test_fold_gives_the_ascii_keys_of_the_name_lists():
     assert fold("Александр") == "aleksandr"
     assert fold_key("O’Neill") == "oneill"
     assert fold_key("St.") == "st"
+
+
+def test_strip_marks_leaves_ascii_text_as_it_is_and_folds_the_rest():
+    text = "Call 555-0100, ask for Jose (no accents here) \t\n~^`'"
+    assert strip_marks(text) == text
+    assert strip_marks("José ﬁle Ａ") == "Jose file A"  # NFKD: ligature and full-width letters too
