@@ -58,6 +58,7 @@ SYNC_AUDIO_FRAMES = 16000 * 60 * 20  # build the waveform inline below ~20 min o
 _AREAS = {"right": Qt.DockWidgetArea.RightDockWidgetArea, "left": Qt.DockWidgetArea.LeftDockWidgetArea,
           "bottom": Qt.DockWidgetArea.BottomDockWidgetArea}
 DEFAULT_SIZE = (1480, 920)
+OUTSIDE_POLL_MS = 2000  # how often the window looks for commits by other programs (PRAGMA data_version)
 CORPUS_MIN_WIDTH = 180  # docks narrower than their contents scroll; the window fits 1024 px screens
 PANEL_MIN_WIDTH = 220
 
@@ -514,6 +515,10 @@ class MainWindow(QMainWindow):
         self.player.unavailable.connect(self._audio_unavailable)
         self._corpus_timer = QTimer(self, singleShot=True, interval=80)
         self._corpus_timer.timeout.connect(self.refresh_corpus)
+        self._outside_version = self.project.outside_version()
+        self._outside_timer = QTimer(self, interval=OUTSIDE_POLL_MS)  # another program's writes
+        self._outside_timer.timeout.connect(self.check_outside_changes)
+        self._outside_timer.start()
         self._position_timer = QTimer(self, singleShot=True, interval=400)
         self._position_timer.timeout.connect(self.save_position)
 
@@ -655,6 +660,22 @@ class MainWindow(QMainWindow):
             self._restoring = False
 
     # ================================================================== corpus & conversations
+    def check_outside_changes(self) -> bool:
+        """Show what another program (a command line, a second window) committed since the last look:
+        the corpus list, and the open conversation's spans. True when something had changed."""
+        try:
+            version = self.project.outside_version()
+        except Exception:  # noqa: BLE001 - the file is busy or going away: look again at the next tick
+            return False
+        if version == self._outside_version:
+            return False
+        self._outside_version = version
+        if self.ctx.conversation is not None:
+            self.ctx.reload()  # re-reads its spans and refreshes the corpus list
+        else:
+            self.refresh_corpus()
+        return True
+
     def refresh_corpus(self) -> None:
         conv = self.ctx.conversation
         signoff = self.project.latest_signoff() or {}

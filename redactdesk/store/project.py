@@ -1073,6 +1073,12 @@ class Project:
                                      "overrides": len((scope or {}).get("overrides", {}))}))
             return int(cur.lastrowid)
 
+    def outside_version(self) -> int:
+        """A number that changes when another connection (another program, a background job with its
+        own connection) commits to the project file; this connection's own commits leave it as it is
+        (SQLite's ``PRAGMA data_version``). A view polls it to notice work done elsewhere."""
+        return int(self.db.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def latest_signoff(self) -> dict[str, Any] | None:
         rows = list(self.db.query("SELECT * FROM signoffs WHERE draft = 0 ORDER BY id DESC LIMIT 1"))
         if not rows:

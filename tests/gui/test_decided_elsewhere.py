@@ -42,3 +42,27 @@ def test_update_span_with_what_the_caller_saw(project_path):
         else:
             raise AssertionError("a stale expectation was not refused")
         assert p.span(span.id)[1].status == SpanStatus.ACCEPTED
+
+
+def test_the_window_shows_what_another_program_committed_without_a_key_press(qtbot, window, project_path):
+    """A command line decides while the app is open: within a poll the open call's spans and the corpus
+    list show it, with no key pressed in the app."""
+    win = window
+    conv = win.ctx.conversation
+    assert conv is not None and conv.id == CID
+    span = next(s for s in conv.spans if s.status == SpanStatus.SUGGESTED)
+    assert win.check_outside_changes() is False  # nothing new yet
+    with Project.open(project_path, actor="cli") as other:
+        other.update_span(span.id, action="reject", status="rejected")
+        other.add_conversation(type(conv)(id="call_from_cli", words=conv.words[:5], language=conv.language))
+    qtbot.waitUntil(lambda: next(s for s in win.ctx.conversation.spans if s.id == span.id).status
+                    == SpanStatus.REJECTED, timeout=10_000)
+    qtbot.waitUntil(lambda: "call_from_cli" in [r.id for r in win.corpus.model.rows], timeout=5_000)
+    assert win.check_outside_changes() is False  # seen once, not reloaded again
+
+
+def test_the_windows_own_decisions_do_not_count_as_outside_changes(qtbot, window):
+    win = window
+    qtbot.keyClick(win.focusWidget(), Qt.Key.Key_J)
+    qtbot.keyClick(win.focusWidget(), Qt.Key.Key_A)
+    assert win.check_outside_changes() is False

@@ -235,3 +235,14 @@ def test_a_second_connection_closing_does_not_lock_out_writes(project, tmp_path)
         stop.set()
         worker.join()
     assert failures == 0 and project.setting("m") == 299
+
+
+def test_outside_version_changes_on_another_programs_commit_only(tmp_path):
+    path = tmp_path / "p.rdproj"
+    with Project.create(path) as mine:
+        before = mine.outside_version()
+        mine.add_conversation(Conversation(id="c1", words=[Word("hello", 0.0, 0.5)]))
+        assert mine.outside_version() == before  # its own commit
+        with Project.open(path) as other:
+            other.add_conversation(Conversation(id="c2", words=[Word("hi", 0.0, 0.5)]))
+        assert mine.outside_version() != before
