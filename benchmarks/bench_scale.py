@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detect-calls", type=int, default=640,
                     help="text-only calls for detect (default 640: with 160 the whole stage takes 3 s and the "
                          "per-task hand-over and commits, not detection, set the efficiency)")
-    ap.add_argument("--mask-calls", type=int, default=48)
+    ap.add_argument("--mask-calls", type=int, default=160, help="calls masked (default 160: with 48 the whole stage takes 4 s "
+                    "and the per-task hand-over, not masking, sets the efficiency: 0.77 vs 0.97 measured)")
     ap.add_argument("--relisten-calls", type=int, default=2)
     ap.add_argument("--asr-calls", type=int, default=2)
     ap.add_argument("--export-calls", type=int, default=4, help="calls in the whole-export stage (export)")
