@@ -9,6 +9,8 @@ app's), ``mark-reviewed`` says a conversation has been read in full.
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any
 
 from redactdesk.cli.commands_project import CliError, open_project
 from redactdesk.core.types import Span, SpanStatus
@@ -64,21 +66,47 @@ def cmd_decide(args: argparse.Namespace) -> int:
             category = args.accept.upper()
             if category not in load_taxonomy():
                 raise CliError("unknown category; see resources/taxonomy.yaml for the list")
-            span = Span(args.start, args.end, category, status=SpanStatus.ACCEPTED, sources=("annotator",),
-                        reason="decided on the command line")
-        else:  # keep the category detection proposed there, so it is not suggested again
-            probe = Span(args.start, args.end, "PERSON")
-            near = [s for s in project.spans(args.conversation) if s.overlaps(probe)]
-            span = Span(args.start, args.end, near[0].category if near else "PERSON", status=SpanStatus.REJECTED,
-                        sources=("annotator",), reason="not personal data (command line)")
-        with project.transaction():
-            for s in project.spans(args.conversation, SpanStatus.SUGGESTED):  # the decision settles overlaps
-                if s.overlaps(span):
-                    project.update_span(s.id, action="reject" if args.reject else "supersede", status="rejected")
-            span_id = project.add_span(args.conversation, span, action="accept" if args.accept else "reject")
+        spans = project.spans(args.conversation)
+        same = [s for s in spans if (s.start_word, s.end_word) == (args.start, args.end)]
+        status = SpanStatus.ACCEPTED if args.accept else SpanStatus.REJECTED
+        if same:  # a span over exactly these words: the decision changes it (never a second, contradicting one)
+            span = next((s for s in same if s.status == status), same[0])
+            wanted = {"status": status.value, **({"category": category} if args.accept else {})}
+            if all(span.to_dict().get(k) == v for k, v in wanted.items()):
+                print(f"{args.conversation}: words {args.start}-{args.end} already "
+                      f"{'accepted as ' + span.category if args.accept else 'rejected'} (span {span.id})")
+                return 0
+            action = "reject" if not args.accept else "recategorise" if span.status == status else "accept"
+            span_id = span.id
+            with project.transaction():
+                span = project.update_span(span_id, action=action, **wanted)
+                _settle_overlaps(project, args, span, keep=span_id)
+        else:
+            if args.accept:
+                span = Span(args.start, args.end, category, status=status, sources=("annotator",),
+                            reason="decided on the command line")
+            else:  # keep the category detection proposed there, so it is not suggested again
+                near = [s for s in spans if s.overlaps(Span(args.start, args.end, "PERSON"))]
+                span = Span(args.start, args.end, near[0].category if near else "PERSON", status=status,
+                            sources=("annotator",), reason="not personal data (command line)")
+            with project.transaction():
+                _settle_overlaps(project, args, span, keep=None)
+                span_id = project.add_span(args.conversation, span, action="accept" if args.accept else "reject")
+        kept = [s for s in project.spans(args.conversation, SpanStatus.ACCEPTED)
+                if args.reject and s.id != span_id and s.overlaps(span)]
+        for s in kept:  # fail closed: words outside this decision may still be personal data
+            print(f"note: accepted span {s.id} ({s.category}, words {s.start_word}-{s.end_word}) overlaps these words "
+                  "and stays accepted; decide over its exact words to change it", file=sys.stderr)
     print(f"{args.conversation}: words {args.start}-{args.end} {'accepted as ' + span.category if args.accept else 'rejected'}"
           f" (span {span_id})")
     return 0
+
+
+def _settle_overlaps(project: Any, args: argparse.Namespace, span: Span, keep: int | None) -> None:
+    """Open suggestions overlapping a decision are settled by it (rejected, or superseded by an accept)."""
+    for s in project.spans(args.conversation, SpanStatus.SUGGESTED):
+        if s.overlaps(span) and s.id != keep:
+            project.update_span(s.id, action="reject" if args.reject else "supersede", status="rejected")
 
 
 def cmd_mark_reviewed(args: argparse.Namespace) -> int:

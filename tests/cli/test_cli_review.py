@@ -47,3 +47,41 @@ def test_mark_reviewed_refuses_open_suggestions(tmp_path, capsys):
     assert "undecided" in capsys.readouterr().err
     assert main(["decide", str(path), "call_1", "0", "1", "--reject"]) == 0
     assert main(["mark-reviewed", str(path), "call_1"]) == 0
+
+
+def test_decide_over_a_spans_exact_words_changes_that_span_and_adds_none(tmp_path, capsys):
+    """A reviewer rejects an accepted name from the command line: the span itself becomes rejected (it
+    stayed accepted, beside a second, rejected span), and saying it again changes nothing."""
+    path = _project(tmp_path)
+    assert main(["decide", str(path), "call_1", "3", "5", "--reject"]) == 0
+    assert main(["decide", str(path), "call_1", "3", "5", "--reject"]) == 0
+    assert "already rejected" in capsys.readouterr().out
+    with Project.open(path) as p:
+        spans = p.spans("call_1")
+        assert [(s.start_word, s.end_word, s.category, s.status) for s in spans] == \
+            [(3, 5, "PERSON", SpanStatus.REJECTED)]
+        assert [a.action for a in p.audit_log("call_1", limit=1)] == ["reject"]
+    assert main(["decide", str(path), "call_1", "3", "5", "--accept", "organization"]) == 0
+    with Project.open(path) as p:
+        assert [(s.category, s.status) for s in p.spans("call_1")] == [("ORGANIZATION", SpanStatus.ACCEPTED)]
+
+
+def test_rejecting_words_inside_an_accepted_span_keeps_it_and_says_so(tmp_path, capsys):
+    path = _project(tmp_path)
+    assert main(["decide", str(path), "call_1", "4", "5", "--reject"]) == 0
+    err = capsys.readouterr().err
+    assert "stays accepted" in err and "Quillfeather" not in err
+    with Project.open(path) as p:
+        assert {(s.start_word, s.end_word, s.status) for s in p.spans("call_1")} == \
+            {(3, 5, SpanStatus.ACCEPTED), (4, 5, SpanStatus.REJECTED)}
+
+
+def test_accepting_a_suggestion_over_its_exact_words_decides_that_suggestion(tmp_path):
+    path = _project(tmp_path)
+    with Project.open(path) as p:
+        p.replace_suggestions("call_1", [Span(8, 12, "CREDIT_CARD", score=0.9)])
+        sid = next(s.id for s in p.spans("call_1") if s.status == SpanStatus.SUGGESTED)
+    assert main(["decide", str(path), "call_1", "8", "12", "--accept", "credit_card"]) == 0
+    with Project.open(path) as p:
+        card = [s for s in p.spans("call_1") if s.start_word == 8]
+        assert [(s.id, s.status) for s in card] == [(sid, SpanStatus.ACCEPTED)]
