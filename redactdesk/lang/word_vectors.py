@@ -91,13 +91,18 @@ def fill_vectors(nlp: Any, words: Iterable[str], language: str) -> None:
     with _LOCK:
         if width == 0:  # a pipeline read back without its table (a stored learner version)
             reset_vectors(nlp, table.dim)
-        missing = sorted({w for w in words if w and not vocab.has_vector(w)})
-        if not missing:
-            return
-        if vocab.vectors.shape[0] + len(missing) > MAX_TABLE_ROWS:
-            reset_vectors(nlp)
+        table_now, known = getattr(nlp, "_words_with_vectors", (None, set()))
+        if table_now is not vocab.vectors:  # a new or reset table: what it holds is asked of it again
+            known = set()
+        batch = {w for w in words if w}
+        new = batch - known  # words this table may lack (spaCy's own look-up makes a lexeme for each)
+        missing = sorted(w for w in new if not vocab.has_vector(w))
+        if missing and vocab.vectors.shape[0] + len(missing) > MAX_TABLE_ROWS:
+            reset_vectors(nlp)  # the table starts again: every word of this batch needs its row back
+            known, new, missing = set(), batch, sorted(batch)
         for word, vec in zip(missing, table.vectors(missing), strict=True):
             vocab.set_vector(word, vec)
+        nlp._words_with_vectors = (vocab.vectors, known | new)
 
 
 def reset_vectors(nlp: Any, width: int | None = None) -> None:

@@ -84,3 +84,24 @@ def test_the_bundled_tagger_reads_vectors_and_keeps_none_on_disk():
     nlp = spacy.load(model_dir("en"))
     assert wv.uses_vectors(nlp)
     assert nlp.vocab.vectors.shape[0] <= 1  # recomputed on demand from the wordpiece table
+
+
+def test_after_the_table_starts_again_every_word_of_the_batch_has_its_vector(table, monkeypatch):
+    """A batch holding words the full table already had: the reset dropped their rows, and they were
+    not added back (only the batch's new words were), so the tagger read zeros for them."""
+    monkeypatch.setattr(wv, "MAX_TABLE_ROWS", 30)
+    nlp = _pipeline(table.dim)
+    wv.fill_vectors(nlp, ["kowalski"] + [f"first{i}" for i in range(20)], "en")
+    wv.fill_vectors(nlp, ["kowalski"] + [f"second{i}" for i in range(20)], "en")  # 41 rows > 30: a reset
+    assert nlp.vocab.vectors.n_keys <= 30
+    assert nlp.vocab.has_vector("kowalski") and nlp.vocab.has_vector("second19")
+    assert np.allclose(nlp.vocab.get_vector("kowalski"), table.vectors(["kowalski"])[0], atol=1e-5)
+    assert not nlp.vocab.has_vector("first3")  # the old batch's words went with the reset
+
+
+def test_a_table_replaced_behind_its_back_is_asked_again(table):
+    nlp = _pipeline(table.dim)
+    wv.fill_vectors(nlp, ["kowalski"], "en")
+    wv.reset_vectors(nlp, table.dim)  # e.g. a learner version read back
+    wv.fill_vectors(nlp, ["kowalski"], "en")
+    assert nlp.vocab.has_vector("kowalski")
