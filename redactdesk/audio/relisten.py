@@ -153,7 +153,8 @@ PACK_GAP = 1.0  # silence between two packed clips
 # (benchmarks/bench_mask.py --schemes, tiny.en, 1 thread): one clip per call 50.4 CPU s, hearing 110 of
 # 128 unmasked items; batches of 4 with timestamp tokens 27.1 s, 109; batches of 4/8 without 20.9/20.0 s,
 # 111 both; batches of 16 23.0 s (more padding). Beam 3 instead of 5 saved nothing in a batch. Decoding is
-# batched well; the encoder is now two thirds of the cost, so the batch's pad is shorter (recognise.BATCH_CONTEXT_PAD).
+# batched well; the encoder is now more than half the cost, so the batch's pad is shorter
+# (recognise.BATCH_CONTEXT_PAD).
 DEFAULT_BATCH = 8
 
 
@@ -189,11 +190,12 @@ def relisten(
     that was cheaper while Whisper encoded 30 s per call however short the clip; since the encoder
     reads only the clip and a short pad it is not, and tiny.en heard fewer items that way (see
     ``DEFAULT_SCHEME``). Recognised words are assigned to a clip, then to a range, by their times.
-    ``batch``: recogniser calls of like length heard together as one batch (1: one by one; see
-    ``DEFAULT_BATCH``); ``timestamps``: decode Whisper's timestamp tokens in a batch. ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
+    ``batch``: recogniser calls of like length heard together as one Whisper batch (1: one by one;
+    see ``DEFAULT_BATCH``); ``timestamps``: decode Whisper's timestamp tokens in a batch.
+    ``spoken``: span id -> text deliberately spoken there (voice masking), so words an item shares
     with its surrogate are not taken for a leak. An English-only ``model`` (tiny.en) listening to a
     conversation in another language is swapped for the multilingual ``base``. ``recogniser``
-    replaces Whisper (tests, other engines).
+    replaces Whisper (tests, other engines) and hears one call at a time.
     """
     t0 = time.perf_counter()
     if scheme not in SCHEMES:
