@@ -69,18 +69,25 @@ def cmd_decide(args: argparse.Namespace) -> int:
         spans = project.spans(args.conversation)
         same = [s for s in spans if (s.start_word, s.end_word) == (args.start, args.end)]
         status = SpanStatus.ACCEPTED if args.accept else SpanStatus.REJECTED
-        if same:  # a span over exactly these words: the decision changes it (never a second, contradicting one)
-            span = next((s for s in same if s.status == status), same[0])
+        if same:  # spans over exactly these words: the decision changes them (never a second, contradicting one)
             wanted = {"status": status.value, **({"category": category} if args.accept else {})}
-            if all(span.to_dict().get(k) == v for k, v in wanted.items()):
+            if args.reject:  # every span over these words (an older version could leave an accepted twin)
+                todo = [s for s in same if s.status != SpanStatus.REJECTED]
+            elif any(s.status == status and s.category == category for s in same):
+                todo = []
+            else:
+                todo = [next((s for s in same if s.status == status), same[0])]
+            if not todo:
                 print(f"{args.conversation}: words {args.start}-{args.end} already "
-                      f"{'accepted as ' + span.category if args.accept else 'rejected'} (span {span.id})")
+                      f"{'accepted as ' + category if args.accept else 'rejected'}")
                 return 0
-            action = "reject" if not args.accept else "recategorise" if span.status == status else "accept"
-            span_id = span.id
             with project.transaction():
-                span = project.update_span(span_id, action=action, **wanted)
-                _settle_overlaps(project, args, span, keep=span_id)
+                for s in todo:
+                    action = "reject" if args.reject else "recategorise" if s.status == status else "accept"
+                    project.update_span(s.id, action=action, **wanted)
+                span = project.span(todo[0].id)[1]
+                _settle_overlaps(project, args, span)
+            span_id = todo[0].id
         else:
             if args.accept:
                 span = Span(args.start, args.end, category, status=status, sources=("annotator",),
@@ -90,7 +97,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
                 span = Span(args.start, args.end, near[0].category if near else "PERSON", status=status,
                             sources=("annotator",), reason="not personal data (command line)")
             with project.transaction():
-                _settle_overlaps(project, args, span, keep=None)
+                _settle_overlaps(project, args, span)
                 span_id = project.add_span(args.conversation, span, action="accept" if args.accept else "reject")
         kept = [s for s in project.spans(args.conversation, SpanStatus.ACCEPTED)
                 if args.reject and s.id != span_id and s.overlaps(span)]
@@ -102,10 +109,10 @@ def cmd_decide(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settle_overlaps(project: Any, args: argparse.Namespace, span: Span, keep: int | None) -> None:
+def _settle_overlaps(project: Any, args: argparse.Namespace, span: Span) -> None:
     """Open suggestions overlapping a decision are settled by it (rejected, or superseded by an accept)."""
     for s in project.spans(args.conversation, SpanStatus.SUGGESTED):
-        if s.overlaps(span) and s.id != keep:
+        if s.overlaps(span):
             project.update_span(s.id, action="reject" if args.reject else "supersede", status="rejected")
 
 

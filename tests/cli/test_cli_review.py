@@ -85,3 +85,16 @@ def test_accepting_a_suggestion_over_its_exact_words_decides_that_suggestion(tmp
     with Project.open(path) as p:
         card = [s for s in p.spans("call_1") if s.start_word == 8]
         assert [(s.id, s.status) for s in card] == [(sid, SpanStatus.ACCEPTED)]
+
+
+def test_rejecting_words_an_older_version_left_accepted_and_rejected_rejects_both(tmp_path, capsys):
+    """A project where the old `decide --reject` left an accepted span beside a rejected one over the
+    same words: rejecting again settles the accepted twin instead of saying 'already rejected'."""
+    path = _project(tmp_path)
+    with Project.open(path) as p:
+        p.add_span("call_1", Span(3, 5, "PERSON", status=SpanStatus.REJECTED), action="reject")
+    assert main(["decide", str(path), "call_1", "3", "5", "--reject"]) == 0
+    with Project.open(path) as p:
+        assert {s.status for s in p.spans("call_1")} == {SpanStatus.REJECTED}
+    assert main(["decide", str(path), "call_1", "3", "5", "--reject"]) == 0
+    assert "already rejected" in capsys.readouterr().out
