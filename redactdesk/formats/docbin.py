@@ -52,23 +52,23 @@ def docbin_bytes(conversations: Iterable[Conversation]) -> bytes:
 
     vocabs: dict[str, object] = {}
     db = DocBin(store_user_data=True)
-    for conv in conversations:
-        lang = conv.language if conv.language in ("en", "es") else "xx"
-        vocab = vocabs.setdefault(lang, _vocab(lang))
-        spans = shown_spans(conv)
-        for ti, p in enumerate(paragraphs(conv)):
-            first, last = p.offsets[0][0], p.offsets[-1][0] + 1
-            words = [conv.words[i].text for i, _, _ in p.offsets]
-            doc = Doc(vocab, words=words, spaces=[True] * (len(words) - 1) + [False])
-            ents = [SpacySpan(doc, max(s.start_word, first) - first, min(s.end_word, last) - first, label=s.category)
-                    for s in spans if max(s.start_word, first) < min(s.end_word, last)]
-            doc.set_ents(filter_spans(ents))  # a project's open suggestions may overlap; entities may not
-            doc.user_data.update({"conversation_id": conv.id, "turn": ti, "speaker": p.speaker,
-                                  "times": [[round(conv.words[i].start, 4), round(conv.words[i].end, 4)]
-                                            for i, _, _ in p.offsets]})
-            with _builtin_msgpack_only():
-                db.add(doc)
     with _builtin_msgpack_only():
+        for conv in conversations:
+            lang = conv.language if conv.language in ("en", "es") else "xx"
+            vocab = vocabs.setdefault(lang, _vocab(lang))
+            spans = shown_spans(conv)
+            for ti, p in enumerate(paragraphs(conv)):
+                first, last = p.offsets[0][0], p.offsets[-1][0] + 1
+                words = [conv.words[i].text for i, _, _ in p.offsets]
+                doc = Doc(vocab, words=words, spaces=[True] * (len(words) - 1) + [False])
+                ents = [SpacySpan(doc, max(s.start_word, first) - first, min(s.end_word, last) - first,
+                                  label=s.category)
+                        for s in spans if max(s.start_word, first) < min(s.end_word, last)]
+                doc.set_ents(filter_spans(ents))  # a project's open suggestions may overlap; entities may not
+                doc.user_data.update({"conversation_id": conv.id, "turn": ti, "speaker": p.speaker,
+                                      "times": [[round(conv.words[i].start, 4), round(conv.words[i].end, 4)]
+                                                for i, _, _ in p.offsets]})
+                db.add(doc)
         return db.to_bytes()
 
 

@@ -4,7 +4,7 @@ Creating any spaCy ``Language`` imports every package that registers a pipeline 
 the ``spacy_factories`` entry point, whether the pipeline uses it or not. With Presidio installed
 (the ``presidio`` and ``bench`` extras) that is ``presidio_analyzer`` and, through it,
 ``transformers``: about 3 s on 2 cores, paid by every process that loads the tagger, the NER model
-or a blank vocabulary (each CLI command, each cluster worker, the app). redactdesk's pipelines use
+or a learner version (each CLI command, each cluster worker, the app). redactdesk's pipelines use
 only spaCy's own factories, so these loaders switch the entry-point lookup off while they build a
 pipeline and restore it after; other code in the process sees spaCy as it was.
 """
@@ -43,14 +43,6 @@ def load(name: str | Path, **kwargs: Any) -> Any:
 
     with _own_factories_only():
         return spacy.load(name, **kwargs)
-
-
-def blank(language: str) -> Any:
-    """``spacy.blank(language)`` without other packages' factory plug-ins."""
-    import spacy
-
-    with _own_factories_only():
-        return spacy.blank(language)
 
 
 def from_config(config: Any, **kwargs: Any) -> Any:

@@ -56,8 +56,6 @@ class CrossHit:
     line: int
 
 
-
-
 _LOOKBEHINDS = ("(?<!\\d)", "(?<![0-9a-z])")
 _LOOKAHEADS = ("(?!\\d)", "(?![0-9a-z])")
 _GAP = "[\\s\\-]+"

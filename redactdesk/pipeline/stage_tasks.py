@@ -82,7 +82,7 @@ def release_audio_task(mask_args: Sequence[Any], conv: Conversation, relisten_op
     ``mask_args``), re-listen to the masked copy (``relisten_options`` None: not checked) and measure
     its prosody (``prosody`` False: not measured; True: the default measure; else the function).
     The reports come back as they are; the client turns them into counts."""
-    src, dst, ranges, method = mask_args[0], mask_args[1], mask_args[2], mask_args[3]
+    src, dst, ranges, method = mask_args[:4]
     out: dict[str, Any] = {"mask": mask_task(*mask_args), "relisten": None, "prosody": None}
     if relisten_options is not None:
         out["relisten"] = relisten_task(dst, conv, ranges, relisten, **relisten_options)

@@ -58,7 +58,7 @@ def variants(original: str, language: str = "en") -> set[str]:
     """Normalised forms under which ``original`` could reappear in exported text."""
     base = fold_line(original)
     out = {base}
-    squashed = re.sub(r"[\s\-.,]", "", base)
+    squashed = SEPARATORS.sub("", base)
     if any(c.isdigit() for c in base):
         out.add(re.sub(r"\D", "", base))
         out.add(fold_line(_digits_to_words(base, language)))

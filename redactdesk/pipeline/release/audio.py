@@ -60,15 +60,9 @@ def mask(job: ReleaseJob, report: Report) -> None:
         if src is None or not src.is_file():
             raise ExportError(f"the audio of {cid!r} is missing; relink it before exporting")
         if on_cluster:  # the worker checks the sha256 as it reads the file
-            job.sources[cid] = src
-            job.ranges_of[cid] = mask_ranges(conv, **range_settings(project))
-            interop.write_audacity(job.inside, cid, job.ranges_of[cid])
-            dst = job.inside(*job.audio_rel[cid].split("/"))
             surrogates = {it.span_id: it.surrogate for it in job.revised[cid].items}
-            mask_jobs.append(Task(key=cid, weight=float(conv.duration or 1.0), args=(
-                str(src), str(dst), job.ranges_of[cid], method,
-                conversation_params(method, job.mask_params, conv, {cid: surrogates}), conv.audio_sha256,
-                None if job.tools.mask_is_default else job.tools.mask)))
+            mask_jobs.append(Task(key=cid, weight=float(conv.duration or 1.0),
+                                  args=_worker_mask_args(job, cid, src, {cid: surrogates})))
             continue
         if conv.audio_sha256 and sha256_file(src) != conv.audio_sha256:
             raise ExportError(f"the audio of {cid!r} has changed since it was imported (sha256 differs), "
@@ -105,11 +99,9 @@ def runs_beside_text(job: ReleaseJob) -> bool:
 def audio_tasks(job: ReleaseJob) -> list[Task]:
     """One worker task per recording (mask, re-listen, prosody); reads the project, so it runs
     before the text steps start beside it."""
-    from redactdesk.audio import mask_ranges
-    from redactdesk.audio.masker_params import conversation_params
-    from redactdesk.pipeline.audio_project import audio_file, range_settings
+    from redactdesk.pipeline.audio_project import audio_file
 
-    project, convs, method = job.project, job.convs, job.method
+    project, convs = job.project, job.convs
     job.on_cluster = True
     relisten_options = _relisten_options(job) if job.tools.relisten is not None else None
     own_relisten = None if job.tools.relisten_is_default else job.tools.relisten
@@ -121,16 +113,26 @@ def audio_tasks(job: ReleaseJob) -> list[Task]:
         src = audio_file(project, conv)
         if src is None or not src.is_file():
             raise ExportError(f"the audio of {cid!r} is missing; relink it before exporting")
-        job.sources[cid] = src
-        job.ranges_of[cid] = mask_ranges(conv, **range_settings(project))
-        interop.write_audacity(job.inside, cid, job.ranges_of[cid])
-        dst = job.inside(*job.audio_rel[cid].split("/"))
-        mask_args = (str(src), str(dst), job.ranges_of[cid], method,
-                     conversation_params(method, job.mask_params, conv, None), conv.audio_sha256,
-                     None if job.tools.mask_is_default else job.tools.mask)
         tasks.append(Task(key=cid, weight=float(conv.duration or 1.0),
-                          args=(mask_args, conv, relisten_options, own_relisten, prosody)))
+                          args=(_worker_mask_args(job, cid, src, None), conv, relisten_options, own_relisten, prosody)))
     return tasks
+
+
+def _worker_mask_args(job: ReleaseJob, cid: str, src: Any, surrogates: Any) -> tuple[Any, ...]:
+    """``stage_tasks.mask_task``'s arguments for one recording (its ranges and Audacity labels made
+    here); the worker checks the recording's sha256 as it reads it."""
+    from redactdesk.audio import mask_ranges
+    from redactdesk.audio.masker_params import conversation_params
+    from redactdesk.pipeline.audio_project import range_settings
+
+    conv = job.convs[cid]
+    job.sources[cid] = src
+    job.ranges_of[cid] = mask_ranges(conv, **range_settings(job.project))
+    interop.write_audacity(job.inside, cid, job.ranges_of[cid])
+    dst = job.inside(*job.audio_rel[cid].split("/"))
+    return (str(src), str(dst), job.ranges_of[cid], job.method,
+            conversation_params(job.method, job.mask_params, conv, surrogates), conv.audio_sha256,
+            None if job.tools.mask_is_default else job.tools.mask)
 
 
 def run_audio_tasks(job: ReleaseJob, tasks: Sequence[Task], report: Report, cancel: Any) -> None:
