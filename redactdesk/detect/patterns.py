@@ -76,6 +76,20 @@ class _Run:
     numbers: bool
 
 
+_NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
+
+
+def written_code(seg: Sequence[NToken], named: bool = False) -> bool:
+    """One written word of letters and digits, not a number with its unit ("1080p", "1990s"): 7+
+    characters ("ACUPA7085R", "4417ZX93", "XR1001R58"), or 5+ after a word naming a reference
+    (``named``: "booking reference AB123"). Reference, policy and ID numbers are written so;
+    everyday writing has few such words."""
+    if len(seg) != 1 or seg[0].kind != ALNUM:
+        return False
+    text = seg[0].text
+    return len(text) >= (5 if named else 7) and not _NUMBER_AND_UNIT.fullmatch(text)
+
+
 class _Finder:
     def __init__(self, doc: DetectDoc, params: Mapping[str, Any]) -> None:
         assert doc.norm is not None and doc.lex is not None
@@ -498,8 +512,10 @@ class _Finder:
             if c:
                 self.add(run.t0, run.t1, cat, 0.8, f"letters and digits after '{c}'")
                 return
-        n_letters = sum(len(t.text) for t in seg if t.kind == LETTER)
-        if len(run.digits) >= 3 and n_letters <= 3 and (self.ctx("generic_id", w0, w1) or len(text) >= 6):
+        n_letters = sum(ch.isalpha() for t in seg if t.kind in (LETTER, ALNUM) for ch in t.text)
+        n_digits = sum(ch.isdigit() for t in seg if t.kind in (NUM, ALNUM) for ch in t.text)
+        if n_digits >= 3 and (written_code(seg, bool(self.ctx("generic_id", w0, w1))) if len(seg) == 1 else
+                              n_letters <= 3 and (self.ctx("generic_id", w0, w1) or len(text) >= 6)):
             c = self.ctx("generic_id", w0, w1)
             self.add(run.t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
                      "letters and digits" + (f" after '{c}'" if c else " (alphanumeric code)"))

@@ -115,3 +115,15 @@ def test_word_hits_for_learning_features():
 
     assert word_hits("my cell is two one two five five five one two three four".split()) == [(3, 13, "PHONE")]
     assert word_hits([]) == []
+
+
+def test_a_written_code_of_letters_and_digits_is_an_identifier():
+    """One written word of letters and digits (a booking, policy or ID number) was never flagged:
+    only spoken letter-and-digit runs were."""
+    assert ("GENERIC_ID", "AB12345.") in found("My booking reference is AB12345.")
+    assert ("GENERIC_ID", "4417ZX93") in found("Policy 4417ZX93 was renewed")
+    assert ("GENERIC_ID", "ACUPA7085R") in found("It says ACUPA7085R here")
+    # look-alikes: numbers with a unit, decades, short model names, a short code with no reference word
+    for text in ("the B-52 and the PS4 in the 1990s", "a 1080p screen and 10000km driven", "a Windows10 laptop",
+                 "code XJ220 was fast"):
+        assert not {h for h in found(text) if h[0] == "GENERIC_ID"}, text
