@@ -125,8 +125,11 @@ def redactdesk_system(sources: Sequence[str] | None = None, tagger_model: Path |
     from redactdesk.detect import tagger
     from redactdesk.detect.pipeline import detect_texts
 
-    def model_dir(language: str) -> Path:
-        return tagger_model if tagger_model is not None else _bundled_model_dir(language)
+    def model_dir(language: str) -> Path:  # a model folder named *_cased stands in for the cased-writing tagger
+        if tagger_model is None or tagger_model.name.endswith(tagger.CASED_SUFFIX) != language.endswith(
+                tagger.CASED_SUFFIX):
+            return _bundled_model_dir(language)
+        return tagger_model
 
     def predict(texts: Sequence[str], lang: str) -> list[list[tuple[int, int, str]]]:
         if _TAGGER_IN_USE.get("system") is not predict:  # another system's tagger was loaded: this one's, once

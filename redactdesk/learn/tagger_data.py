@@ -32,15 +32,16 @@ class TaggedSentence:
     tags: list[str]  # IOB2 over TAGGER_LABELS; "" where the label is unknown (not taught)
 
 
-def to_tagged(sample: Sample) -> TaggedSentence | None:
-    """Whitespace words of ``sample`` cleaned, with IOB2 tags from its gold spans (None when empty)."""
+def to_tagged(sample: Sample, keep_case: bool = False) -> TaggedSentence | None:
+    """Whitespace words of ``sample`` cleaned (lower case unless ``keep_case``), with IOB2 tags from
+    its gold spans (None when empty)."""
     words: list[str] = []
     tags: list[str] = []
     gold = [(g.start, g.end, LABEL_OF[g.category]) for g in sample.spans if g.category in LABEL_OF]
     neutral = [(g.start, g.end) for g in sample.spans if g.category.startswith("~")]
     prev: tuple[int, int, str] | None = None
     for m in re.finditer(r"\S+", sample.text):
-        w = clean_token(m.group())
+        w = clean_token(m.group(), keep_case)
         if not w:
             continue
         owner = next((g for g in gold if g[0] < m.end() and m.start() < g[1]), None)
@@ -118,8 +119,10 @@ def swap_names(sample: Sample, names: WorldNames) -> Sample:
 
 
 def training_sentences(samples: Iterable[Sample], *, swap: float = 0.5, seed: int = 0,
-                       names: WorldNames | None = None, spoken: bool = True) -> list[TaggedSentence]:
-    """Each sample in spoken form (and its name-swapped copy with probability ``swap``), tagged."""
+                       names: WorldNames | None = None, spoken: bool = True,
+                       keep_case: bool = False) -> list[TaggedSentence]:
+    """Each sample in spoken form (as written when not ``spoken``; its case kept when ``keep_case``),
+    and its name-swapped copy with probability ``swap``, tagged."""
     rng = random.Random(seed)
     names = names or (WorldNames(seed) if swap else None)
     out: list[TaggedSentence] = []
@@ -128,7 +131,7 @@ def training_sentences(samples: Iterable[Sample], *, swap: float = 0.5, seed: in
         if names is not None and any(g.category == "PERSON" for g in s.spans) and rng.random() < swap:
             variants.append(swap_names(s, names))
         for v in variants:
-            t = to_tagged(spoken_sample(v) if spoken else v)
+            t = to_tagged(spoken_sample(v) if spoken else v, keep_case)
             if t is not None:
                 out.append(t)
     return out

@@ -99,8 +99,9 @@ def _vectors_pipeline(sentences: Sequence[TaggedSentence], path: Path) -> None:
 
 
 def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
-                    swap: float = 0.5) -> tuple[list[TaggedSentence], list[str]]:
-    """The training sentences and the report's lines about where they came from."""
+                    swap: float = 0.5, cased: bool = False) -> tuple[list[TaggedSentence], list[str]]:
+    """The training sentences and the report's lines about where they came from. ``cased``: the
+    tagger for cased writing — sentences as written, case kept, and no SLURP (lower-case commands)."""
     samples = []
     lines = []
     for rel, name, licence in TRAIN_SETS:
@@ -112,7 +113,7 @@ def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
         samples += xs
         lines.append(f"- {name} (`{rel}`, {licence}): {len(xs):,} sentences")
     slurp = data / SLURP_FILE
-    if slurp.exists():
+    if slurp.exists() and not cased:
         half = slurp_half(read_slurp(slurp), 0)
         samples += half * SLURP_WEIGHT
         lines.append(f"- SLURP devel, utterances with even ids (`{SLURP_FILE}`, CC BY 4.0): {len(half):,}, seen "
@@ -124,7 +125,7 @@ def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
         lines.append(f"- redactdesk generated calls (seeds {200000 + seed}..{200000 + seed + calls - 1}): "
                      f"{len(gen):,} turns")
     names = WorldNames(seed) if swap else None
-    sentences = training_sentences(samples, swap=swap, seed=seed, names=names)
+    sentences = training_sentences(samples, swap=swap, seed=seed, names=names, spoken=not cased, keep_case=cased)
     if names is not None:
         lines.append(f"- name swaps: {len(names.firsts):,} first names and {len(names.lasts):,} surnames from "
                      "every Faker locale, transliterated")
@@ -132,13 +133,16 @@ def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
 
 
 def train(data: Path, out: Path, *, calls: int = 300, epochs: int = 12, seed: int = 0, limit: int | None = None,
-          width: int = 96, depth: int = 4, rows: int = 20000, swap: float = 0.5, vectors: bool = True) -> dict:
-    """Train and write the model to ``out`` (replaced). Returns the scores on the held-out tenth."""
+          width: int = 96, depth: int = 4, rows: int = 20000, swap: float = 0.5, vectors: bool = True,
+          cased: bool = False) -> dict:
+    """Train and write the model to ``out`` (replaced). Returns the scores on the held-out twentieth.
+    ``cased``: the tagger for cased writing (``tagger_<lang>_cased``), trained on the sentences as
+    written with their case."""
     import spacy
     from spacy.cli.train import train as spacy_train
 
     t0 = time.perf_counter()
-    sentences, lines = build_sentences(data, calls, seed, limit, swap)
+    sentences, lines = build_sentences(data, calls, seed, limit, swap, cased)
     rng = random.Random(seed)
     rng.shuffle(sentences)
     n_dev = max(1, len(sentences) // 20)
@@ -165,7 +169,8 @@ def train(data: Path, out: Path, *, calls: int = 300, epochs: int = 12, seed: in
             from redactdesk.lang.word_vectors import reset_vectors
 
             reset_vectors(nlp)
-        nlp.meta.update({"name": "redactdesk_tagger_en", "description": "redactdesk transcript tagger (see TRAINING.md)",
+        nlp.meta.update({"name": "redactdesk_tagger_en" + ("_cased" if cased else ""),
+                         "description": "redactdesk transcript tagger (see TRAINING.md)",
                          "license": "MIT (model); trained on WikiANN (ODC-BY 1.0), BTC and SLURP (CC BY 4.0)"})
         nlp.to_disk(out)
     seconds = time.perf_counter() - t0
@@ -174,7 +179,7 @@ def train(data: Path, out: Path, *, calls: int = 300, epochs: int = 12, seed: in
               "ents_r": round(scores["ents_r"], 4), "ents_f": round(scores["ents_f"], 4), "per_type": per_type,
               "seconds": round(seconds), "settings": {"epochs": epochs, "seed": seed, "width": width, "depth": depth,
                                                       "rows": rows, "calls": calls, "swap": swap, "limit": limit,
-                                                      "vectors": vectors}}
+                                                      "vectors": vectors, "cased": cased}}
     _write_report(out, lines, report)
     return report
 
@@ -190,17 +195,25 @@ def _example(nlp, s: TaggedSentence):
 
 def _write_report(out: Path, lines: list[str], report: dict) -> None:
     rows = "\n".join(f"| {k} | {v['p']:.3f} | {v['r']:.3f} | {v['f']:.3f} |" for k, v in sorted(report["per_type"].items()))
-    text = f"""# redactdesk transcript tagger — training report
+    cased = report["settings"].get("cased")
+    what = ("Input: words as written — case kept, numbers as digits, punctuation stripped from word edges —\n"
+            "cleaned exactly as `redactdesk.detect.tagger.clean_token(word, keep_case=True)` does at detection\n"
+            "time; the detector uses this model for cased writing (`redactdesk.detect.tagger.is_cased`)."
+            if cased else
+            "Input: words as ASR writes them (lower case, no punctuation),\n"
+            "cleaned exactly as `redactdesk.detect.tagger.clean_token` does at detection time.")
+    form = ("Every sentence as written, with its case" if cased else
+            "Every sentence in spoken form (lower case, punctuation dropped, numbers as words)")
+    text = f"""# redactdesk {"tagger for cased writing" if cased else "transcript tagger"} — training report
 
-Labels: {", ".join(TAGGER_LABELS)}. Input: words as ASR writes them (lower case, no punctuation),
-cleaned exactly as `redactdesk.detect.tagger.clean_token` does at detection time.
+Labels: {", ".join(TAGGER_LABELS)}. {what}
 {"Each word also reads its vector from the MiniLM wordpiece table in `resources/models/wordpieces_en` "
  "(`redactdesk.lang.word_vectors`); the model keeps no vector rows on disk." if report["settings"].get("vectors") else ""}
 
 ## Data
 {chr(10).join(lines)}
 
-Every sentence in spoken form (lower case, punctuation dropped, numbers as words); the trained model
+{form}; the trained model
 is this project's own artefact. Held out for evaluation: WikiANN dev, BTC part h, wikigold, SLURP devel
 odd ids (`benchmarks/bench_detect_public.py`).
 
@@ -214,7 +227,7 @@ odd ids (`benchmarks/bench_detect_public.py`).
 
 Settings: `{json.dumps(report["settings"])}`
 
-Reproduce: `python -m redactdesk.learn.train_tagger --data ../shared/data --out {out.as_posix()}` with the
+Reproduce: `python -m redactdesk.learn.train_tagger --data ../shared/data --out {out.as_posix()}{" --cased" if cased else ""}` with the
 settings above.
 """
     (out / "TRAINING.md").write_text(text, encoding="utf-8")
@@ -234,10 +247,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-vectors", dest="vectors", action="store_false",
                     help="train without the MiniLM wordpiece vectors (resources/models/wordpieces_en)")
     ap.add_argument("--swap", type=float, default=0.5, help="share of name sentences also trained name-swapped")
+    ap.add_argument("--cased", action="store_true",
+                    help="the tagger for cased writing: sentences as written, case kept (tagger_<lang>_cased)")
     args = ap.parse_args(argv)
     report = train(args.data, args.out, calls=args.calls, epochs=args.epochs, seed=args.seed, limit=args.limit,
                    width=args.width, depth=args.depth, rows=args.rows, swap=args.swap,
-                   vectors=args.vectors)
+                   vectors=args.vectors, cased=args.cased)
     print(json.dumps({k: v for k, v in report.items() if k != "per_type"}))
     return 0
 

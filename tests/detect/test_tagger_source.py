@@ -74,3 +74,65 @@ def test_a_function_word_the_tagger_runs_on_into_is_trimmed_from_the_name():
     assert tagger.trim_function_words(doc, 0, 2, "en") == (0, 2)
     doc = Doc(nlp.vocab, words="born nineteen eighty six".split())  # number words stay
     assert tagger.trim_function_words(doc, 0, 4, "en") == (0, 4)
+
+
+def test_cased_writing_is_told_from_lower_and_upper_case():
+    assert tagger.is_cased("My name is Maria Lopez".split())
+    assert tagger.is_cased("he played for FC Basel".split())
+    assert not tagger.is_cased("my name is maria lopez".split())  # some ASR engines, voice commands
+    assert not tagger.is_cased("I think I'm fine".split())  # "I" alone makes no cased writing
+    assert not tagger.is_cased("MY NAME IS MARIA LOPEZ".split())
+    assert not tagger.is_cased([])
+
+
+def test_cased_writing_goes_to_the_cased_tagger_with_its_case_and_speech_to_the_other(monkeypatch):
+    real = tagger.load_tagger
+    loaded, cleaned = [], []
+    real_pieces = tagger._pieces
+
+    def spy_load(key):
+        loaded.append(key)
+        return real("en")
+
+    def spy_pieces(doc, keep_case=False):
+        out = real_pieces(doc, keep_case)
+        cleaned.extend(w for words, _ in out for w in words)
+        return out
+
+    monkeypatch.setattr(tagger, "load_tagger", spy_load)
+    monkeypatch.setattr(tagger, "_pieces", spy_pieces)
+    src = get_source("tagger")
+    src.apply([DetectDoc.from_words("Then Langejans moved to Holland.".split(), "en")], src.validate(None))
+    assert "en_cased" in loaded and "Langejans" in cleaned and "Holland" in cleaned
+    loaded.clear(), cleaned.clear()
+    src.apply([DetectDoc.from_words("then langejans moved to holland".split(), "en")], src.validate(None))
+    assert loaded == ["en"] and "langejans" in cleaned
+
+
+def test_without_a_cased_tagger_cased_writing_is_read_in_lower_case(monkeypatch):
+    real = tagger.load_tagger
+    cleaned = []
+    real_pieces = tagger._pieces
+
+    def spy_pieces(doc, keep_case=False):
+        out = real_pieces(doc, keep_case)
+        cleaned.extend(w for words, _ in out for w in words)
+        return out
+
+    monkeypatch.setattr(tagger, "load_tagger", lambda key: None if key.endswith("_cased") else real(key))
+    monkeypatch.setattr(tagger, "_pieces", spy_pieces)
+    src = get_source("tagger")
+    (hits,) = src.apply([DetectDoc.from_words("Hello, this is John Smith.".split(), "en")], src.validate(None))
+    assert "john" in cleaned and "John" not in cleaned
+    assert any(h.category == "PERSON" and (h.start_word, h.end_word) == (3, 5) for h in hits)
+
+
+def test_a_name_in_the_possessive_is_read_as_the_name():
+    """The tagger missed "kowalczyk's" while finding "kowalczyk": its training text writes the
+    possessive apart."""
+    assert ("kowalczyk's", "PERSON") in _spans("i need to update my husband kowalczyk's account", ["tagger"])
+    assert tagger.possessor("kowalczyk's", "en") == "kowalczyk"
+    assert tagger.possessor("Putin’s", "en") == "Putin"
+    for word in ("it's", "that's", "what's", "s", "james"):
+        assert tagger.possessor(word, "en") is None, word
+    assert tagger.possessor("kowalczyk's", "es") is None

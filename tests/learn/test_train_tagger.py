@@ -66,6 +66,24 @@ def test_training_script_runs_on_a_tiny_corpus_and_writes_a_usable_model(tmp_pat
     assert "wordpieces_en" in text
 
 
+def test_the_cased_tagger_trains_on_sentences_as_written(tmp_path):
+    pytest.importorskip("spacy")
+    from redactdesk.learn.train_tagger import build_sentences, train
+
+    _tiny_corpus(tmp_path / "data")
+    sentences, lines = build_sentences(tmp_path / "data", calls=0, seed=0, limit=20, swap=0.0, cased=True)
+    words = {w for s in sentences for w in s.words}
+    assert {"Maria", "Lopez", "Paris"} & words and not {"maria", "paris"} & words
+    spoken, _ = build_sentences(tmp_path / "data", calls=0, seed=0, limit=20, swap=0.0)
+    assert not any(w[:1].isupper() for s in spoken for w in s.words)
+    report = train(tmp_path / "data", tmp_path / "cased", calls=0, epochs=2, limit=40, swap=0.0, cased=True)
+    text = (tmp_path / "cased" / "TRAINING.md").read_text()
+    assert report["settings"]["cased"] and "cased writing" in text and "--cased" in text
+    import json
+
+    assert json.loads((tmp_path / "cased" / "meta.json").read_text())["name"].endswith("_cased")
+
+
 def test_missing_public_data_says_where_it_should_be(tmp_path):
     from redactdesk.learn.train_tagger import build_sentences
 
