@@ -160,6 +160,7 @@ class _Finder:
         self.organizations()
         for run in self.runs():
             self.classify(run)
+        self.spelled_in_capitals()
         self.names()
         self.months()
         return self.hits
@@ -531,6 +532,23 @@ class _Finder:
             elif toks[i].kind == NUM:
                 self.digit_run(i, j)
             i = j
+
+    def spelled_in_capitals(self) -> None:
+        """A name spelled out that the recogniser wrote as one word in capitals ("Can you spell the
+        last name? MDDINA."): Whisper writes spelled letters so, often with a letter misheard, which
+        no name list then knows. Only in cased writing, only just after a name or spelling cue."""
+        if not any(w[:1].islower() for w in self.doc.words):
+            return
+        for k, tk in enumerate(self.toks):
+            if tk.kind != WORD or self.claimed[k]:
+                continue
+            w0, w1 = self.words(k, k + 1)
+            raw = self.doc.words[w0].strip(".,;:!?\"'()")
+            if w1 - w0 != 1 or not (3 <= len(raw) <= 20 and raw.isalpha() and raw.isupper()):
+                continue
+            c = self.ctx("name", w0, w1, left=10)
+            if c:
+                self.add(k, k + 1, "PERSON", 0.85, f"a name spelled in capitals after '{c}'", strong=True)
 
     def letter_run(self, t0: int, t1: int) -> None:
         seg = self.toks[t0:t1]

@@ -127,3 +127,11 @@ def test_a_written_code_of_letters_and_digits_is_an_identifier():
     for text in ("the B-52 and the PS4 in the 1990s", "a 1080p screen and 10000km driven", "a Windows10 laptop",
                  "code XJ220 was fast"):
         assert not {h for h in found(text) if h[0] == "GENERIC_ID"}, text
+
+
+def test_a_name_spelled_in_capitals_after_a_spelling_cue_is_a_person():
+    """Whisper writes spelled letters as one word in capitals, often with a letter misheard."""
+    assert ("PERSON", "MDDINA,") in found("Can you spell the last name? MDDINA, And your date of birth?")
+    # capitals with no name cue, or writing all in capitals, are not taken for a spelled name
+    assert not {h for h in found("We met at the NASA office yesterday.") if h[0] == "PERSON"}
+    assert not {h for h in found("PLEASE SPELL THE NAME NOW") if h[0] == "PERSON"}
