@@ -212,7 +212,12 @@ def stands_alone(category: str, words: Sequence[str], opens: bool, language: str
 
 class TaggerSource:
     """The bundled transcript tagger (see the module docstring). A hit with a distinctive word
-    stands alone in the vote (``strong``); one of everyday words only votes."""
+    stands alone in the vote (``strong``); one of everyday words only votes. Every hit of the
+    tagger for cased writing stands alone: it reads the capitals, and needing a second source threw
+    away half of its organisations — written dev sets 93.1 / 72.8 -> 93.8 / 78.2 % direct / quasi
+    recall for character precision 89.2 -> 87.6 %; the demo's suggestions after ASR 0.933 -> 0.934
+    precision, 0.919 -> 0.927 item recall. (Lower-case speech keeps the rules: all its hits alone
+    took SLURP's character precision from 82.8 to 67.9 %.)"""
 
     name = SOURCE
     categories = frozenset(LABELS.values())
@@ -255,7 +260,7 @@ class TaggerSource:
                     words = [t.text for t in sdoc[a:b]]
                     # a lone word opening a turn is often a command verb the tagger took for a brand
                     opens = len(words) == 1 and (w0 == 0 or w0 in docs[i].breaks)
-                    strong = stands_alone(cat, words, opens, lang) or _capitalised(docs[i], w0, w1)
+                    strong = cased or stands_alone(cat, words, opens, lang) or _capitalised(docs[i], w0, w1)
                     out[i].append(Hit(w0, w1, cat, SCORES[cat], SOURCE, f"transcript tagger {cat.lower()}",
                                       strong=strong))
         return out

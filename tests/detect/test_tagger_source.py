@@ -136,3 +136,14 @@ def test_a_name_in_the_possessive_is_read_as_the_name():
     for word in ("it's", "that's", "what's", "s", "james"):
         assert tagger.possessor(word, "en") is None, word
     assert tagger.possessor("kowalczyk's", "es") is None
+
+
+def test_a_hit_of_the_cased_tagger_stands_alone_and_lower_case_everyday_words_do_not():
+    if tagger.load_tagger("en_cased") is None:
+        pytest.skip("no bundled tagger for cased writing")
+    src = get_source("tagger")
+    (cased,) = src.apply([DetectDoc.from_words("He now works for Northwind Traders in Leeds.".split(), "en")],
+                         src.validate(None))
+    assert cased and all(h.strong for h in cased)
+    (spoken,) = src.apply([DetectDoc.from_words("order me chinese food".split(), "en")], src.validate(None))
+    assert spoken and not any(h.strong for h in spoken)  # a command the tagger took for a brand
