@@ -7,9 +7,10 @@ turned into spoken form) over each turn's words cleaned exactly as at training t
 (:func:`clean_token`), so written and spoken input read the same. Words
 that clean to nothing (punctuation) are skipped and the entity's word range maps back over them.
 
-Cased writing — Whisper's transcripts, typed text — goes to a second model when one is bundled
-(``tagger_<lang>_cased``, ``train_tagger --cased``: the same public sentences as written, with their
-case), which reads the capitals a lower-case model throws away. On the public written dev sets
+Cased writing (:func:`~redactdesk.detect.worldnames.is_cased`: Whisper's transcripts, typed text)
+goes to a second model when one is bundled (``tagger_<lang>_cased``, ``train_tagger --cased``: the
+same public sentences as written, with their case), which reads the capitals a lower-case model
+throws away. On the public written dev sets
 (``benchmarks/bench_detect_public.py``) it took direct / quasi recall from 91.4 / 67.6 % to 92.3 /
 72.4 % at a character precision of 89.1 % (was 88.2 %); running both models on cased text found a
 little more (93.6 / 75.0 %) at 86.2 % precision and a quarter fewer words per second.
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
+from redactdesk.detect.worldnames import is_cased
 from redactdesk.lang.word_vectors import fill_vectors
 
 log = logging.getLogger(__name__)
@@ -73,25 +75,6 @@ def clean_token(word: str, keep_case: bool = False) -> str:
     (unless ``keep_case``: the tagger for cased writing), punctuation stripped from both edges
     (apostrophes inside words kept)."""
     return _EDGE.sub("", word if keep_case else word.lower()).strip("'")
-
-
-_I_FORMS = frozenset({"I", "I'm", "I'll", "I've", "I'd"})
-
-
-def is_cased(words: Sequence[str]) -> bool:
-    """Is this cased writing (Whisper's transcripts, written text) rather than all lower or all upper
-    case (some ASR engines, voice commands, shouting)? Some word starts in lower case and some
-    other word, not a form of "I", has a capital."""
-    lower = upper = False
-    for w in words:
-        c = w[:1]
-        if c.islower():
-            lower = True
-        elif w not in _I_FORMS and any(ch.isupper() for ch in w):
-            upper = True
-        if lower and upper:
-            return True
-    return False
 
 
 _POSSESSIVE = re.compile(r"(.{2,})['’]s")

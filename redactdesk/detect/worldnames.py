@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from redactdesk.detect.normalize import NUM
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.lang.folding import fold_key
 from redactdesk.resources import resource
@@ -285,6 +286,8 @@ class _Names:
             if v.cap[i] and content and all(p not in self.common for p in content):
                 return _Tok("proper")
             return None
+        if self.lex is not None and key in self.lex.months and self._day_after(i):
+            return None  # "June eleventh", "May 5", "April the 3rd": a date, whoever else is called June
         f = self.nl.get(key)
         if key in self.stop and not (v.cap[i] and not v.sent_start[i] and f and len(key) >= 4):
             return None  # "Will Smith" keeps "Will"; "The", "No", "My" are never names
@@ -301,6 +304,17 @@ class _Names:
                 key not in self.common and key not in self.context):
             return _Tok("unknown")  # lower case: a word of no list, possibly a surname ("karol balinski")
         return None
+
+    def _day_after(self, i: int) -> bool:
+        """Does a day of the month (a number 1-31, said or written, "the" allowed before it) follow word ``i``?"""
+        norm = self.doc.norm
+        t = norm.token_of_word(i + 1)
+        if t is not None and norm.tokens[t].text == "the":
+            t += 1
+        if t is None or t >= len(norm.tokens):
+            return False
+        tok = norm.tokens[t]
+        return tok.kind == NUM and tok.text.isdigit() and 1 <= int(tok.text) <= 31
 
     def strong_part(self, i: int) -> bool:
         """A word that is a name on its own evidence: a non-everyday name, or an everyday-word

@@ -123,6 +123,7 @@ def relisten_project_with(project: Any, reports: Iterable[Any], *, executor: Exe
 
     tasks = [Task(key=r.conversation_id, weight=float(r.duration or 1.0), kwargs=options(r),
                   load=lambda r=r: load(r)) for r in done]
+    tasks.sort(key=lambda t: -t.weight)  # longest first: what finishes last, while a worker idles, is short
     warm = sorted({("relisten", model, str(languages.get(r.conversation_id) or "en")) for r in done})
     results = dict((task.key, rep) for task, rep in (executor or InProcess()).run(
         relisten_task, tasks, label="re-listening", warm=warm, progress=progress, cancel=cancel))

@@ -102,3 +102,17 @@ def test_jordan_country_and_person():
 
 def test_names_in_spanish_text():
     assert texts("me llamo maría josé fernández", "es") == ["maría josé fernández"]
+
+
+def test_a_month_followed_by_a_day_is_a_date_not_a_name():
+    """"It's June eleventh nineteen seventy five" came out as the person "June", and the date was lost."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    for text, date in (("It's June eleventh nineteen seventy five", "June eleventh nineteen seventy five"),
+                       ("May 5 works for me", "May 5"), ("it was april the 3rd", "april the 3rd")):
+        assert not texts(text), text
+        found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+        assert (date, "DATE") in found, found
+    # the same names with no day after them are still names
+    assert texts("I spoke with June yesterday") == ["June"]
+    assert texts("Hi, this is April Smith") == ["April Smith"]

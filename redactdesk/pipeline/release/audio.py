@@ -115,6 +115,7 @@ def audio_tasks(job: ReleaseJob) -> list[Task]:
             raise ExportError(f"the audio of {cid!r} is missing; relink it before exporting")
         tasks.append(Task(key=cid, weight=float(conv.duration or 1.0),
                           args=(_worker_mask_args(job, cid, src, None), conv, relisten_options, own_relisten, prosody)))
+    tasks.sort(key=lambda t: -t.weight)  # longest first: what finishes last, while a worker idles, is short
     return tasks
 
 
