@@ -93,7 +93,12 @@ def test_stereo_clip_has_no_invented_words(stereo_base, references):
     assert_usable_times(stereo_base)
     agent = by_speaker(stereo_base, "agent")
     assert len(agent) <= len(references["stereo_diarization.wav"]["left"].split()) + 1
-    assert stereo_base.dropped >= 1 and any("dropped" in n for n in stereo_base.notes)
+    # whether Whisper invents a run here depends on the CPU's arithmetic (it did on the machines of issue
+    # 23, not on an AMD EPYC of 2026-11-28): the guard's own behaviour is unit-tested in test_guard.py;
+    # here, whatever it dropped is said in a note, and no agent word starts after that channel's speech
+    assert stereo_base.dropped == 0 or any("dropped" in n for n in stereo_base.notes)
+    speech_end = max(b for _, b in stereo_base.speech[0])
+    assert all(w.start < speech_end + 0.1 for w in agent)
 
 
 def test_stereo_channels_are_the_two_speakers(stereo_base, references):
