@@ -121,7 +121,8 @@ def generated_call_samples(n: int, seed: int = 150000) -> list[Sample]:
 _TAGGER_IN_USE: dict[str, object] = {}  # which redactdesk system's tagger the detect module has loaded
 
 
-def redactdesk_system(sources: Sequence[str] | None = None, tagger_model: Path | None = None) -> Predict:
+def redactdesk_system(sources: Sequence[str] | None = None, tagger_model: Path | None = None,
+                      model: str = "auto") -> Predict:
     from redactdesk.detect import tagger
     from redactdesk.detect.pipeline import detect_texts
 
@@ -131,6 +132,10 @@ def redactdesk_system(sources: Sequence[str] | None = None, tagger_model: Path |
             return _bundled_model_dir(language)
         return tagger_model
 
+    from redactdesk.detect.registry import DEFAULT_SOURCES
+
+    with_model = [(s, {"model": model}) if s == "tagger" else s for s in (sources or DEFAULT_SOURCES)]
+
     def predict(texts: Sequence[str], lang: str) -> list[list[tuple[int, int, str]]]:
         if _TAGGER_IN_USE.get("system") is not predict:  # another system's tagger was loaded: this one's, once
             tagger.model_dir = model_dir  # (several trained taggers in one run: model choices side by side)
@@ -138,7 +143,7 @@ def redactdesk_system(sources: Sequence[str] | None = None, tagger_model: Path |
             _TAGGER_IN_USE["system"] = predict
         out = []
         for k in range(0, len(texts), 256):
-            res = detect_texts(list(texts[k:k + 256]), lang, sources=sources)
+            res = detect_texts(list(texts[k:k + 256]), lang, sources=with_model)
             out += [[(s["start"], s["end"], s["category"]) for s in spans] for spans in res]
         return out
 
@@ -254,7 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--calls", type=int, default=20, help="generated calls (default 20; 0 to skip)")
     ap.add_argument("--systems", default="redactdesk,presidio",
                     help="comma-separated: redactdesk, presidio, redactdesk:SRC+SRC (a source subset), "
-                         "redactdesk@DIR (the full vote with another trained tagger)")
+                         "redactdesk@DIR (the full vote with another trained tagger), "
+                         "redactdesk~spacy|encoder (the tagger source on one model)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     sets = load_sets(args.data, args.limit, args.calls)
@@ -267,6 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 systems[name] = p
         elif name.startswith("redactdesk:"):
             systems[name] = redactdesk_system(name.split(":", 1)[1].split("+"))
+        elif name.startswith("redactdesk~"):
+            systems[name] = redactdesk_system(model=name.split("~", 1)[1])
         elif name.startswith("redactdesk@"):
             systems[name] = redactdesk_system(tagger_model=Path(name.split("@", 1)[1]))
         elif name == "redactdesk":

@@ -41,7 +41,7 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "bootstrap: installing redactdesk and its pinned dependencies into .venv"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[dev,synth,presidio,diarize]"  # presidio: the adapter's tests run too
+  .venv/bin/python -m pip install -q -e ".[dev,synth,presidio,diarize,train]"  # presidio, train: their tests run too
   # the speaker encoder of the mono diarizer; its dependencies come with the diarize extra (pyproject.toml)
   .venv/bin/python -m pip install -q --no-deps resemblyzer==0.1.4
   # Spanish spaCy pipeline: it pins an old spaCy in its metadata but loads under 3.8 (warning W095);

