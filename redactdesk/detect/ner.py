@@ -197,6 +197,7 @@ def ner_hits(doc: DetectDoc, ents: Sequence[tuple[int, int, str]], rendering: Re
     assert lex is not None
     stop = lex.stop_words
     context_words = lexicon_context_words(lex)
+    spelled = doc.spelling_words()
     out: list[Hit] = []
     for cs, ce, label in ents:
         cat = _LABELS.get(label)
@@ -224,6 +225,8 @@ def ner_hits(doc: DetectDoc, ents: Sequence[tuple[int, int, str]], rendering: Re
             while w1 > w0 + 1 and everyday(doc.lower[w0]):
                 w0 += 1
         text_words = doc.lower[w0:w1]
+        if cat in ("PERSON", "ORGANIZATION", "PLACE") and all(k in spelled for k in range(w0, w1)):
+            continue  # "G is in George H.": the letters are the item, the alphabet words are none
         if cat in ("PERSON", "ORGANIZATION", "PLACE") and all(
             (w in context_words or w in stop) and not gaz.is_name(w) for w in text_words
         ):

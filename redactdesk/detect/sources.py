@@ -94,6 +94,19 @@ class DetectDoc:
     def __len__(self) -> int:
         return len(self.words)
 
+    def spelling_words(self) -> frozenset[int]:
+        """Words that belong to a spelled letter with its alphabet word ("G is in George", "P de
+        París"): the letter is the item, the alphabet word is none — no name, place or organisation
+        source proposes one (cached)."""
+        from redactdesk.detect.normalize import LETTER
+
+        got = self.cache.get("spelling_words")
+        if got is None:
+            toks = self.norm.tokens if self.norm is not None else []
+            got = frozenset(k for t in toks if t.kind == LETTER and t.w1 - t.w0 > 1 for k in range(t.w0, t.w1))
+            self.cache["spelling_words"] = got
+        return got
+
     # --- context -------------------------------------------------------------------------------
 
     def occurrences(self, phrase: tuple[str, ...]) -> list[int]:

@@ -62,14 +62,30 @@ class PieceTagger(nn.Module):
         self.drop = nn.Dropout(dropout)
         self.head = nn.Linear(WIDTH, n_tags)
 
-    def forward(self, piece_vectors: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def encode(self, piece_vectors: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The last layer's states [B, T, 384]: what the head reads (and the learner's features)."""
         t = piece_vectors.shape[1]
         pos = torch.arange(t, device=piece_vectors.device)
         x = self.drop(self.norm(piece_vectors + self.positions(pos)[None] + self.type0))
         bias = (1.0 - mask[:, None, None, :].to(x.dtype)) * -10000.0
         for layer in self.layers:
             x = layer(x, bias)
-        return torch.log_softmax(self.head(self.drop(x)), dim=-1)
+        return x
+
+    def forward(self, piece_vectors: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return torch.log_softmax(self.head(self.drop(self.encode(piece_vectors, mask))), dim=-1)
+
+
+class WithStates(nn.Module):
+    """The exported graph: tag log-probabilities and the states they were read from."""
+
+    def __init__(self, tagger: PieceTagger) -> None:
+        super().__init__()
+        self.tagger = tagger
+
+    def forward(self, piece_vectors: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        states = self.tagger.encode(piece_vectors, mask)
+        return torch.log_softmax(self.tagger.head(states), dim=-1), states
 
 
 _LAYER_KEYS = {

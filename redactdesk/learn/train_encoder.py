@@ -319,16 +319,20 @@ def export(weights: Path, out: Path, prepared: Path | None = None, *, quantize: 
     import torch
 
     from redactdesk.detect import encoder as runtime
-    from redactdesk.learn.encoder_model import load_base
+    from redactdesk.learn.encoder_model import WithStates, load_base
 
     model = load_weights(weights)
     out.mkdir(parents=True, exist_ok=True)
     raw = out / "tagger.fp32.onnx"
     example = (torch.zeros(2, 7, 384), torch.ones(2, 7, dtype=torch.int64))
-    torch.onnx.export(model, example, str(raw), input_names=["piece_vectors", "mask"], output_names=["log_probs"],
+    # the TorchScript exporter (dynamo=False): the graph of this small module exports as written, and
+    # torch is pinned (2.13), where it still ships
+    torch.onnx.export(WithStates(model), example, str(raw), input_names=["piece_vectors", "mask"],
+                      output_names=["log_probs", "states"],
                       dynamic_axes={"piece_vectors": {0: "batch", 1: "pieces"}, "mask": {0: "batch", 1: "pieces"},
-                                    "log_probs": {0: "batch", 1: "pieces"}},
+                                    "log_probs": {0: "batch", 1: "pieces"}, "states": {0: "batch", 1: "pieces"}},
                       opset_version=17, dynamo=False)
+    np.savez(out / runtime.HEAD_FILE, weight=model.head.weight.detach().numpy(), bias=model.head.bias.detach().numpy())
     final = out / runtime.MODEL_FILE
     if quantize:
         from onnxruntime.quantization import QuantType, quantize_dynamic
