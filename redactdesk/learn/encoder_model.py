@@ -116,3 +116,66 @@ def load_base(model: PieceTagger, folder: Path) -> torch.Tensor:
                 mod.weight.copy_(get(f"encoder.layer.{i}.{theirs}.weight"))
                 mod.bias.copy_(get(f"encoder.layer.{i}.{theirs}.bias"))
     return get("embeddings.word_embeddings.weight")
+
+
+# --------------------------------------------------------------------------- the active learner's parts
+ADAPTED = ("q", "k", "v", "attn_out", "inner", "out")
+
+
+class Adapted(nn.Module):
+    """A frozen linear layer plus a trainable low-rank change (LoRA: ``W x + B A x``, ``B`` starting at
+    zero so the adapted network starts as the frozen one)."""
+
+    def __init__(self, base: nn.Linear, rank: int, generator: torch.Generator | None = None) -> None:
+        super().__init__()
+        self.base = base
+        self.a = nn.Parameter(torch.randn(rank, base.in_features, generator=generator) * 0.01)
+        self.b = nn.Parameter(torch.zeros(base.out_features, rank))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.base(x) + (x @ self.a.T) @ self.b.T
+
+
+def add_adapters(model: PieceTagger, rank: int, seed: int = 0) -> None:
+    """Freeze ``model`` and give each layer's linear maps a low-rank adapter; the head stays trainable."""
+    gen = torch.Generator().manual_seed(seed)
+    for p in model.parameters():
+        p.requires_grad = False
+    for layer in model.layers:
+        for name in ADAPTED:
+            setattr(layer, name, Adapted(getattr(layer, name), rank, gen))
+    for p in model.head.parameters():
+        p.requires_grad = True
+
+
+def trainable_state(model: PieceTagger) -> dict[str, torch.Tensor]:
+    """What fine-tuning changed: the adapters and the head (a few hundred kilobytes)."""
+    return {k: v.detach().clone() for k, v in model.state_dict().items() if k.startswith("head.") or
+            k.endswith((".a", ".b"))}
+
+
+def from_onnx(folder: Path, initializers: dict[str, list]) -> PieceTagger:
+    """The network rebuilt from the exported graph (``tagger.onnx``): float weights where the graph
+    keeps them, 8-bit ones dequantized (``(q - zero point) * scale``, per channel where the scale has
+    one value per output)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(folder / "tagger.onnx")).graph
+    inits = {i.name: i for i in graph.initializer}
+    state: dict[str, torch.Tensor] = {}
+    for name, (param, transposed) in initializers.items():
+        if name in inits:
+            arr = numpy_helper.to_array(inits[name]).astype("float32")
+        elif name + "_quantized" in inits:
+            q = numpy_helper.to_array(inits[name + "_quantized"]).astype("float32")
+            zp = numpy_helper.to_array(inits[name + "_zero_point"]).astype("float32")
+            scale = numpy_helper.to_array(inits[name + "_scale"]).astype("float32")
+            arr = (q - zp) * scale  # a per-channel scale has one value per column (output) of q
+        else:
+            raise KeyError(f"the graph has no weight {name!r}")
+        state[param] = torch.from_numpy(arr.T.copy() if transposed else arr)
+    layers = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("layers."))
+    model = PieceTagger(int(state["head.bias"].shape[0]), layers=layers)
+    model.load_state_dict(state)
+    return model.eval()

@@ -287,10 +287,10 @@ class ActiveLearner:
                 if self.kind == MODEL_KIND:
                     self._source = load_source(self._source_spec, language=self._language())  # type: ignore[arg-type]
                 else:
-                    from redactdesk.learn.tagger_model import TaggerModel
+                    from redactdesk.learn.tagger_model import bundled_learner
 
                     _, _, lang = str(self._source_spec).partition(":")
-                    self._source = TaggerModel.bundled(lang or self._language())
+                    self._source = bundled_learner(lang or self._language())
             except ModelError:
                 self._source_spec = None
         return self._source
@@ -310,10 +310,10 @@ class ActiveLearner:
             return
         blob = self.project.model_blob(model_id)
         if blob and self.kind != MODEL_KIND:
-            from redactdesk.learn.tagger_model import TaggerModel
+            from redactdesk.learn.tagger_model import learner_from_bytes
 
             try:
-                self.model = TaggerModel.from_bytes(blob)
+                self.model = learner_from_bytes(blob)
             except ModelError:
                 return
             self.model_id = model_id

@@ -14,23 +14,25 @@ bundled tagger.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
-from redactdesk.learn.tagger_model import TaggerModel, UpdateSettings
+from redactdesk.learn.tagger_model import bundled_learner
 from redactdesk.learn.utterances import Utterance
 
 
 class TaggerTrainer:
-    def __init__(self, pool: Sequence[Utterance], base: TaggerModel | None = None,
-                 settings: UpdateSettings | None = None, full_epochs: int | None = None) -> None:
+    def __init__(self, pool: Sequence[Utterance], base: Any = None, settings: Any = None,
+                 full_epochs: int | None = None) -> None:
         self.pool = list(pool)
-        self.base = base or TaggerModel.bundled("en")
-        self.settings = settings or UpdateSettings()
-        self.full_epochs = full_epochs
-        self._last: tuple[TaggerModel, frozenset[int]] | None = None
+        self.base = base or bundled_learner("en")
+        self.settings = settings or self.base.default_settings()
+        self.full_epochs = full_epochs or getattr(self.base, "full_epochs", None)
+        self._last: tuple[Any, frozenset[int]] | None = None
 
-    def train(self, indices: np.ndarray) -> TaggerModel:
+    def train(self, indices: np.ndarray) -> Any:
         idx = [int(i) for i in indices]
         chosen = frozenset(idx)
         if self._last is not None and self._last[1] <= chosen and self._last[1] != chosen:
@@ -41,7 +43,7 @@ class TaggerTrainer:
         else:
             st = self.settings
             if len(idx) == len(self.pool) and self.full_epochs:
-                st = UpdateSettings(**{**st.to_dict(), "epochs": self.full_epochs})
+                st = replace(st, epochs=self.full_epochs)
             out = self.base.updated([self.pool[i] for i in idx], (), st)
         self._last = (out, chosen)
         return out

@@ -137,6 +137,10 @@ class TaggerModel:
     def copy(self) -> TaggerModel:
         return TaggerModel.from_bytes(self.to_bytes())
 
+    @staticmethod
+    def default_settings(seed: int = 0) -> UpdateSettings:
+        return UpdateSettings(seed=seed)
+
     # ------------------------------------------------------------------ labels
     @property
     def ner(self) -> Any:
@@ -254,12 +258,12 @@ class TaggerModel:
     def marginals(self, utterances: Sequence[Utterance]) -> Marginals:
         """Per-token IOB2 distributions of every utterance (see the module docstring)."""
         dists, _ = self._run(utterances)
-        return _stack(dists, self.labels)
+        return stack_distributions(dists, self.labels)
 
     def analyse(self, utterances: Sequence[Utterance]) -> tuple[Marginals, np.ndarray]:
         """Distributions and embeddings in one pass (what a pool needs)."""
         dists, emb = self._run(utterances)
-        return _stack(dists, self.labels), emb
+        return stack_distributions(dists, self.labels), emb
 
     def embeddings(self, utterances: Sequence[Utterance]) -> np.ndarray:
         return self._run(utterances)[1]
@@ -316,8 +320,33 @@ class TaggerModel:
         return model
 
 
-def _stack(dists: list[np.ndarray], labels: list[str]) -> Marginals:
+def stack_distributions(dists: list[np.ndarray], labels: list[str]) -> Marginals:
+    """Per-utterance (n_tokens, n_labels) distributions as one :class:`Marginals`."""
     lengths = np.array([len(d) for d in dists], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(dists) else lengths
     probs = np.concatenate(dists) if dists and lengths.sum() else np.zeros((0, len(labels)))
     return Marginals(probs=probs, starts=starts, lengths=lengths, labels=list(labels))
+
+
+# ------------------------------------------------------------------ the tagger learner's model
+def bundled_learner(language: str = "en") -> Any:
+    """The tagger learner's warm start: the contextual tagger with adapters
+    (:class:`~redactdesk.learn.encoder_learner.EncoderModel`) where PyTorch and the bundled model
+    are here, else the spaCy tagger (:class:`TaggerModel`)."""
+    from redactdesk.learn.encoder_learner import EncoderModel, available
+
+    if available(language):
+        try:
+            return EncoderModel.bundled(language)
+        except ModelError:
+            pass
+    return TaggerModel.bundled(language)
+
+
+def learner_from_bytes(blob: bytes) -> Any:
+    """A stored version of the tagger learner, whichever model it is."""
+    from redactdesk.learn.encoder_learner import EncoderModel
+
+    if EncoderModel.is_blob(blob):
+        return EncoderModel.from_bytes(blob)
+    return TaggerModel.from_bytes(blob)

@@ -61,7 +61,7 @@ def prepare_tagger_update(base: TaggerModel, base_id: int | None, utterances: Se
     unlabelled = [u for u in utterances if not u.labelled]
     rng = np.random.default_rng(seed)
     stop = [unlabelled[i] for i in np.sort(rng.permutation(len(unlabelled))[:stop_sample])] if unlabelled else []
-    st = settings or UpdateSettings(seed=seed)
+    st = settings or base.default_settings(seed)
 
     def job() -> TrainResult:
         check()

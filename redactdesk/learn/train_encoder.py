@@ -333,6 +333,7 @@ def export(weights: Path, out: Path, prepared: Path | None = None, *, quantize: 
                                     "log_probs": {0: "batch", 1: "pieces"}, "states": {0: "batch", 1: "pieces"}},
                       opset_version=17, dynamo=False)
     np.savez(out / runtime.HEAD_FILE, weight=model.head.weight.detach().numpy(), bias=model.head.bias.detach().numpy())
+    initializers = _initializer_names(raw, model)
     final = out / runtime.MODEL_FILE
     if quantize:
         from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -342,7 +343,8 @@ def export(weights: Path, out: Path, prepared: Path | None = None, *, quantize: 
     else:
         raw.replace(final)
     (out / "tags.json").write_text(json.dumps({"tags": list(TAGS), "base_package": runtime.BASE_PACKAGE,
-                                               "base_embeddings_sha256": runtime.embeddings_digest()}, indent=1))
+                                               "base_embeddings_sha256": runtime.embeddings_digest(),
+                                               "initializers": initializers}, indent=1))
     fitted = json.loads((weights / "fit.json").read_text()) if (weights / "fit.json").exists() else {}
     check = {}
     if prepared is not None:
@@ -350,6 +352,32 @@ def export(weights: Path, out: Path, prepared: Path | None = None, *, quantize: 
         table = load_base(type(model)(len(TAGS), layers=len(model.layers)), _base_dir())
         check = {"torch": evaluate(model, table, d)["all"], "onnx": _evaluate_onnx(out, d)}
     return {"fit": fitted, "check": check, "size": final.stat().st_size}
+
+
+def _initializer_names(onnx_path: Path, model) -> dict[str, list]:
+    """Which graph initializer holds which network weight ({initializer: [parameter, transposed]}):
+    the exporter names biases and norms after the parameters but stores each linear layer's weight,
+    transposed, under a generated name. The active learner rebuilds the network from the graph with
+    it (:func:`redactdesk.learn.encoder_model.from_onnx`), so no second copy of the weights ships."""
+    import onnx
+    from onnx import numpy_helper
+
+    params = {k: v.detach().numpy() for k, v in model.named_parameters()}
+    out: dict[str, list] = {}
+    for init in onnx.load(str(onnx_path)).graph.initializer:
+        name = init.name
+        if name.startswith("tagger.") and name[len("tagger."):] in params:
+            out[name] = [name[len("tagger."):], False]
+            continue
+        arr = numpy_helper.to_array(init)
+        for pname, p in params.items():
+            if p.ndim == 2 and arr.shape == p.T.shape and np.array_equal(arr, p.T):
+                out[name] = [pname, True]
+                break
+    missing = set(params) - {v[0] for v in out.values()}
+    if missing:
+        raise SystemExit(f"train_encoder: the exported graph does not hold {sorted(missing)[:3]}")
+    return out
 
 
 def _evaluate_onnx(folder: Path, d: dict) -> dict:

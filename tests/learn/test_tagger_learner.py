@@ -11,14 +11,27 @@ import pytest
 
 from redactdesk.core.types import Role, SpanStatus
 from redactdesk.learn.errors import LearnError
-from redactdesk.learn.tagger_model import TaggerModel, UpdateSettings
+from redactdesk.learn.tagger_model import TaggerModel, UpdateSettings, learner_from_bytes
 from redactdesk.learn.utterances import Utterance
 
 TINY = UpdateSettings(epochs=1, replay=5)
 
 
+@pytest.fixture(scope="module", params=["spacy", "encoder"])
+def bundled(request):
+    """Both models of the tagger learner keep one contract: the spaCy tagger and the contextual
+    tagger with adapters (the default where PyTorch is installed)."""
+    if request.param == "spacy":
+        return TaggerModel.bundled("en")
+    from redactdesk.learn.encoder_learner import EncoderModel, available
+
+    if not available("en"):
+        pytest.skip("the contextual tagger learner needs PyTorch, onnx and the bundled model")
+    return EncoderModel.bundled("en")
+
+
 @pytest.fixture(scope="module")
-def bundled():
+def spacy_bundled():
     return TaggerModel.bundled("en")
 
 
@@ -53,11 +66,11 @@ def test_an_update_is_a_copy_that_learns_new_categories_and_stores_exactly(bundl
     assert "PHONE" in new.categories and "PHONE" not in bundled.categories
     twin = bundled.updated(utts, settings=TINY)  # the same labels give the same version
     assert np.array_equal(twin.marginals(utts).probs, new.marginals(utts).probs)
-    again = TaggerModel.from_bytes(new.to_bytes())
-    assert again.labels == new.labels
+    again = learner_from_bytes(new.to_bytes())
+    assert again.labels == new.labels and type(again) is type(new)
     assert np.array_equal(again.marginals(utts).probs, new.marginals(utts).probs)
     with pytest.raises(Exception, match="cannot be read"):
-        TaggerModel.from_bytes(b"not a model")
+        type(bundled).from_bytes(b"not a model")
 
 
 @pytest.fixture()
@@ -136,9 +149,9 @@ def test_source_disagreement_is_how_split_the_vote_was(bundled):
 
     assert vote_entropy([["O", "PERSON"], ["O", "PERSON"]]).tolist() == [0.0, 0.0]
     assert vote_entropy([["O", "PERSON"], ["O", "CITY"]]).tolist() == [0.0, 1.0]
-    words = "my name is maria lopez".split()
-    agree = Utterance(list(words), meta={"vote_tags": ["O", "O", "O", "B-PERSON", "I-PERSON"]})
-    split = Utterance(list(words), meta={"vote_tags": ["O", "O", "O", "B-CITY", "O"]})
+    words = "i spoke to maria lopez yesterday".split()
+    agree = Utterance(list(words), meta={"vote_tags": ["O", "O", "O", "B-PERSON", "I-PERSON", "O"]})
+    split = Utterance(list(words), meta={"vote_tags": ["O", "O", "O", "B-CITY", "O", "O"]})
     pool = Pool([agree, split], FeatureExtractor(), source=bundled, mode="multi")
     d = pool.disagreement("kmax")
     assert d[0] == 0.0 and d[1] > 0.5  # the detection vote said CITY where the tagger says PERSON
@@ -217,7 +230,8 @@ def test_cross_validation_fine_tunes_the_bundled_tagger_on_the_newest_turns(proj
     assert set(order) == {ids[0], ids[1]} and order == sorted(order, key=lambda c: c != ids[1])
 
 
-def test_a_stored_version_keeps_no_word_vectors_and_predicts_the_same_read_back(bundled):
+def test_a_stored_version_keeps_no_word_vectors_and_predicts_the_same_read_back(spacy_bundled):
+    bundled = spacy_bundled
     utts = [Utterance("ring zbigniew brzezinski in gdansk".split()), Utterance("my name is ola".split())]
     before = bundled.predict(utts)
     blob = bundled.to_bytes()
