@@ -120,9 +120,9 @@ SCHEMES = {  # name -> relisten() options
 def schemes(corpus: Path, limit: int | None, results: dict, model: str = "tiny.en", only: list[str] = ()) -> None:
     from redactdesk.audio.ranges import mask_ranges
     from redactdesk.audio.relisten import relisten
-    from redactdesk.pipeline.distributed import _cap_asr_threads, warm_up
+    from redactdesk.pipeline.distributed import cap_model_threads, warm_up
 
-    _cap_asr_threads(1)  # one thread, as each worker of a cluster has
+    cap_model_threads(1)  # one thread, as each worker of a cluster has
     convs = [c for c in load_corpus(corpus) if c.language == "en"][:limit]
     total = sum(c.duration or 0 for c in convs)
     warm_up(("relisten", model, "en"))

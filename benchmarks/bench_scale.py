@@ -298,9 +298,9 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             with open_executor(ExecutorConfig(workers=workers)) as executor:
                 if workers == 1:  # one process, one thread: what each worker of the cluster has
-                    from redactdesk.pipeline.distributed import _cap_asr_threads
+                    from redactdesk.pipeline.distributed import cap_model_threads
 
-                    _cap_asr_threads(1)
+                    cap_model_threads(1)
                 else:
                     executor.start()
                     print(f"cluster of {workers} started in {time.perf_counter() - t0:.1f} s", file=sys.stderr)

@@ -63,6 +63,21 @@ def embeddings_digest() -> str:
     return hashlib.sha256(piece_table().tobytes()).hexdigest()
 
 
+_THREAD_CAP: int | None = None  # set by a Dask worker: the network uses the worker's own threads
+
+
+def cap_threads(threads: int | None) -> None:
+    """The contextual tagger uses at most ``threads`` threads from now on (None: ONNX Runtime's own
+    choice, one per core). ONNX Runtime ignores OMP_NUM_THREADS, so N one-thread worker processes on
+    N cores would each run a pool of N threads; each worker caps its own. A tagger already loaded
+    with another cap is loaded again."""
+    global _THREAD_CAP
+    cap = None if threads is None else max(1, int(threads))
+    if cap != _THREAD_CAP:
+        _THREAD_CAP = cap
+        load_encoder.cache_clear()
+
+
 def model_dir(language: str) -> Path:
     from redactdesk.resources import resource
 
@@ -85,7 +100,7 @@ class EncoderTagger:
                              "model was trained with")
         self.table = piece_table()
         opts = ort.SessionOptions()
-        n = threads or int(os.environ.get("REDACTDESK_ENCODER_THREADS", "0") or 0)
+        n = threads or int(os.environ.get("REDACTDESK_ENCODER_THREADS", "0") or 0) or _THREAD_CAP
         if n:
             opts.intra_op_num_threads = n
         opts.inter_op_num_threads = 1

@@ -59,14 +59,17 @@ def dashboard_installed() -> bool:
     return importlib.util.find_spec("bokeh") is not None
 
 
-def _cap_asr_threads(threads: int) -> None:
-    """CTranslate2 takes min(4, cores) threads per model by default: N workers on N cores would ask
-    for 4N. A worker's recogniser gets the worker's own threads instead."""
+def cap_model_threads(threads: int) -> None:
+    """CTranslate2 takes min(4, cores) threads per model and ONNX Runtime one per core by default:
+    N workers on N cores would ask for 4N (or N x N). A worker's recogniser and contextual tagger get
+    the worker's own threads instead."""
     try:
         from redactdesk.asr import faster_whisper_backend
+        from redactdesk.detect import encoder
     except ImportError:  # pragma: no cover
         return
     faster_whisper_backend.cap_threads(threads)
+    encoder.cap_threads(threads)
 
 
 def _ignore_sigint() -> None:
@@ -129,7 +132,7 @@ class ModelPlugin(WorkerPlugin):  # type: ignore[misc,valid-type]
 
     def setup(self, worker: Any) -> None:
         _ignore_sigint()  # a replacement worker, started after the client's start-up, too
-        _cap_asr_threads(self.threads)
+        cap_model_threads(self.threads)
         for spec in self.warm:
             try:
                 warm_up(spec)

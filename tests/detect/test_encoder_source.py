@@ -129,3 +129,20 @@ def test_a_stretch_of_function_words_is_no_name():
     hits = get_source("tagger").apply([DetectDoc.from_words("Best phone number for 8 you. 1 3 5 6".split(), "en")],
                                       get_source("tagger").validate(None))[0]
     assert not [h for h in hits if h.category == "ORGANIZATION"]
+
+
+def test_a_worker_caps_the_networks_threads():
+    """ONNX Runtime ignores OMP_NUM_THREADS: two one-thread Dask workers on two cores each ran a pool
+    of two threads (detect at 2 workers: parallel efficiency 0.60 wall in bench_scale)."""
+    from redactdesk.pipeline.distributed import cap_model_threads
+
+    try:
+        cap_model_threads(1)
+        assert encoder.load_encoder("en").session.get_session_options().intra_op_num_threads == 1
+    finally:
+        from redactdesk.asr import faster_whisper_backend
+
+        encoder.cap_threads(None)
+        faster_whisper_backend.cap_threads(None)
+    assert encoder.load_encoder("en").session.get_session_options().intra_op_num_threads != 1 or \
+        (encoder.os.cpu_count() or 1) == 1
