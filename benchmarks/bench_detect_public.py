@@ -10,6 +10,8 @@ message where absent — none of their files is in this repository):
 - the same sentences in spoken form (lower case, no punctuation, numbers as words — what ASR gives);
 - SLURP devel, utterances with odd ids (the tagger trains on the even ones): real spoken commands,
   with its non-personal labels (event names, media types, ...) counted as false alarms when flagged;
+- postal addresses of ten countries as Faker builds them from each country's rules (written, and
+  in spoken form);
 - structured identifiers from python-stdnum's documented examples, IBANs of every country, phone
   numbers of every region phonenumbers knows, cards, IPs, MACs, postcodes, dates, e-mails — with
   and without a context word, written and spoken (``redactdesk.learn.identifier_data``);
@@ -64,7 +66,7 @@ class EvalSet:
 
 
 def load_sets(data: Path, limit: int, calls: int) -> list[EvalSet]:
-    from redactdesk.learn.identifier_data import identifier_samples, spoken_identifier_samples
+    from redactdesk.learn.identifier_data import address_samples, identifier_samples, spoken_identifier_samples
 
     sets: list[EvalSet] = []
     rng = random.Random(11)
@@ -92,6 +94,9 @@ def load_sets(data: Path, limit: int, calls: int) -> list[EvalSet]:
     ids = identifier_samples()
     sets.append(EvalSet("identifiers written", ids, None))
     sets.append(EvalSet("identifiers spoken", spoken_identifier_samples(ids), None, kind="spoken"))
+    addrs = address_samples()
+    sets.append(EvalSet("addresses written", addrs, None))
+    sets.append(EvalSet("addresses spoken", spoken_samples(addrs), None, kind="spoken"))
     if calls:
         sets.append(EvalSet("generated calls", generated_call_samples(calls), None, kind="spoken"))
     return sets

@@ -41,6 +41,10 @@ _PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard 
                           "highway strasse calle rue avenida carrer".split())
 
 
+# types after a house number and before the name (French, Belgian, Québécois, Swiss addresses)
+_NUMBER_THEN_TYPE = frozenset("rue avenue boulevard bd bld blvd place chemin impasse allee quai cours route rte square "
+                              "montee rang cote promenade croissant passage sentier voie".split())
+_NUMBER_THEN_TYPE_SPOKEN = frozenset("rue avenue boulevard chemin impasse allee quai montee".split())
 # types before the name that speech can use unambiguously ("calle mayor doce", "via roma dieci")
 _SPOKEN_BEFORE = frozenset("calle avenida avda paseo carretera camino ronda travesia glorieta rambla plaza rua rue "
                            "viale piazza corso carrer passeig ulica strada".split())
@@ -71,6 +75,7 @@ class _Addresses:
         self.common = everyday_words()
         self.places = load_places()
         self.after = word_set("street_after")
+        self.after_cased = word_set("street_after_cased")
         self.before = word_set("street_before")
         self.units = word_set("unit_words")
         self.dirs = word_set("directions")
@@ -106,10 +111,15 @@ class _Addresses:
         return 0 <= k < self.n and not self.taken[k]
 
     def house(self, k: int) -> int:
-        """End of a house number starting at ``k`` (0 when none)."""
-        if not self.free(k) or not self.num[k]:
+        """End of a house number starting at ``k`` (0 when none): "12", "221B", "797/43" (flat 797 of
+        number 43, as Australians write it), or a spoken number."""
+        if not self.free(k):
             return 0
         c = self.cores[k]
+        if not self.num[k]:
+            if c.lower() in ("s/n", "s/nº", "s/no", "sn"):  # "sin número", "sem número": a street with no number
+                return k + 1
+            return k + 1 if "/" in c and _HOUSE.fullmatch(c) else 0
         if any(ch.isdigit() for ch in c):
             if not _HOUSE.fullmatch(c):
                 return 0
@@ -125,7 +135,8 @@ class _Addresses:
         if self.v.cased:
             return self.v.cap[k] or self.ordinal[k] or (not first and key in ("de", "del", "la", "las", "los", "of",
                                                                                 "the", "di", "du", "des", "do", "da",
-                                                                                "dos", "von", "der", "van", "y", "e"))
+                                                                                "dos", "das", "von", "der", "van",
+                                                                                "y", "e"))
         return (key not in self.stop or key in ("de", "del", "la", "las", "los", "the", "of")) and (
             key.replace("-", "").isalpha() or self.ordinal[k])
 
@@ -166,16 +177,19 @@ class _Addresses:
         e = self.house(i)
         if not e or e >= self.n or not self.same(i, e):
             return 0
-        if i > 0 and self.num[i - 1] and self.same(i - 1, i) and not self.v.comma_after[i - 1]:
-            return 0  # inside a longer number (a phone number, an amount)
+        if i > 0 and self.num[i - 1] and self.same(i - 1, i) and not self.v.comma_after[i - 1] and not (
+                i >= 2 and self.keys[i - 2] in self.units and self.unit(i - 2) == i):
+            return 0  # inside a longer number (a phone number, an amount), not a flat's ("Flat 14 10 ...")
         j = e
         keys = self.keys
         if self.v.comma_after[j - 1] and not (j < self.n and keys[j] in self.before):
             return 0
-        # "12 rue de la Paix", "5 Avenue des Champs"
-        if keys[j] in self.before and keys[j] not in ("al", "av", "ul", "c"):
+        # "12 rue de la Paix", "5 Avenue des Champs", "8932 chemin Poirier": the number-then-type order of
+        # French addresses (in speech only the types no everyday phrase starts with: "two place settings")
+        if keys[j] in (_NUMBER_THEN_TYPE if self.v.cased else _NUMBER_THEN_TYPE_SPOKEN):
             k = j + 1
-            while k < self.n and k - j <= 6 and self.same(j, k) and self.name_word(k, False):
+            while k < self.n and k - j <= 6 and self.same(j, k) and self.name_word(k, False) and (
+                    keys[k] not in self.units or k == j + 1):
                 k += 1
                 if self.v.comma_after[k - 1] or self.v.stop_after[k - 1]:
                     break
@@ -187,7 +201,7 @@ class _Addresses:
         k = j
         while k < self.n and k - j < 5 and self.same(j, k):
             key = keys[k]
-            if key in self.after and k > j and (not self.v.cased or self.v.cap[k] or key in _PLAIN_STREET):
+            if k > j and self.street_type(k):
                 end = k + 1
                 if end < self.n and keys[end] in self.dirs and self.same(k, end) and (
                         not self.v.cased or self.v.upper[end] or self.v.cap[end]) and not self.v.comma_after[k]:
@@ -228,6 +242,23 @@ class _Addresses:
             return -k  # a named street without a number
         return 0
 
+    def unit_then_street(self, i: int) -> int:
+        """A flat or suite, then a named street with no house number, in cased writing: "Flat 39w,
+        Mann Stream" (British addresses number the flat, not the building)."""
+        if not self.v.cased or self.keys[i] not in self.units or self.keys[i] in ("no", "n", "nº", "num", "box"):
+            return 0
+        u = self.unit(i)
+        if not u or u <= i + 1 or u >= self.n or not self.same(i, u):
+            return 0
+        k = u
+        while k < self.n and k - u < 4 and self.same(u, k) and self.name_word(k, k == u) and not self.num[k]:
+            if k > u and self.street_type(k):
+                return k + 1
+            if self.v.comma_after[k]:
+                break
+            k += 1
+        return 0
+
     def name_type_number(self, i: int) -> int:
         """"Hauptstraße 5", "Berliner Straße 5", "Keizersgracht 123"."""
         if not self.name_word(i, True) or (self.v.cased and not self.v.cap[i]):
@@ -236,7 +267,7 @@ class _Addresses:
         k = i
         while k < self.n and k - i < 4 and self.same(i, k):
             key = keys[k]
-            is_type = (key in self.after and k > i) or self.glued_type(key)
+            is_type = (k > i and self.street_type(k)) or self.glued_type(key)
             if is_type and self.free(k):
                 e = self.house(k + 1) if k + 1 < self.n and self.same(k, k + 1) and not (
                     self.v.comma_after[k] and key in self.after) else 0
@@ -252,6 +283,14 @@ class _Addresses:
                 return 0
             k += 1
         return 0
+
+    def street_type(self, k: int) -> bool:
+        """A street type after the name: the common ones ("Street", "rd", "Lane") in any text, the
+        long tail ("Parkways", "Knolls", "Vista") only written with a capital."""
+        key = self.keys[k]
+        if key in self.after:
+            return not self.v.cased or self.v.cap[k] or key in _PLAIN_STREET
+        return self.v.cased and self.v.cap[k] and key in self.after_cased
 
     def cue_before(self, i: int) -> bool:
         return i > 0 and self.same(i - 1, i) and self.keys[i - 1] in ("on", "at", "in", "en", "address", "calle",
@@ -324,6 +363,14 @@ class _Addresses:
         if not self.free(k) or not self.keys[k]:
             return 0
         m = self.places.match(self.keys, k, self.v.seg_end[k])
+        if m is not None and not after_postcode and self.v.cased and self.v.cap[k]:
+            run = self._capital_run(k)
+            if run > k + m[0] and run < self.n and (self.postcode(run) or self._region_code(run)):
+                return run  # "North Amanda, FM 91391": the list knows "North", the town is two words
+        if m is not None and after_postcode and self.v.cased and self.v.cap[k]:
+            run = self._capital_run(k)
+            if run > k + m[0]:  # "San Rocco (CN)", "Osterode am Harz": more of the town than the list knows
+                return run
         if m is not None:
             length, place = m
             if place.category == "REGION_CODE":
@@ -334,7 +381,9 @@ class _Addresses:
                                         if self.keys[x] not in ("de", "la", "of", "the", "del", "am", "an"))):
                 if not place.common or after_postcode or self.v.cased:
                     return k + length
-        if self.v.cased and self.v.cap[k] and self.keys[k].replace("-", "").isalpha() and not self.v.sent_start[k]:
+        after_lone_comma = k > 0 and not self.keys[k - 1] and self.doc.words[k - 1].strip() in (",", "|", "/")
+        if self.v.cased and self.v.cap[k] and self.keys[k].replace("-", "").isalpha() and (
+                not self.v.sent_start[k] or after_lone_comma):
             e = k
             while e < self.n and e - k < 3 and self.same(k, e) and self.v.cap[e] and self.keys[e].replace(
                     "-", "").isalpha():
@@ -342,10 +391,11 @@ class _Addresses:
                 if self.v.comma_after[e - 1]:
                     break
             if after_postcode:
-                return e
-            # a capitalised unknown town needs a region code or postcode after it
-            if e < self.n and (self.postcode(e) or (self.places.get(self.keys[e]) is not None and self.places.get(
-                    self.keys[e]).category == "REGION_CODE" and self.v.upper[e])):
+                return self._capital_run(k)
+            # a capitalised unknown town needs a region code or postcode after it (a region code is two
+            # to four capitals: "MT", "TAS", "VIC" — the last also a Catalan town — known as a place or
+            # itself followed by a postcode: "FM 91391", "TLAX 09546")
+            if e < self.n and (self.postcode(e) or self._region_code(e)):
                 return e
         if self.cores[k][:1] == "(" and self.v.cased:
             e = k
@@ -354,12 +404,44 @@ class _Addresses:
             return e + 1 if e < self.n else 0
         return 0
 
+    def _region_code(self, e: int) -> bool:
+        c = self.cores[e]
+        if not (self.v.upper[e] and 2 <= len(c) <= 4 and c.isalpha()):
+            return False
+        return self.places.get(self.keys[e]) is not None or (e + 1 < self.n and bool(self.postcode(e + 1)))
+
+    _TOWN_PARTICLES = frozenset({"am", "an", "der", "im", "in", "di", "del", "della", "de", "la", "le", "les", "sur",
+                                 "da", "do", "dos", "das", "du", "des", "y", "e", "vorm", "vor", "bei", "ob",
+                                 "sous", "en", "aan", "den", "op", "bei", "ob", "upon", "on", "by"})
+
+    def _capital_run(self, k: int) -> int:
+        """End of a town's capitalised words after a postcode, with the small words between them
+        ("Osterode am Harz", "Stratford upon Avon", "San Quirico In Val Polcevera"): five words at most."""
+        e, last = k, k
+        while e < self.n and e - k < 5 and self.same(k, e) and self.keys[e]:
+            word_ok = self.v.cap[e] and self.keys[e].replace("-", "").isalpha()
+            particle = e > k and self.keys[e] in self._TOWN_PARTICLES and e + 1 < self.n and self.v.cap[e + 1]
+            if not (word_ok or particle):
+                break
+            e += 1
+            if word_ok:
+                last = e
+            if self.v.comma_after[e - 1] or self.v.stop_after[e - 1]:
+                break
+        return last
+
     def tail(self, b: int, start: int) -> int:
         end = b
         items = 0
-        last_postcode = False
+        # the street's "house number" may be the postcode: "rue Stéphane Charrier, 30882 Germain-sur-Poirier"
+        last_postcode = b > start and len(self.cores[b - 1]) >= 4 and bool(_POSTCODE_ONE.fullmatch(self.cores[b - 1]))
         while end < self.n and items < 8 and self.same(start, end):
+            if not self.keys[end] and self.doc.words[end].strip() in (",", "|", "/", "-", "–"):
+                end += 1  # a comma written apart: "Edif. 174 , Depto. 218"
+                continue
             prev = end - 1
+            while prev > b and not self.keys[prev]:
+                prev -= 1
             if self.v.stop_after[prev] and not self.doc.words[prev].endswith("."):
                 break
             if self.v.stop_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end]:
@@ -380,7 +462,7 @@ class _Addresses:
                     continue
                 # a region code after a town or postcode: "Roma RM", "Vancouver BC"
                 c = self.cores[end]
-                if self.v.cased and self.v.upper[end] and 2 <= len(c) <= 3 and c.isalpha() and self.free(end) and (
+                if self.v.cased and self.v.upper[end] and 2 <= len(c) <= 4 and c.isalpha() and self.free(end) and (
                         items and self.keys[end] not in self.military):
                     end += 1
                     items += 1
@@ -409,17 +491,21 @@ class _Addresses:
             e = self.po_box(i)
             if not e:
                 kind = "street"
-                e = self.number_first(i) or self.type_first(i) or self.name_type_number(i)
+                e = self.number_first(i) or self.type_first(i) or self.name_type_number(i) or self.unit_then_street(i)
             if not e:
                 i += 1
                 continue
             named_only = e < 0
             e = abs(e)
             end = self.tail(e, i)
-            # a unit before the street: "Flat 2, 10 Downing Street", "Apt 5 / 12 Main St"
+            # a unit before the street: "Flat 2, 10 Downing Street", "Apt 5 / 12 Main St"; a unit word
+            # before the number the street took for a house number: "Studio 88J, Leonard Coves"
             if not named_only and i >= 2 and self.same(i - 2, i) and self.keys[i - 2] in self.units and (
                     self.unit(i - 2) == i) and not self.taken[i - 2]:
                 i -= 2
+            elif not named_only and i >= 1 and self.same(i - 1, i) and self.keys[i - 1] in self.units and (
+                    self.unit(i - 1) > i) and not self.taken[i - 1]:
+                i -= 1
             if named_only and end == e:
                 reason = "street name and street type"
                 score, strong = 0.7, self.v.cased or self.cue_before(i)

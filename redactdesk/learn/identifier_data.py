@@ -253,6 +253,31 @@ def email_samples(rng: random.Random) -> list[Sample]:
     return out
 
 
+ADDRESS_LOCALES = ("en_US", "en_GB", "en_CA", "en_AU", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "pt_PT")
+_ADDRESS_CARRIERS = ("Please send it to {v}.", "My address is {v}", "I moved to {v} last year.", "Ship to: {v}",
+                     "The invoice goes to {v}, thanks.", "{v}")
+
+
+def address_samples(seed: int = 101, per_locale: int = 30) -> list[Sample]:
+    """Postal addresses of ten countries as Faker builds them from each country's rules (street types,
+    units, towns, regions, postcodes), on one line or over line breaks: one ADDRESS item each."""
+    from faker import Faker
+
+    rng = random.Random(seed)
+    out: list[Sample] = []
+    for loc in ADDRESS_LOCALES:
+        fake = Faker(loc)
+        fake.seed_instance(seed)
+        for n in range(per_locale):
+            value = fake.address()
+            value = value.replace("\n", ", ") if n % 2 else value
+            carrier = rng.choice(_ADDRESS_CARRIERS)
+            start = carrier.index("{v}")
+            out.append(Sample(id=f"address:{loc}:{n}", text=carrier.replace("{v}", value),
+                              spans=[GoldSpan(start, start + len(value), "ADDRESS")], source=f"address {loc}"))
+    return out
+
+
 def identifier_samples(seed: int = 7) -> list[Sample]:
     """Every family above, written form."""
     rng = random.Random(seed)

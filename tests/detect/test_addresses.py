@@ -56,3 +56,41 @@ def test_town_alone_stays_a_city_and_look_alikes_are_no_address():
     for text in ("what is the square root of forty two", "I have 3 main points to make.",
                  "the street was empty", "He scored 12 goals in 5 games."):
         assert addresses(text) == [], text
+
+
+@pytest.mark.parametrize("address", [
+    # the long tail of street types (USPS Publication 28), written with capitals
+    "0181 Aguilar Parkways, North Christopher, MT 09657",
+    "91390 Williams Forges Apt. 824, Thomasville, OK 40934",
+    "8932 Soto Underpass Apt. 174, North Amanda, FM 91391",
+    # British flats number the flat, not the building
+    "Flat 39w, Mann Stream, Julieland, E37 5HU",
+    "Studio 88J, Leonard Coves, East Karlview, E8 8AD",
+    # Australian: flat/house numbers, road types, state codes that are also towns elsewhere
+    "Flat 14 10 Holland Subway, Mitchellfurt, TAS, 2075",
+    "797/43 Holly Expressway, New Aliciamouth, WA, 2929",
+    "01 Michael Brace, North Christopher, VIC, 2331",
+    # Spanish, Italian, Dutch, German, Portuguese, French shapes
+    "Pasadizo de Sancho Nicolau 63, Ávila, 48326",
+    "Urbanización Cipriano Rodriguez 2 Apt. 90 , Almería, 15488",
+    "Strada Tatiana, 369 Piano 7, 42023, Cadelbosco Di Sopra (RE)",
+    "Lizzyhof 2, 8516 ZV, Chaam",
+    "Linkeplatz 65/11, 87706 Osterode am Harz",
+    "Largo de Brito, S/N, 6785-025 São João da Madeira",
+    "rue Stéphane Charrier, 30882 Germain-sur-Poirier",
+    "Privada Nuevo León 400 Edif. 390 , Depto. 266, Vieja Zambia, SON 95136",
+])
+def test_addresses_of_many_countries_are_one_item_with_their_town_and_postcode(address):
+    assert addresses(f"Please send it to {address}. Thanks!") == [address]
+
+
+def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
+    # in speech (or lower case) these are everyday words: no address
+    for text in ("we saw two big mountains", "i counted 5 green lights on the way", "there were 3 small keys",
+                 "She has 3 Siblings and 2 Brothers.", "turn left at the Old Mill"):
+        assert addresses(text) == [], text
+    # a number before a street type that is also an everyday word is no French-style address in speech
+    for text in ("i need two place settings", "i drew two diagonal lines on the page", "we have three sector reports",
+                 "I drew 2 diagonal lines on the page."):
+        assert addresses(text) == [], text
+    assert addresses("she lives at twelve rue de la paix") == ["twelve rue de la paix"]
