@@ -66,7 +66,11 @@ class EvalSet:
 
 
 def load_sets(data: Path, limit: int, calls: int) -> list[EvalSet]:
-    from redactdesk.learn.identifier_data import address_samples, identifier_samples, spoken_identifier_samples
+    from redactdesk.learn.identifier_data import (
+        address_samples,
+        identifier_samples,
+        spoken_identifier_samples,
+    )
 
     sets: list[EvalSet] = []
     rng = random.Random(11)

@@ -412,7 +412,7 @@ class _Addresses:
 
     _TOWN_PARTICLES = frozenset({"am", "an", "der", "im", "in", "di", "del", "della", "de", "la", "le", "les", "sur",
                                  "da", "do", "dos", "das", "du", "des", "y", "e", "vorm", "vor", "bei", "ob",
-                                 "sous", "en", "aan", "den", "op", "bei", "ob", "upon", "on", "by"})
+                                 "sous", "en", "aan", "den", "op", "upon", "on", "by"})
 
     def _capital_run(self, k: int) -> int:
         """End of a town's capitalised words after a postcode, with the small words between them
