@@ -32,10 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from redactdesk.learn.crf import Marginals
 from redactdesk.learn.errors import ModelError
-from redactdesk.learn.tagger_model import stack_distributions as _stack
-from redactdesk.learn.tags import category_of, spans_to_tags, tags_to_spans
+from redactdesk.learn.tagger_model import TokenDistributions, UpdateSettings, clean_tokens
+from redactdesk.learn.tags import category_of
 from redactdesk.learn.utterances import Utterance
 
 BLOB_MAGIC = "redactdesk-encoder-learner/1"
@@ -56,21 +55,7 @@ class EncoderSettings:
     rank: int = 8
     seed: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-def _clean(tokens: Sequence[str]) -> tuple[list[str], list[int]]:
-    """Words as the contextual tagger reads them (case kept), with their positions in ``tokens``."""
-    from redactdesk.detect.tagger import clean_token
-
-    words, idx = [], []
-    for i, t in enumerate(tokens):
-        w = clean_token(t, keep_case=True)
-        if w:
-            words.append(w)
-            idx.append(i)
-    return words, idx
+    to_dict = UpdateSettings.to_dict
 
 
 class _Base:
@@ -119,7 +104,7 @@ def available(language: str = "en") -> bool:
         return False
 
 
-class EncoderModel:
+class EncoderModel(TokenDistributions):
     """The contextual tagger with adapters, as the active-learning model (see the module docstring)."""
 
     kind = "spacy-ner"  # the models table's kind of the tagger learner (its first model was spaCy's)
@@ -219,7 +204,7 @@ class EncoderModel:
         (None: a token that cleans to nothing or lies past the cut), and the piece's word."""
         from redactdesk.detect.encoder import CLS, SEP
 
-        cleaned = [_clean(u.tokens) for u in utterances]
+        cleaned = [clean_tokens(u.tokens, keep_case=True) for u in utterances]
         encs = self.base.tokenizer.encode_batch([w or [""] for w, _ in cleaned], is_pretokenized=True,
                                                 add_special_tokens=False)
         out = []
@@ -275,27 +260,6 @@ class EncoderModel:
                 emb[i] = st[r, 1:len(rows) - 1].mean(axis=0) if len(rows) > 2 else 0.0
             k += len(batch)
         return dists, emb
-
-    def marginals(self, utterances: Sequence[Utterance]) -> Marginals:
-        dists, _ = self._run(utterances)
-        return _stack(dists, self.labels)
-
-    def analyse(self, utterances: Sequence[Utterance]) -> tuple[Marginals, np.ndarray]:
-        dists, emb = self._run(utterances)
-        return _stack(dists, self.labels), emb
-
-    def embeddings(self, utterances: Sequence[Utterance]) -> np.ndarray:
-        return self._run(utterances)[1]
-
-    def predict(self, utterances: Sequence[Utterance], marg: Marginals | None = None) -> list[list[str]]:
-        """IOB2 tags: each token's most likely label, repaired to valid IOB2."""
-        marg = marg if marg is not None else self.marginals(utterances)
-        out = []
-        for k in range(len(marg)):
-            p = marg.of(k)
-            tags = [marg.labels[j] for j in p.argmax(axis=1)] if len(p) else []
-            out.append(spans_to_tags(len(tags), tags_to_spans(tags)))
-        return out
 
     # ------------------------------------------------------------------ learning
     def updated(self, new: Sequence[Utterance], earlier: Sequence[Utterance] = (),

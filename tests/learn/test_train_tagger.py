@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import random
-from pathlib import Path
-
 import pytest
 
 from redactdesk.learn.public_data import GoldSpan, Sample, read_conll_samples, spoken_sample
@@ -32,25 +29,10 @@ def test_name_swaps_draw_from_many_locales_and_keep_the_span():
     assert out.text.startswith("yesterday ") and out.text.endswith(" called")
 
 
-def _tiny_corpus(root: Path) -> None:
-    rng = random.Random(1)
-    people = ["Maria Lopez", "John Smith", "Aiko Tanaka", "Olu Adeyemi", "Piotr Nowak", "Sara Berg"]
-    places = ["Paris", "Lagos", "Osaka", "Lima", "Oslo", "Quito"]
-    lines = []
-    for _ in range(60):
-        p, c = rng.choice(people).split(), rng.choice(places)
-        lines += [f"{p[0]}\tB-PER", f"{p[1]}\tI-PER", "lives\tO", "in\tO", f"{c}\tB-LOC", ".\tO", ""]
-    for rel in ("ner/wikiann_en/train.conll", *(f"ner/btc/{x}.conll" for x in "abefg")):
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(lines) + "\n")
-
-
-def test_training_script_runs_on_a_tiny_corpus_and_writes_a_usable_model(tmp_path):
+def test_training_script_runs_on_a_tiny_corpus_and_writes_a_usable_model(tmp_path, tiny_public_data):
     pytest.importorskip("spacy")
     from redactdesk.learn.train_tagger import train
 
-    _tiny_corpus(tmp_path / "data")
     report = train(tmp_path / "data", tmp_path / "model", calls=0, epochs=3, limit=40, swap=0.0)
     assert (tmp_path / "model" / "meta.json").exists()
     text = (tmp_path / "model" / "TRAINING.md").read_text()
@@ -66,11 +48,10 @@ def test_training_script_runs_on_a_tiny_corpus_and_writes_a_usable_model(tmp_pat
     assert "wordpieces_en" in text
 
 
-def test_the_cased_tagger_trains_on_sentences_as_written(tmp_path):
+def test_the_cased_tagger_trains_on_sentences_as_written(tmp_path, tiny_public_data):
     pytest.importorskip("spacy")
     from redactdesk.learn.train_tagger import build_sentences, train
 
-    _tiny_corpus(tmp_path / "data")
     sentences, lines = build_sentences(tmp_path / "data", calls=0, seed=0, limit=20, swap=0.0, cased=True)
     words = {w for s in sentences for w in s.words}
     assert {"Maria", "Lopez", "Paris"} & words and not {"maria", "paris"} & words
