@@ -15,6 +15,7 @@ lower case, initials ("J. R. Smith"), hyphenated and particle surnames ("van der
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -176,6 +177,9 @@ _ABBREV_DOT = frozenset("mr mrs ms dr prof st sr sra srta jr no nº vs etc inc l
                         "sgt rev fr mt ft ave av avda apt dept bros approx".split())
 
 
+_CONTRACTION = re.compile(r"(\w+)['’](m|re|ve|ll|d|s|t)", re.IGNORECASE)
+
+
 def word_view(doc: DetectDoc) -> WordView:
     cached = doc.cache.get("_word_view")
     if cached is not None:
@@ -189,10 +193,15 @@ def word_view(doc: DetectDoc) -> WordView:
     comma: list[bool] = []
     stop_after: list[bool] = []
     cores: list[str] = []
+    stop = doc.lex.stop_words if doc.lex else frozenset()
     for raw in words:
         core = strip_word(raw)
         cores.append(core)
-        keys.append(fold_key(core) if core else "")
+        key = fold_key(core) if core else ""
+        m = _CONTRACTION.fullmatch(core)
+        if m and m.group(1).lower() in stop:
+            key = m.group(1).lower()  # "I'm", "you're", "can't": a function word, not the surname "Im"
+        keys.append(key)
         cap.append(cased and core[:1].isupper())
         upper.append(cased and core.isupper() and sum(c.isalpha() for c in core) > 1)
         r = raw.rstrip("\"'”’)»]")

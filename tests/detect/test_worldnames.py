@@ -116,3 +116,16 @@ def test_a_month_followed_by_a_day_is_a_date_not_a_name():
     # the same names with no day after them are still names
     assert texts("I spoke with June yesterday") == ["June"]
     assert texts("Hi, this is April Smith") == ["April Smith"]
+
+
+def test_a_contraction_of_a_function_word_is_no_name():
+    """Whisper's "Hi, I'm locked out" was a PERSON suggestion: "I'm" folds to "im", a Korean surname;
+    "I'm Megan" took the "I'm" into the name."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    def spans(text):
+        return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+    assert spans("Hi, I'm locked out of my online account.") == []
+    assert ("Megan", "PERSON") in spans("yeah I'm Megan")
+    assert ("O'Neill", "PERSON") in spans("it's O'Neill speaking")  # a name with an apostrophe stays one
