@@ -80,12 +80,39 @@ def detect_docs(
     for doc, hits in zip(docs, per_doc, strict=True):
         hits = [h for h in hits if h.category in tax]
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
-        spans = combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY, forced=forced)
+        spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
+                                                      forced=forced))
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         out.append(_with_possessives(doc.words, spans))
+    return out
+
+
+_DISCOURSE_BEFORE = frozenset({"yeah", "yes", "oh", "okay", "ok", "well", "um", "uh", "so", "and", "oh,"})
+
+
+def _drop_misheard_discourse(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A one-word PERSON that is what ASR writes for an answer word ("Cher." for "Sure.") at the start
+    of a turn (or after "yeah", "oh" ...) and followed by more of the turn is no name, nor the start of
+    one ("Cher. G is in George" is "Sure. G as in George"); a turn of that one word stays a suggestion
+    (a name given as an answer). The words: the lexicon's ``misheard_discourse``."""
+    misheard = frozenset((doc.lex.raw.get("misheard_discourse") or ()) if doc.lex else ())
+    if not misheard:
+        return spans
+    starts = {0, *doc.breaks}
+    ends = {b - 1 for b in doc.breaks if b > 0} | {len(doc.words) - 1}
+    out = []
+    for s in spans:
+        w = s.start_word
+        if s.category == "PERSON" and doc.lower[w] in misheard and w not in ends and (
+                w in starts or doc.lower[w - 1] in _DISCOURSE_BEFORE):
+            if s.end_word == w + 1:
+                continue
+            if doc.words[w].rstrip()[-1:] in ".,!?":  # "Cher. G is in George": the name starts after it
+                s.start_word = w + 1
+        out.append(s)
     return out
 
 

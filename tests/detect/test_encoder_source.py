@@ -146,3 +146,21 @@ def test_a_worker_caps_the_networks_threads():
         faster_whisper_backend.cap_threads(None)
     assert encoder.load_encoder("en").session.get_session_options().intra_op_num_threads != 1 or \
         (encoder.os.cpu_count() or 1) == 1
+
+
+def test_what_asr_writes_for_sure_at_the_start_of_a_turn_is_no_name():
+    """Whisper writes "Cher." for "Sure.": the taggers call it a person. Followed by more of the turn
+    it is dropped (or cut off the name after it); a turn of only that word may be a name given as an
+    answer and stays a suggestion."""
+    from redactdesk.detect.pipeline import detect_docs
+
+    def people(words, breaks=()):
+        doc = DetectDoc.from_words(words.split(), "en", breaks=breaks)
+        return [" ".join(doc.words[s.start_word:s.end_word]) for s in detect_docs([doc])[0] if s.category == "PERSON"]
+
+    assert people("Cher, I can do that for you.") == []
+    assert people("Yeah, Cher, no problem.") == []
+    assert people("Can you spell the last name? Cher. G is in George. A is in Adam.", breaks=[6]) == [
+        "G is in George. A is in Adam."]
+    assert people("What is your name? Cher.", breaks=[4]) == ["Cher."]
+    assert people("I'd like to play some Cher songs") == ["Cher"]
