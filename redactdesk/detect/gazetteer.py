@@ -199,16 +199,18 @@ def match_gazetteer(doc: DetectDoc, gaz: Gazetteer | None = None) -> list[Hit]:
 
 def _parts() -> dict[str, Callable[[DetectDoc, list[bool]], list[Hit]]]:
     from redactdesk.detect.addresses import find_addresses
+    from redactdesk.detect.groups import find_groups
     from redactdesk.detect.organisations import find_organisations
     from redactdesk.detect.places import find_places
     from redactdesk.detect.spelled import find_spelling_passages
     from redactdesk.detect.worldnames import find_names
 
     return {"spelling": find_spelling_passages, "addresses": find_addresses, "organisations": find_organisations,
-            "places": find_places, "names": find_names}
+            "places": find_places, "names": find_names, "groups": find_groups}
 
 
-PARTS = ("spelling", "addresses", "organisations", "places", "names")
+# groups last: "Christian Bale" is a person, "American Express" an organisation
+PARTS = ("spelling", "addresses", "organisations", "places", "names", "groups")
 
 
 def match_lists(doc: DetectDoc, parts: Sequence[str] = PARTS) -> list[Hit]:
@@ -226,7 +228,8 @@ class GazetteerSource:
     """Names, places, organisations, addresses and spelling passages from the bundled lists."""
 
     name = SOURCE
-    categories = frozenset({"PERSON", "CITY", "COUNTRY", "LOCATION", "ADDRESS", "ORGANIZATION", "SPELLED_LETTERS"})
+    categories = frozenset({"PERSON", "CITY", "COUNTRY", "LOCATION", "ADDRESS", "ORGANIZATION", "SPELLED_LETTERS",
+                            "NRP"})
     trusted: frozenset[str] = frozenset()
     defaults: dict[str, Any] = {part: True for part in PARTS}
 

@@ -37,6 +37,7 @@ _LABELS = {
     "GPE": "PLACE",
     "LOC": "PLACE",
     "FAC": "ADDRESS",
+    "NORP": "NRP",  # nationalities, religious and political groups
     "DATE": "DATE",
     "MONEY": "MONEY",
 }
@@ -262,7 +263,7 @@ class SpacySource:
 
     name = SOURCE
     categories = frozenset({"PERSON", "ORGANIZATION", "CITY", "COUNTRY", "ADDRESS", "DATE", "DATE_OF_BIRTH",
-                            "MONEY"})
+                            "MONEY", "NRP"})
     trusted = frozenset({"PERSON", "DATE", "DATE_OF_BIRTH"})  # seed 003: spaCy alone for PERSON and DATE
     # gate: parse only turns whose rendering has a capital or a year (skips digit-only and chit-chat turns)
     defaults: dict[str, Any] = {"batch_size": 64, "gate": True}

@@ -82,6 +82,8 @@ def detect_docs(
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
+        if "NRP" in tax:
+            spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
@@ -114,6 +116,24 @@ def _drop_misheard_discourse(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 s.start_word = w + 1
         out.append(s)
     return out
+
+
+def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A PERSON that is exactly a nationality, religion or political group of the list and no known
+    name is that group ("my wife is Catholic": the taggers read a name after "is"); "Christian",
+    a first name too, stays a person."""
+    from redactdesk.detect.groups import group_reading
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    names = None
+    for s in spans:
+        if s.category != "PERSON" or group_reading(doc, s.start_word, s.end_word) != "group":
+            continue
+        names = names or load_world_names()
+        if not any(names.is_name(fold_key(w)) for w in doc.words[s.start_word:s.end_word]):
+            s.category = "NRP"
+    return spans
 
 
 _POSSESSIVE = frozenset({"'s", "’s", "'", "’"})

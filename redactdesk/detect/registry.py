@@ -31,6 +31,7 @@ BUILTIN: dict[str, tuple[str, str, tuple[Any, ...]]] = {  # name -> (module, fac
     "addresses": (_GAZETTEER, "PartSource", ("addresses", "addresses", frozenset({"ADDRESS"}))),
     "organisations": (_GAZETTEER, "PartSource", ("organisations", "organisations", frozenset({"ORGANIZATION"}))),
     "spelling": (_GAZETTEER, "PartSource", ("spelling", "spelling", frozenset({"SPELLED_LETTERS"}))),
+    "groups": (_GAZETTEER, "PartSource", ("groups", "groups", frozenset({"NRP"}))),
 }
 _REGISTRY: dict[str, Source] = {}
 

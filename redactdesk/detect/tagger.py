@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from redactdesk.detect.encoder import load_encoder
+from redactdesk.detect.groups import group_reading
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.worldnames import is_cased
 from redactdesk.lang.word_vectors import fill_vectors
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 
 SOURCE = "tagger"
 LABELS = {"PERSON": "PERSON", "LOCATION": "LOCATION", "ORGANIZATION": "ORGANIZATION"}
-SCORES = {"PERSON": 0.8, "LOCATION": 0.6, "ORGANIZATION": 0.6}
+SCORES = {"PERSON": 0.8, "LOCATION": 0.6, "ORGANIZATION": 0.6, "NRP": 0.6}
 # an organisation stands alone only when short and led by a distinctive word: the tagger takes
 # whole commands for brands ("order me chinese food")
 STRONG_CATEGORIES = frozenset({"PERSON", "LOCATION"})
@@ -209,7 +210,7 @@ class TaggerSource:
     alone in the vote: :meth:`_strong`."""
 
     name = SOURCE
-    categories = frozenset(LABELS.values())
+    categories = frozenset(LABELS.values()) | {"NRP"}
     trusted: frozenset[str] = frozenset()
     defaults: dict[str, Any] = {"batch_size": 256, "model": "auto"}
 
@@ -241,6 +242,12 @@ class TaggerSource:
                     w0, w1 = where[a], where[b - 1] + 1
                     if all(k in spelled for k in range(w0, w1)) or not name_like(words[a:b], lang, any_word=True):
                         continue  # "G is in George H.": alphabet words are no item; "you." is no organisation
+                    if cat == "LOCATION":  # a demonym is no place: a group said of someone, or a language
+                        reading = group_reading(docs[i], w0, w1)
+                        if reading == "thing":
+                            continue
+                        if reading == "group":
+                            cat = "NRP"
                     stretch = words[a:b]
                     # a lone word opening a turn is often a command verb the tagger took for a brand
                     opens = len(stretch) == 1 and (w0 == 0 or w0 in docs[i].breaks)

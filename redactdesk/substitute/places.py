@@ -1,4 +1,5 @@
-"""Word classes: cities, countries, products, organisations and street addresses.
+"""Word classes: cities, countries, products, organisations, street addresses and groups (nationality,
+religion, politics).
 
 Surrogates come from the gazetteers with the same number of words where possible. In an
 organisation name the generic words stay ("Lopez Credit Union" → "Kestrel Credit Union"); an
@@ -201,5 +202,26 @@ class AddressGenerator(Generator):
         return phrase_tokens(item.surrogate or "", tokens)
 
 
-for _g in (CityGenerator(), CountryGenerator(), ProductGenerator(), OrganizationGenerator(), AddressGenerator()):
+class GroupGenerator(PhraseGenerator):
+    """A nationality, ethnic group, religion or political group replaced by another of the same kind
+    ("Nigerian" -> "Peruvian", "Catholic" -> "Buddhist"), one word where the original is one word;
+    the list is :mod:`redactdesk.lang.groups`."""
+
+    name = "group"
+
+    def pool(self, ctx: Context, item: Item) -> list[str]:
+        from redactdesk.lang.groups import load_groups
+
+        groups = load_groups(ctx.language) or load_groups("en")
+        if groups is None:
+            return []
+        kind = groups.kind_of(item.original) or "nationality"
+        entries = groups.of_kind(kind)
+        n = len(item.original.split())
+        same = [e for e in entries if len(e.split()) == n]
+        return same if len(same) >= 3 else entries
+
+
+for _g in (CityGenerator(), CountryGenerator(), ProductGenerator(), OrganizationGenerator(), AddressGenerator(),
+           GroupGenerator()):
     register(_g)

@@ -208,10 +208,13 @@ def test_presidio_results_sample_reads_as_suggestions(sample_conv):
 
     rows = read_presidio(str(TOOLS / "presidio_results.jsonl"))
     got, problems, unmapped = spans_from_presidio(rows, {"call_1": sample_conv}, CATEGORIES)
-    assert problems == [] and unmapped == 1  # NRP has no category: counted, not guessed
+    assert problems == [] and unmapped == 1  # MEDICAL_LICENSE has no category: counted, not guessed
     assert _key(got["call_1"]) == [(6, 8, "PERSON"), (11, 13, "PHONE"), (14, 15, "PERSON")]
     assert got["call_1"][1].score == 0.4 and got["call_1"][1].status == SpanStatus.SUGGESTED
     assert got["call_1"][0].sources == ("import:presidio",)
+    from redactdesk.formats.presidio import CATEGORY_TO_PRESIDIO, category_of
+
+    assert category_of("NRP", CATEGORIES) == "NRP" and CATEGORY_TO_PRESIDIO["NRP"] == "NRP"  # same meaning
 
 
 def test_presidio_mapping_form_and_misplaced_results(sample_conv, tmp_path):

@@ -1,0 +1,104 @@
+"""Nationalities, ethnic groups, religions and political groups as one item each (category NRP).
+
+Special categories of personal data (ethnic origin, religious beliefs, political opinions): "I'm
+Nigerian", "she is a practising Catholic", "as a Labour voter". The words come from the shared
+list (:mod:`redactdesk.lang.groups`). Many of them are also something else — a language ("do you
+speak French"), a cuisine ("Chinese food"), a brand ("American Express", which the organisation
+recogniser takes first) — so:
+
+- in cased writing a group word counts written with its capital, unless the words around it make it a
+  language or a thing ("in French", "French fries", "the Spanish version");
+- in lower-case speech it counts only with a cue: said of a person ("i'm", "she is a", "as a", "we
+  are") or with a word that makes it one ("citizen", "passport", "descent", "community", "church",
+  "voter", "family").
+"""
+
+from __future__ import annotations
+
+from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.detect.worldnames import word_view
+from redactdesk.lang.groups import load_groups
+
+SOURCE = "gazetteer"
+CATEGORY = "NRP"
+# before the word: it is said of someone
+_BEFORE = frozenset({"i'm", "im", "i", "am", "is", "are", "was", "were", "be", "been", "being", "as", "a", "an",
+                     "fellow", "devout", "practising", "practicing", "born", "raised", "proud", "soy", "es", "somos",
+                     "eres", "era", "fue", "como", "un", "una", "he's", "she's", "we're", "they're", "you're"})
+# after the word: it names people or their belonging
+_AFTER = frozenset({"citizen", "citizens", "citizenship", "national", "nationals", "nationality", "passport",
+                    "descent", "origin", "origins", "heritage", "background", "ancestry", "roots", "community",
+                    "communities", "church", "mosque", "temple", "synagogue", "faith", "party", "voter", "voters",
+                    "family", "parents", "father", "mother", "wife", "husband", "people", "immigrant", "immigrants",
+                    "woman", "man", "women", "men", "guy", "girl", "boy", "person", "friend", "neighbour",
+                    "neighbor", "colleague", "member", "members", "supporter", "supporters", "ciudadano",
+                    "ciudadana", "nacionalidad", "pasaporte", "origen", "familia", "iglesia", "partido"})
+# around the word: a language, a cuisine, a product
+_LANGUAGE_BEFORE = frozenset({"speak", "speaks", "speaking", "spoke", "in", "into", "learn", "learning", "study",
+                              "studying", "translate", "translated", "fluent", "hablo", "habla", "hablar", "en"})
+_THING_AFTER = frozenset({"language", "languages", "speaker", "speakers", "version", "subtitles", "translation",
+                          "food", "cuisine", "restaurant", "dish", "dishes", "fries", "toast", "dressing", "music",
+                          "song", "songs", "film", "films", "movie", "movies", "keyboard", "class", "classes",
+                          "lesson", "lessons", "teacher", "course", "wine", "cheese", "bread", "coffee", "tea",
+                          "press", "horn", "bulldog", "shepherd", "kiss", "market", "markets", "time"})
+
+
+def _context(v, i: int, j: int) -> tuple[bool, bool]:
+    """(said of someone, said of a language or a thing) for the words [i, j) of a word view."""
+    n = len(v.keys)
+    before = v.keys[i - 1] if i > 0 and v.seg[i - 1] == v.seg[i] else ""
+    before2 = v.keys[i - 2] if i > 1 and v.seg[i - 2] == v.seg[i] else ""
+    after = v.keys[j] if j < n and v.seg[j] == v.seg[i] else ""
+    thing = before in _LANGUAGE_BEFORE or after in _THING_AFTER
+    cue = before in _BEFORE or (before in ("a", "an", "un", "una") and before2 in _BEFORE) or after in _AFTER
+    return cue, thing
+
+
+def group_reading(doc: DetectDoc, w0: int, w1: int) -> str | None:
+    """How words [w0, w1) read when they are a group of the list: "group" (a nationality said of
+    someone, "I'm Nigerian"), "thing" (a language or a thing: "speak French", "Chinese food") or None
+    when they are not in the list. A tagger that calls a demonym a place asks this."""
+    groups = load_groups(doc.language)
+    if groups is None:
+        return None
+    v = word_view(doc)
+    if tuple(v.keys[w0:w1]) not in groups.by_key:
+        return None
+    cue, thing = _context(v, w0, w1)
+    return "thing" if thing and not cue else "group"
+
+
+def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
+    """NRP hits (see the module docstring); marks the words it takes in ``taken``."""
+    groups = load_groups(doc.language)
+    if groups is None or not doc.words:
+        return []
+    v = word_view(doc)
+    n = len(v.keys)
+    hits: list[Hit] = []
+    i = 0
+    while i < n:
+        match = 0
+        for length in range(min(groups.longest, n - i), 0, -1):
+            if any(taken[k] or not v.keys[k] for k in range(i, i + length)):
+                continue
+            if tuple(v.keys[i:i + length]) in groups.by_key and all(v.seg[k] == v.seg[i] for k in range(i, i + length)):
+                match = length
+                break
+        if not match:
+            i += 1
+            continue
+        j = i + match
+        cue, thing = _context(v, i, j)
+        if v.cased:
+            ok = v.cap[i] and (cue or not thing)
+        else:
+            ok = cue and not thing
+        if ok:
+            hits.append(Hit(i, j, CATEGORY, 0.8 if cue else 0.6, SOURCE,
+                            "a nationality, religion or political group" + (" said of someone" if cue else ""),
+                            strong=True))
+            for k in range(i, j):
+                taken[k] = True
+        i = j
+    return hits

@@ -1,0 +1,47 @@
+"""Nationalities, ethnic groups, religions and political groups (category NRP): one list per
+language (``resources/detect/nrp_<lang>.tsv``), read by detection (which words are such a group)
+and substitution (another group of the same kind in its place)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from redactdesk.lang.folding import fold_key
+
+KINDS = ("nationality", "ethnicity", "religion", "politics")
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Entries as written, their kind, and an index by folded words (longest phrase first)."""
+
+    entries: dict[str, str]  # written form -> kind
+    by_key: dict[tuple[str, ...], str]  # folded words -> written form
+    longest: int
+
+    def kind_of(self, text: str) -> str | None:
+        written = self.by_key.get(tuple(fold_key(w) for w in text.split()))
+        return self.entries[written] if written else None
+
+    def of_kind(self, kind: str) -> list[str]:
+        return [w for w, k in self.entries.items() if k == kind]
+
+
+@functools.lru_cache(maxsize=4)
+def load_groups(language: str) -> Groups | None:
+    """The list for ``language`` (cached), or None when there is none."""
+    from redactdesk.resources import resource
+
+    path = resource("detect", f"nrp_{language}.tsv")
+    if not path.exists():
+        return None
+    entries: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        word, _, kind = line.partition("\t")
+        if kind.strip() in KINDS:
+            entries[word.strip()] = kind.strip()
+    by_key = {tuple(fold_key(w) for w in e.split()): e for e in entries}
+    return Groups(entries, by_key, max((len(k) for k in by_key), default=1))

@@ -1,0 +1,42 @@
+"""Nationalities, ethnic groups, religions and political groups (NRP): said of someone they are
+personal data of a special category; said of a language, a dish or a brand they are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactdesk.detect.pipeline import detect_texts
+
+
+def spans(text):
+    return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text, item", [
+    ("I'm Nigerian and I live here.", "Nigerian"),
+    ("My wife is Catholic.", "Catholic"),
+    ("I have a German passport.", "German"),
+    ("i'm nigerian and i live here", "nigerian"),  # speech: said of someone
+    ("as a muslim i fast during ramadan", "muslim"),
+    ("my mother is polish", "polish"),
+    ("he is of korean descent", "korean"),
+])
+def test_a_group_said_of_someone_is_an_item(text, item):
+    assert (item, "NRP") in spans(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Do you speak French?", "We had Chinese food.", "do you speak french", "can you polish the car",
+    "the italian restaurant is closed", "I paid with American Express.",
+])
+def test_a_language_a_dish_or_a_brand_is_not(text):
+    assert not [s for s in spans(text) if s[1] == "NRP"], spans(text)
+
+
+def test_a_first_name_that_is_also_a_religion_stays_a_name():
+    assert ("Christian Bale", "PERSON") in spans("Christian Bale starred in it.")
+
+
+def test_spacy_and_the_taggers_give_groups_not_places():
+    """The taggers called a demonym a LOCATION ("speak French" was a place suggestion)."""
+    assert spans("He is a proud Scottish farmer.") == [("Scottish", "NRP")]

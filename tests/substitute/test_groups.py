@@ -1,0 +1,23 @@
+"""Nationalities, religions and political groups (NRP): another of the same kind in its place,
+the same one for every mention in a call."""
+
+from __future__ import annotations
+
+from redactdesk.lang.groups import load_groups
+from redactdesk.substitute import substitute_conversation
+
+
+def test_a_group_is_replaced_by_another_of_its_kind_consistently(make_conv, secret):
+    groups = load_groups("en")
+    for i in range(10):
+        conv = make_conv([("customer", "well i'm Nigerian and my wife is Catholic"),
+                          ("agent", "thanks so you are Nigerian okay")],
+                         [(0, "Nigerian", "NRP"), (0, "Catholic", "NRP"), (1, "Nigerian", "NRP")], cid=f"g{i}")
+        res = substitute_conversation(conv, secret=secret)
+        by = {}
+        for r in res.replacements:
+            by.setdefault(r.original, set()).add(r.surrogate)
+        (nationality,), (religion,) = by["Nigerian"], by["Catholic"]
+        assert groups.kind_of(nationality) == "nationality" and nationality != "Nigerian"
+        assert groups.kind_of(religion) == "religion" and religion != "Catholic"
+        assert nationality[0].isupper()  # the case as said
