@@ -15,6 +15,10 @@ throws away. On the public written dev sets
 72.4 % at a character precision of 89.1 % (was 88.2 %); running both models on cased text found a
 little more (93.6 / 75.0 %) at 86.2 % precision and a quarter fewer words per second.
 
+The contextual tagger (:mod:`redactdesk.detect.encoder`: MiniLM fine-tuned on the same public text,
+spoken and written, on ONNX Runtime) reads every text beside these; it finds names the spaCy models
+miss and they find some it misses (``TaggerSource._backends`` has the measurements).
+
 Without a model for the language (Spanish today) the source returns nothing.
 """
 
@@ -204,10 +208,11 @@ def stands_alone(category: str, words: Sequence[str], opens: bool, language: str
 
 
 class TaggerSource:
-    """The bundled taggers (see the module docstring). With the contextual tagger
-    (:mod:`redactdesk.detect.encoder`, ``model="auto"`` when it is bundled and can run) every text
-    goes to it, cased or not; otherwise to the spaCy taggers (``model="spacy"``). Which hits stand
-    alone in the vote: :meth:`_strong`."""
+    """The bundled taggers (see the module docstring). ``model="auto"``: the contextual tagger
+    (:mod:`redactdesk.detect.encoder`, when it is bundled and can run) and the spaCy tagger for the
+    text's case both read every text, each a voice in the vote (:meth:`_backends`); ``"encoder"`` or
+    ``"spacy"``: one of them. Which hits stand alone in the vote: :meth:`_strong`. A place that is a
+    nationality of the list is no place (:func:`~redactdesk.detect.groups.group_reading`)."""
 
     name = SOURCE
     categories = frozenset(LABELS.values()) | {"NRP"}
