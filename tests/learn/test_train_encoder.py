@@ -38,7 +38,7 @@ def test_training_script_runs_on_a_tiny_corpus_and_writes_a_model_detection_can_
     assert train_encoder.main(["--data", str(tmp_path / "data"), "--calls", "0", "--limit", "30", "--epochs", "1",
                                "--layers", "1", "--batch-tokens", "512", "--prepared", str(tmp_path / "p.npz"),
                                "--weights", str(tmp_path / "w"), "--out", str(out)]) == 0
-    assert {p.name for p in out.iterdir()} == {"tagger.onnx", "head.npz", "tags.json", "TRAINING.md"}
+    assert {p.name for p in out.iterdir()} == {"tagger.onnx", "tags.json", "TRAINING.md"}
     meta = json.loads((out / "tags.json").read_text())
     assert meta["base_embeddings_sha256"] == encoder.embeddings_digest()
     report = (out / "TRAINING.md").read_text()
@@ -48,10 +48,7 @@ def test_training_script_runs_on_a_tiny_corpus_and_writes_a_model_detection_can_
     (rows,) = tagger.word_log_probs([["Maria", "Lopez", "lives", "in", "Oslo"]])
     assert rows.shape == (5, len(meta["tags"]))
     (logp,), (states,) = tagger.word_outputs([["Maria", "Lopez", "lives", "in", "Oslo"]])
-    weight, bias = tagger.head()
-    assert states.shape == (5, 384) and weight.shape == (len(meta["tags"]), 384)
-    # the head over the states gives the graph's own tags (8-bit weights inside the graph: close, not equal)
-    assert ((states @ weight.T + bias).argmax(-1) == logp.argmax(-1)).mean() >= 0.8
+    assert states.shape == (5, 384) and logp.shape == rows.shape
     # the piece table is not in the model folder: detection reads it from the pinned package
     assert sum(p.stat().st_size for p in out.iterdir()) < 5_000_000
 
