@@ -43,6 +43,10 @@ def resolve_sources(sources: Iterable[SourceSpec] | None = None) -> list[tuple[S
         out.append((src, src.validate(params)))
     if not out:
         raise DetectError("no detection sources given")
+    if not any(src.name == "tagger" for src, _ in out):  # spaCy's NER leaves a language to the tagger only
+        for src, params in out:                           # when the tagger runs
+            if src.name == "spacy" and "beside_tagger" in params:
+                params["beside_tagger"] = True
     return out
 
 

@@ -262,6 +262,11 @@ class TaggerSource:
                     out[i].append(Hit(w0, w1, cat, score, SOURCE, f"transcript tagger {cat.lower()}", strong=strong))
         return out
 
+    @staticmethod
+    def reads(language: str) -> bool:
+        """Is a tagger bundled (and able to run) for ``language``?"""
+        return load_encoder(language) is not None or load_tagger(language) is not None
+
     @classmethod
     def _backends(cls, doc: DetectDoc, model: str) -> tuple[str, ...]:
         """Which models read ``doc``: "encoder", "spacy_cased", "spacy" (none: an empty tuple).

@@ -21,7 +21,7 @@ def test_render_restores_case_for_names_places_and_months_only():
 def test_spacy_finds_lower_case_names_and_keeps_dates_with_months():
     src = get_source("spacy")
     doc = DetectDoc.from_words("thank you jennifer lopez we will call you on march third".split())
-    hits = src.apply([doc], src.validate(None))[0]
+    hits = src.apply([doc], src.validate({"beside_tagger": True}))[0]
     got = {(h.category, " ".join(doc.words[h.start_word : h.end_word])) for h in hits}
     assert ("PERSON", "jennifer lopez") in got
     assert any(c == "DATE" and "march" in t for c, t in got)
@@ -38,3 +38,20 @@ def test_spanish_without_model_falls_back(monkeypatch):
     doc = DetectDoc.from_words("me llamo ana".split(), "es")
     assert src.apply([doc], src.validate(None)) == [[]]
     ner._NLP.pop("es", None)
+
+
+@pytest.mark.skipif(load_nlp("en") is None, reason="English spaCy model not installed")
+def test_spacy_leaves_a_language_to_the_tagger_unless_no_tagger_runs():
+    from redactdesk.detect.pipeline import resolve_sources
+    from redactdesk.detect.tagger import TaggerSource
+
+    if not TaggerSource.reads("en"):
+        pytest.skip("no transcript tagger bundled for English")
+    src = get_source("spacy")
+    doc = DetectDoc.from_words("thank you jennifer lopez we will call you on march third".split())
+    assert src.apply([doc], src.validate(None)) == [[]]  # beside the tagger: its time goes to the tagger
+    params = {s.name: p for s, p in resolve_sources(["patterns", "spacy"])}
+    assert params["spacy"]["beside_tagger"] is True  # no tagger in the run: spaCy reads English
+    assert any(h.category == "PERSON" for h in src.apply([doc], params["spacy"])[0])
+    params = {s.name: p for s, p in resolve_sources(["patterns", "spacy", "tagger"])}
+    assert params["spacy"]["beside_tagger"] is False

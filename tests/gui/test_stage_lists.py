@@ -63,7 +63,8 @@ def test_never_flag_this_adds_to_the_allow_list_and_redetects_undoably(qtbot, wi
     # hover shows what the detector said about a span
     sarah = next(s for s in win.ctx.conversation.spans if win.ctx.conversation.span_text(s) == "sarah")
     html = win.transcript.tooltip_html(sarah.start_word)
-    assert "spacy" in html and sarah.reason and sarah.reason.split()[0] in html
+    assert sarah.sources and all(src in html for src in sarah.sources)
+    assert sarah.reason and sarah.reason.split()[0] in html
 
     win.act_undo.trigger()
     wait_for_detection(qtbot, win)
