@@ -25,7 +25,7 @@ import re
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM
 from redactdesk.detect.places import load_places
 from redactdesk.detect.sources import DetectDoc, Hit
-from redactdesk.detect.worldnames import everyday_words, structures, word_set, word_view
+from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_set, word_view
 
 SOURCE = "gazetteer"
 
@@ -35,6 +35,7 @@ _POSTCODE_ONE = re.compile(
 )
 _POSTCODE_FIRST = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z]|\d{4}|\d{3}|[A-Z]\d{2}")  # UK/CA/NL/SE/IE halves
 _POSTCODE_SECOND = re.compile(r"\d[A-Z]{2}|\d[A-Z]\d|[A-Z]{2}|\d{2}|[A-Z\d]{4}")
+_SPOKEN_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}|[A-Z]\d[A-Z]\d[A-Z]\d|\d{4}[A-Z]{2}")  # UK, CA, NL
 _HOUSE = re.compile(r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?|[A-Za-z]?\d{1,5}")
 _UNIT_ID = re.compile(r"#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,4}|\d+(?:º|ª|o|a|st|nd|rd|th)|[IVX]{1,4}")
 _PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard blvd terrace crescent parkway "
@@ -74,6 +75,7 @@ class _Addresses:
         self.stop = doc.lex.stop_words if doc.lex else frozenset()
         self.common = everyday_words()
         self.places = load_places()
+        self.names = load_world_names()
         self.after = word_set("street_after")
         self.after_cased = word_set("street_after_cased")
         self.before = word_set("street_before")
@@ -124,9 +126,22 @@ class _Addresses:
             if not _HOUSE.fullmatch(c):
                 return 0
             return k + 1
-        # spoken: the number token's words, at most four ("one twenty three")
+        # spoken: a number token of at most five digits ("one twenty three", "nine thousand five
+        # hundred and twenty six")
         e = self.num_end[k]
-        return e if e - k <= 4 else 0
+        digits = self._spoken_digits(k)
+        if 0 < digits <= 2:  # said in pairs or digit by digit: "ninety four sixteen", "six one three five"
+            while e < self.n and self.num[e] and self.same(k, e) and 0 < (d := self._spoken_digits(e)) <= 2 and (
+                    digits + d <= 5):
+                digits += d
+                e = self.num_end[e]
+        return e if e - k <= 4 or 0 < digits <= 5 else 0
+
+    def _spoken_digits(self, k: int) -> int:
+        """How many digits the spoken number token at ``k`` writes (0: none there)."""
+        norm = self.doc.norm
+        t = norm.token_of_word(k) if norm else None
+        return len(norm.tokens[t].text) if t is not None and norm.tokens[t].text.isdigit() else 0
 
     def name_word(self, k: int, first: bool = False) -> bool:
         if not self.free(k) or not self.keys[k]:
@@ -173,12 +188,23 @@ class _Addresses:
                 return e
         return 0
 
+    def _unit_number_before(self, i: int) -> bool:
+        """Is the number before ``i`` a flat's, led by a unit word ("Flat 14 10 ...", "apt four hundred
+        and eighty three seven hundred and ninety ...")?"""
+        start = i - 1
+        norm = self.doc.norm
+        t = norm.token_of_word(start) if norm is not None else None
+        if t is not None:
+            start = norm.tokens[t].w0
+        u = start - 1
+        return u >= 0 and self.keys[u] in self.units and self.unit(u) == i
+
     def number_first(self, i: int) -> int:
         e = self.house(i)
         if not e or e >= self.n or not self.same(i, e):
             return 0
         if i > 0 and self.num[i - 1] and self.same(i - 1, i) and not self.v.comma_after[i - 1] and not (
-                i >= 2 and self.keys[i - 2] in self.units and self.unit(i - 2) == i):
+                self._unit_number_before(i)):
             return 0  # inside a longer number (a phone number, an amount), not a flat's ("Flat 14 10 ...")
         j = e
         keys = self.keys
@@ -199,14 +225,26 @@ class _Addresses:
                 return k
         # "123 Main St", "1600 Pennsylvania Avenue NW", "221B Baker Street"
         k = j
+        lower_piece = False  # a lower-case word in a cased street name (ASR's split of an unknown name)
         while k < self.n and k - j < 5 and self.same(j, k):
             key = keys[k]
-            if k > j and self.street_type(k):
+            if lower_piece and k > j and not (key in _PLAIN_STREET and self._unit_or_postcode_after(k + 1)):
+                if self.street_type(k):
+                    return 0
+            elif k > j and (self.street_type(k) or self.spoken_tail_type(k, i)):
                 end = k + 1
                 if end < self.n and keys[end] in self.dirs and self.same(k, end) and (
                         not self.v.cased or self.v.upper[end] or self.v.cap[end]) and not self.v.comma_after[k]:
                     end += 1
                 return end
+            if k > j and self._misheard_name_piece(k, i):
+                k += 1
+                continue
+            if self.v.cased and not self.v.cap[k] and self.free(k) and key.isalpha() and key not in self.stop and (
+                    not self.v.comma_after[k]) and self.doc.words[k].strip().startswith("-") and len(key) > 2:
+                lower_piece = True  # "42 -figure or road apartment 9C": Whisper's pieces of "Figueroa"
+                k += 1
+                continue
             if not self.name_word(k, k == j) or (k > j and self.v.comma_after[k - 1]):
                 break
             if self.glued_type(key) and k == j:
@@ -214,11 +252,27 @@ class _Addresses:
             k += 1
         return 0
 
+    def _misheard_name_piece(self, k: int, start: int) -> bool:
+        """A function word inside a street name that ASR split into everyday words ("42 figure or road
+        apartment 9C" for "Figueroa Road", "chief or drive"): counts when it stands straight before a
+        common street type and a unit or postcode follows the type."""
+        e = k + 1
+        if not (e < self.n and self.same(k, e) and self.free(k) and self.keys[k] in self.stop
+                and self.keys[e] in _PLAIN_STREET and self.keys[k] not in ("the", "a", "an", "my", "your", "on",
+                                                                           "in", "at", "to", "of")):
+            return False
+        return self._unit_or_postcode_after(e + 1)
+
+    def _unit_or_postcode_after(self, t: int) -> bool:
+        if t >= self.n or not self.same(t - 1, t):
+            return False
+        return bool(self.unit(t) or self.postcode(t))
+
     def type_first(self, i: int) -> int:
         keys = self.keys
         if keys[i] not in self.before:
             return 0
-        if not self.v.cased and keys[i] not in _SPOKEN_BEFORE:
+        if not self.v.cased and keys[i] not in _SPOKEN_BEFORE and not self._foreign_type(keys[i]):
             return 0  # "square root of forty two", "place two of ..."
         lower_type = self.v.cased and not self.v.cap[i]  # "ul. Marszałkowska 1", "c/ Mayor 5"
         k = i + 1
@@ -232,6 +286,8 @@ class _Addresses:
                 break
         if k == i + 1 or (self.v.cased and not any(self.v.cap[x] for x in range(i + 1, k))):
             return 0
+        if not any(len(self.keys[x]) >= 2 for x in range(i + 1, k)):
+            return 0  # "R S eighty nine oh one" is a reference said in letters, no "Rua S"
         e = self.house(k) if k < self.n and self.same(i, k) else 0
         if e:
             return e
@@ -241,6 +297,11 @@ class _Addresses:
                                         "carrer", "paseo", "plaza", "corso", "boulevard") and self.v.cap[i + 1]:
             return -k  # a named street without a number
         return 0
+
+    def _foreign_type(self, key: str) -> bool:
+        """A street word said before the name that is no English word ("alameda", "praça", "incrocio"):
+        speech may use it like the written form (a house number must still follow the name)."""
+        return len(key) > 2 and key not in self.common and key not in self.stop
 
     def unit_then_street(self, i: int) -> int:
         """A flat or suite, then a named street with no house number, in cased writing: "Flat 39w,
@@ -292,6 +353,19 @@ class _Addresses:
             return not self.v.cased or self.v.cap[k] or key in _PLAIN_STREET
         return self.v.cased and self.v.cap[k] and key in self.after_cased
 
+    def spoken_tail_type(self, k: int, start: int) -> bool:
+        """In speech, a street type of the long tail ("Shores", "Manor", "Branch": everyday words said
+        aloud) after a house number and name counts when a unit, town, region or postcode follows it
+        ("thirty eight javier shores apt two five one andrewborough ..."); "two big mountains" alone
+        is no address."""
+        if self.v.cased or not self.free(k) or self.keys[k] not in self.after_cased:
+            return False
+        e = k + 1
+        if not (e < self.n and self.same(k, e)):
+            return False
+        t = self.tail(e, start)  # "5 green lights on the way": a lone "on" is no Ontario
+        return any(self.keys[x] and self.keys[x] not in self.stop for x in range(e, t))
+
     def cue_before(self, i: int) -> bool:
         return i > 0 and self.same(i - 1, i) and self.keys[i - 1] in ("on", "at", "in", "en", "address", "calle",
                                                                      "live", "lives", "street", "off", "near")
@@ -310,22 +384,50 @@ class _Addresses:
                 and self.same(k, k + 1) and any(ch.isdigit() for ch in c + self.cores[k + 1]) and self.v.cased \
                 and not self.v.comma_after[k]:
             return k + 2
-        # spoken digits: five (or four to six) digit words in a row
+        # in speech a postcode of letters and numbers first: "six thousand one hundred and ten is" is
+        # Dutch "6110 IS", not the number alone
+        alnum = 0 if self.v.cased else self._spoken_alnum_postcode(k)
+        if alnum:
+            return alnum
+        # spoken digits: a number of four to six digits ("forty seven thousand two hundred and fifty"),
+        # or up to eight said digit by digit (Portuguese "4703-484", Brazilian "01310-100"); three after
+        # a region code (Australian "0957" said "nine hundred and fifty seven")
         if self.num[k] and not any(ch.isdigit() for ch in c):
-            e, digits = k, 0
+            e, digits, one_by_one = k, 0, True
             norm = self.doc.norm
-            while e < self.n and self.num[e] and not any(ch.isdigit() for ch in self.cores[e]):
+            while e < self.n and self.num[e] and not any(ch.isdigit() for ch in self.cores[e]) and self.same(k, e):
                 t = norm.token_of_word(e) if norm else None
                 if t is None:
                     break
                 tok = norm.tokens[t]
-                digits += len(tok.text)
-                e = max(e + 1, tok.w1)
-                if digits >= 5:
+                if digits >= 5 and not (one_by_one and len(tok.text) == 1 and digits < 8):
                     break
-            if 4 <= digits <= 6:
+                digits += len(tok.text)
+                one_by_one = one_by_one and tok.w1 - tok.w0 == len(tok.text)
+                e = max(e + 1, tok.w1)
+            after_region = k > 0 and self.same(k - 1, k) and self._region_word(k - 1)
+            if 4 <= digits <= 6 or (digits in (7, 8) and one_by_one) or (digits == 3 and after_region):
                 return e
         return 0
+
+    def _spoken_alnum_postcode(self, k: int) -> int:
+        """End of a British, Canadian or Dutch postcode said as letters and numbers ("s six u zero qy",
+        "x three y eight j nine", "six thousand one hundred and ten is"), 0 when none starts at ``k``."""
+        norm = self.doc.norm
+        text, e, best = "", k, 0
+        while e < self.n and e - k < 9 and self.free(e) and self.same(k, e):
+            t = norm.token_of_word(e) if norm is not None and self.num[e] else None
+            if t is not None and norm.tokens[t].text.isdigit():
+                text += norm.tokens[t].text
+                e = max(e + 1, norm.tokens[t].w1)
+            elif len(self.keys[e]) <= 2 and self.keys[e].isalpha() and self.keys[e].isascii():
+                text += self.keys[e].upper()
+                e += 1
+            else:
+                break
+            if _SPOKEN_POSTCODE.fullmatch(text):
+                best = e
+        return best
 
     def unit(self, k: int) -> int:
         if not self.free(k):
@@ -359,9 +461,14 @@ class _Addresses:
         return 0
 
     def town(self, k: int, after_postcode: bool) -> int:
-        """A town, region or country at ``k`` (place list, or capitalised words in cased text)."""
+        """A town, region or country at ``k`` (place list, or capitalised words in cased text; in
+        speech, :meth:`_spoken_town`)."""
         if not self.free(k) or not self.keys[k]:
             return 0
+        if not self.v.cased:
+            e = self._spoken_town(k, after_postcode)
+            if e:
+                return e
         m = self.places.match(self.keys, k, self.v.seg_end[k])
         if m is not None and not after_postcode and self.v.cased and self.v.cap[k]:
             run = self._capital_run(k)
@@ -376,6 +483,8 @@ class _Addresses:
             if place.category == "REGION_CODE":
                 if self.v.cased and not self.v.upper[k]:
                     return 0
+                if not self.v.cased and self.keys[k] in self.stop and not self.postcode(k + length):
+                    return 0  # said, "on", "me", "in" are Ontario, Maine, Indiana only before a postcode
                 return k + length
             if (not self.v.cased or all(self.v.cap[x] for x in range(k, k + length)
                                         if self.keys[x] not in ("de", "la", "of", "the", "del", "am", "an"))):
@@ -404,6 +513,60 @@ class _Addresses:
             return e + 1 if e < self.n else 0
         return 0
 
+    def _spoken_town(self, k: int, after_postcode: bool) -> int:
+        """End of a town the lists do not know, in speech: up to four words, each a name or a word no
+        everyday list holds ("andrewborough", "port shannon", "san fruttuoso", "pereira sur mer"; a town's
+        first word may be an everyday "port", "lake", "north" of ``town_prefixes``), followed by a region
+        code or a postcode, or itself after the postcode. "last year" after an address is no town."""
+        names = self.names
+        prefixes = word_set("town_prefixes")
+        e, last = k, 0
+        while e < self.n and e - k < 4 and self.free(e) and self.same(k, e):
+            key = self.keys[e]
+            if not key or not key.replace("-", "").isalpha() or len(key) < 2 or self.num[e]:
+                break
+            if e > k and self.postcode(e):
+                break  # the postcode after the town ("lake christianchester se seven m three zn")
+            particle = e > k and key in self._TOWN_PARTICLES and e + 1 < self.n and self.same(e, e + 1) and (
+                self.keys[e + 1].isalpha() and self.keys[e + 1] not in self.stop)  # "de" of "reguengos de monsaraz"
+            place = self.places.get(key)
+            if place is not None and place.category == "REGION_CODE" and e > k and not particle:
+                break  # the region after the town
+            proper = not particle and key not in self.stop and (
+                key not in self.common or names.is_name(key) or place is not None)
+            if proper:
+                last = e + 1
+            elif not ((e == k and key in prefixes) or particle):
+                break
+            e += 1
+            if self.v.stop_after[e - 1]:
+                break
+        if not last:
+            return 0
+        if after_postcode:  # an Italian province code may close it: "arpino fr", "popoli pe"
+            if last < self.n and self.same(k, last) and self.free(last) and len(self.keys[last]) == 2 and (
+                    self.keys[last].isalpha() and self.keys[last] not in self.stop and (
+                        last + 1 >= self.n or not self.same(last, last + 1) or self.v.stop_after[last])):
+                return last + 1
+            return last
+        nxt = last
+        if nxt < self.n and self.same(k, nxt) and self.free(nxt) and (self.postcode(nxt) or self._spoken_region(nxt)):
+            return last
+        return 0
+
+    def _spoken_region(self, e: int) -> bool:
+        """A state or province code in speech ("nsw", "qc", "wa"), or, after a town that followed the
+        postcode, any two-letter word (an Italian province: "arpino fr", "popoli pe")."""
+        if not self._region_word(e):
+            return False
+        return self.keys[e] not in self.stop or (e + 1 < self.n and self.same(e, e + 1) and bool(self.postcode(e + 1)))
+
+    def _region_word(self, e: int) -> bool:
+        if self.v.cased or not self.keys[e]:
+            return False
+        place = self.places.get(self.keys[e])
+        return place is not None and (place.category == "REGION_CODE" or len(self.keys[e]) <= 3)
+
     def _region_code(self, e: int) -> bool:
         c = self.cores[e]
         if not (self.v.upper[e] and 2 <= len(c) <= 4 and c.isalpha()):
@@ -419,7 +582,7 @@ class _Addresses:
         ("Osterode am Harz", "Stratford upon Avon", "San Quirico In Val Polcevera"): five words at most."""
         e, last = k, k
         while e < self.n and e - k < 5 and self.same(k, e) and self.keys[e]:
-            word_ok = self.v.cap[e] and self.keys[e].replace("-", "").isalpha()
+            word_ok = self.v.cap[e] and self.keys[e].replace("-", "").isalpha() and self.keys[e] not in self.stop
             particle = e > k and self.keys[e] in self._TOWN_PARTICLES and e + 1 < self.n and self.v.cap[e + 1]
             if not (word_ok or particle):
                 break
@@ -446,7 +609,7 @@ class _Addresses:
                 break
             if self.v.stop_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end]:
                 break
-            for fn in (self.unit, self.postcode):
+            for fn in (self.unit, self.postcode) if self.v.cased else (self.postcode, self.unit):
                 e = fn(end)
                 if e:
                     last_postcode = fn == self.postcode
@@ -460,7 +623,12 @@ class _Addresses:
                     items += 1
                     last_postcode = False
                     continue
-                # a region code after a town or postcode: "Roma RM", "Vancouver BC"
+                # a region code after a town or postcode: "Roma RM", "Vancouver BC"; said: "melissaton wa"
+                if items and self.free(end) and self._spoken_region(end):
+                    end += 1
+                    items += 1
+                    last_postcode = False
+                    continue
                 c = self.cores[end]
                 if self.v.cased and self.v.upper[end] and 2 <= len(c) <= 4 and c.isalpha() and self.free(end) and (
                         items and self.keys[end] not in self.military):
@@ -472,7 +640,7 @@ class _Addresses:
                     e = end + 1
                     if self.keys[end] == "box":
                         e = self.house(end + 1)
-                    elif e < self.n and re.fullmatch(r"A[AEP]", self.cores[e]):
+                    elif e < self.n and re.fullmatch(r"a[aep]", self.keys[e]):
                         e += 1
                     end = e
                     items += 1

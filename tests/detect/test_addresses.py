@@ -94,3 +94,39 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
                  "I drew 2 diagonal lines on the page."):
         assert addresses(text) == [], text
     assert addresses("she lives at twelve rue de la paix") == ["twelve rue de la paix"]
+
+
+@pytest.mark.parametrize("text, address", [
+    # house numbers as people say them: in pairs, digit by digit, as one number
+    ("it's ninety four sixteen amy avenue in chicago", "ninety four sixteen amy avenue"),
+    ("six one three five gomez road apartment one a miami", "six one three five gomez road apartment one a miami"),
+    ("i live at one twenty three main street apartment four b in boston zip oh two one one oh",
+     "one twenty three main street apartment four b"),
+    # a long-tail street type said aloud, then unit, town (led by an everyday "port"), state, postcode
+    ("send it to forty two kelly shores suite three hundred port daniel qld four thousand and twelve thanks",
+     "forty two kelly shores suite three hundred port daniel qld four thousand and twelve"),
+    # British, Canadian and Dutch postcodes said as letters and numbers
+    ("my address is flat nine carter mews west hollyton s w one a two a a please",
+     "flat nine carter mews west hollyton s w one a two a a"),
+    ("three hundred bay street toronto on m five j two n one", "three hundred bay street toronto on m five j two n one"),
+    ("kerkstraat twelve one thousand and fifteen c j amsterdam", "kerkstraat twelve one thousand and fifteen c j amsterdam"),
+    # a Portuguese postcode said digit by digit; an Italian province after the town; a foreign street word
+    ("rua das flores ninety one four seven zero three four eight four braga",
+     "rua das flores ninety one four seven zero three four eight four braga"),
+    ("piazza garibaldi two hundred and thirty eight sixteen thousand and thirty two genova ge",
+     "piazza garibaldi two hundred and thirty eight sixteen thousand and thirty two genova ge"),
+    ("it is alameda dos anjos forty two lisboa", "alameda dos anjos forty two lisboa"),
+])
+def test_spoken_addresses_are_one_item_with_their_tail(text, address):
+    assert addresses(text) == [address]
+
+
+@pytest.mark.parametrize("text", [
+    "i was born in nineteen eighty four in lake charles",  # a year, then a town with a street-type word
+    "i moved to twelve oak lane last year",  # "last year" is no town after the street
+    "send it via email two times",  # "via" is an English word: no Italian street in speech
+    "the meeting is on floor two of building nine thanks",
+    "order two big boxes and three crates on monday",
+])
+def test_spoken_look_alikes_are_no_address_or_stop_where_the_address_does(text):
+    assert addresses(text) in ([], ["twelve oak lane"])
