@@ -120,6 +120,10 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
     t = clean_word(raw)
     if not t:
         return []
+    if raw.strip()[:1] == "." and len(t) > 1 and t.replace(".", "").isalnum() and t[0].isalpha() and (
+            not raw.strip(_STRIP).isupper()):  # (".NET" is a name; ".Jones" is "dot jones")
+        # Whisper writes a spoken "dot example dot com" as " .example .com": the dot is the word's
+        return [_Piece(".", SYM, w, w + 1), _Piece(t, WORD, w, w + 1)]
     if len(t) > 1 and t.isalpha():  # the common case: an ordinary word
         return [_Piece(t, WORD, w, w + 1)]
     s = raw.strip()
@@ -198,6 +202,13 @@ def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
             reps = 2 if p.text in lex.double else 3
             digit = DIGIT_WORDS[lex.language][0] if nxt.text in lex.zero_words else nxt.text
             out.extend(_Piece(digit, nxt.kind if nxt.kind == NUM else WORD, p.w0, nxt.w1) for _ in range(reps))
+            i += 2
+            continue
+        if (p.text in lex.double or p.text in lex.triple) and nxt is not None and nxt.kind == NUM and (
+                nxt.text.isdigit() and 1 < len(nxt.text) and not nxt.ordinal):
+            # ASR writes "double two oh four one" as "double 2041": the first digit said twice
+            reps = 1 if p.text in lex.double else 2
+            out.append(_Piece(nxt.text[0] * reps + nxt.text, NUM, p.w0, nxt.w1))
             i += 2
             continue
         if p.text in lex.zero_words:
@@ -448,9 +459,10 @@ def _connector(tokens: list[NToken], i: int, lex: Lexicon) -> tuple[str, int] | 
 class _Glue:
     """Finds spoken email addresses, web addresses and IPs in a token list and glues them."""
 
-    def __init__(self, tokens: list[NToken], lex: Lexicon) -> None:
+    def __init__(self, tokens: list[NToken], lex: Lexicon, words: Sequence[str] | None = None) -> None:
         self.t = tokens
         self.lex = lex
+        self.words = words  # the raw words (what punctuation ASR wrote)
         self.stop = lex.stop_words | {w for ph in lex.hot("email") for w in ph} | {"address", "dirección"}
 
     def is_label(self, i: int) -> bool:
@@ -583,13 +595,14 @@ class _Glue:
                     i = s - 1
                     count += 1
                     continue
-                # digits or spelled letters straight before a label: "john 85", "j smith"
+                # digits or spelled letters straight before a label: "john 85", "j smith"; a name
+                # whose spoken "dot" ASR wrote as a full stop: "Megan. Wright at example .org"
                 first = parts[-1][0]
                 if (
                     self.is_label(i)
                     and t[i].seg == t[first].seg
                     and t[i].text not in self.stop
-                    and (t[first].kind == NUM or t[i].kind == LETTER)
+                    and (t[first].kind == NUM or t[i].kind == LETTER or self._full_stop_for_dot(i, first))
                 ):
                     s = self.label_start(i)
                     parts.append((s, i + 1, None))
@@ -602,6 +615,19 @@ class _Glue:
             return None
         parts.reverse()
         return parts[0][0], parts
+
+    def _full_stop_for_dot(self, i: int, first: int) -> bool:
+        """Is token ``i`` a word straight before the local part's first label ``first`` that ASR wrote
+        for "megan dot wright at ..." — "Megan. Wright at ..." (the dot a full stop) or "Rebecca Wolfe
+        at ..." (the dot dropped: two capitalised names, neither a stop word)?"""
+        if self.words is None or self.t[i].kind != WORD or self.t[i].w1 != self.t[first].w0:
+            return False
+        raw = self.words[self.t[i].w1 - 1].strip()
+        if raw.endswith(".") and not raw.endswith("..") and raw[:-1].isalpha():
+            return True
+        nxt = self.words[self.t[first].w0].strip()
+        return raw.isalpha() and raw[:1].isupper() and raw[1:].islower() and nxt[:1].isupper() and (
+            self.t[first].kind == WORD and len(self.t[first].text) > 1)
 
     def _apply(self, start: int, parts: list[tuple[int, int, str | None]]) -> int:
         """Rewrite the stretch: connectors become symbols, everything after ``start`` is glued.
@@ -687,7 +713,7 @@ def normalize_words(words: Sequence[str], language: str = "en", breaks: Iterable
                 NToken(p.text, p.kind, p.w0, p.w1, ordinal=p.ordinal, glue=glue, formatted=p.formatted, seg=seg)
             )
             prev_kind = p.kind
-        tokens.extend(_Glue(seg_tokens, lex).run())
+        tokens.extend(_Glue(seg_tokens, lex, words).run())
     return _render(tokens, len(words), lex.language)
 
 

@@ -36,6 +36,14 @@ def test_double_triple_and_oh():
     assert norm("the code is two five oh").text == "the code is 2 5 0"
 
 
+def test_double_before_a_digit_group_asr_wrote_repeats_its_first_digit():
+    """Whisper writes "double two oh four one" as "double 2041"."""
+    n = norm("Denver, double 2041, and a contact")
+    assert "22041" in n.text
+    assert span_words(n, "22041") == (1, 3)
+    assert norm("double 5 then 3").text == "5 5 then 3"  # a single digit as before
+
+
 def test_and_only_joins_numbers_after_hundred():
     assert norm("one hundred and five").text == "105"
     assert norm("thirty and five seven four").text == "30 and 5 7 4"
