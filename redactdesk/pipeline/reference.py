@@ -101,12 +101,17 @@ class OracleDecisions:
     add: list[Span]
 
 
+ADDRESS_PARTS = frozenset({"ADDRESS", "CITY", "POSTCODE", "COUNTRY", "LOCATION"})
+
+
 def oracle_decisions(hypothesis: Conversation, reference_spans: list[Span]) -> OracleDecisions:
     """What a careful annotator would do with the suggestions, given the true items.
 
     A suggestion overlapping a true item is accepted with the item's category and its boundaries
     set to the item's; a second suggestion on an item already claimed, or one on no item, is
-    rejected; true items no suggestion touched are added. Items that share a recognised word
+    rejected; true items no suggestion touched are added. An ADDRESS suggestion that holds the
+    reference's street with its town and postcode is accepted as one address over them (detection
+    gives the whole address as one item; the generated calls' reference marks its parts). Items that share a recognised word
     ("2028095" heard for an expiry and a security code) cannot be split at a word boundary: they
     become one span over both, with the category that scores the higher risk, as an annotator
     would mark them — accepted spans never overlap.
@@ -125,6 +130,14 @@ def oracle_decisions(hypothesis: Conversation, reference_spans: list[Span]) -> O
             reject.append(span.id)
             continue
         k, best = max(truth, key=lambda kr: min(kr[1].end_word, span.end_word) - max(kr[1].start_word, span.start_word))
+        parts = [(j, r) for j, r in truth if r.category in ADDRESS_PARTS
+                 and span.start_word <= r.start_word and r.end_word <= span.end_word]
+        if span.category == "ADDRESS" and len(parts) > 1 and any(r.category == "ADDRESS" for _, r in parts):
+            # a whole address (street, town, postcode) suggested as one item is accepted as one: the
+            # reference's street, town and postcode are all in it
+            claimed.update(j for j, _ in parts)
+            chosen.append((min(r.start_word for _, r in parts), max(r.end_word for _, r in parts), "ADDRESS", span.id))
+            continue
         claimed.add(k)
         chosen.append((best.start_word, best.end_word, best.category, span.id))
     chosen += [(r.start_word, r.end_word, r.category, None) for k, r in enumerate(reference_spans) if k not in claimed]

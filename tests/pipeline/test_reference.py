@@ -65,3 +65,20 @@ def test_repeats_of_an_accepted_item_are_found_once_each():
     c.language = "es"
     found = repeated_occurrences(c)
     assert [(s.start_word, s.end_word, s.category) for s in found] == [(8, 10, "MONEY")]  # "con" is not searched
+
+
+def test_a_whole_address_suggested_as_one_item_is_accepted_as_one():
+    """Detection gives street, town and postcode as one ADDRESS; the generated calls' reference marks
+    them apart: the annotator accepts the one suggestion and adds nothing."""
+    hyp = conv("it's 19 Hamilton Avenue apartment 22 Denver double 2041 and a phone", [
+        Span(1, 9, "ADDRESS", id=1)])
+    truth = [Span(1, 6, "ADDRESS", status=SpanStatus.ACCEPTED), Span(6, 7, "CITY", status=SpanStatus.ACCEPTED),
+             Span(7, 9, "POSTCODE", status=SpanStatus.ACCEPTED)]
+    d = oracle_decisions(hyp, truth)
+    assert d.accept == [(1, "ADDRESS", 1, 9)] and d.add == [] and d.reject == []
+    # a person's name over a city is no address: the city is added
+    hyp = conv("it's 19 Hamilton Avenue apartment 22 Denver double 2041 and a phone", [
+        Span(1, 6, "ADDRESS", id=1), Span(6, 7, "PERSON", id=2)])
+    d = oracle_decisions(hyp, truth)
+    assert (1, "ADDRESS", 1, 6) in d.accept and (2, "CITY", 6, 7) in d.accept
+    assert [(s.start_word, s.end_word) for s in d.add] == [(7, 9)]
