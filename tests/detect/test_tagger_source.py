@@ -146,3 +146,34 @@ def test_a_hit_of_the_cased_tagger_stands_alone_and_lower_case_everyday_words_do
     assert cased and all(h.strong for h in cased)
     (spoken,) = src.apply([DetectDoc.from_words("order me chinese food".split(), "en")], spacy_model)
     assert spoken and not any(h.strong for h in spoken)  # a command the tagger took for a brand
+
+
+def test_an_everyday_word_organisation_stands_alone_only_when_both_models_see_it(monkeypatch):
+    """The contextual tagger's organisations of everyday words ("differential geometry") were a
+    third right at tag probabilities 0.8-0.9: there they stand alone only when the spaCy tagger found
+    an organisation over them too; from 0.9 on they stand alone."""
+    from redactdesk.detect.tagger import TaggerSource
+
+    words = "he studied differential geometry in town".split()
+    doc = DetectDoc.from_words(words)
+    encoder_prob = {"p": 0.85}
+    spacy_org = {"on": False}
+    monkeypatch.setattr(TaggerSource, "_backends", classmethod(lambda cls, d, model: ("encoder", "spacy")))
+    monkeypatch.setattr(TaggerSource, "_encoder_entities", staticmethod(
+        lambda docs, idx, lang, cased, bs: [(i, words, list(range(len(words))),
+                                             [(2, 4, "ORGANIZATION", encoder_prob["p"])]) for i in idx]))
+    monkeypatch.setattr(TaggerSource, "_spacy_entities", staticmethod(
+        lambda docs, idx, lang, cased, bs: [(i, words, list(range(len(words))),
+                                             [(2, 4, "ORGANIZATION", None)] if spacy_org["on"] else []) for i in idx]))
+    src = TaggerSource()
+
+    def encoder_hit_strong() -> bool:
+        hits = src.apply([doc], src.validate(None))[0]
+        return next(h for h in hits if h.score != tagger.SCORES["ORGANIZATION"]).strong
+
+    assert not encoder_hit_strong()  # 0.85 alone: needs a second voice
+    spacy_org["on"] = True
+    assert encoder_hit_strong()  # the spaCy tagger agrees
+    spacy_org["on"] = False
+    encoder_prob["p"] = 0.95
+    assert encoder_hit_strong()
