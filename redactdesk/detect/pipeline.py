@@ -141,12 +141,13 @@ def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
 
 _POSSESSIVE = frozenset({"'s", "’s", "'", "’"})
-_NAMED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY"})
+_NAMED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP", "DATE"})
 
 
 def _with_possessives(words: Sequence[str], spans: list[Span]) -> list[Span]:
-    """A name's possessive written as its own token ("mark 's", as tokenised text and some ASR give it)
-    belongs to the name: leaving it out would leave an item partly covered."""
+    """A name's (or a day's) possessive written as its own token ("mark 's", "tomorrow 's": as
+    tokenised text and some ASR give it) belongs to the item: leaving it out would leave it partly
+    covered."""
     starts = {s.start_word for s in spans}
     for s in spans:
         if s.category in _NAMED and s.end_word < len(words) and s.end_word not in starts \
