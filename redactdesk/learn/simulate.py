@@ -55,6 +55,16 @@ class Curve:
         hit = np.flatnonzero(self.f1 >= target - 1e-12)
         return int(self.n_labeled[hit[0]]) if len(hit) else None
 
+    def labels_to_hold(self, target: float) -> int | None:
+        """Fewest labels from which the mean F1 stays at or above ``target`` at every later point
+        (None if the last point is below it). A warm-started learner's curve is flat and noisy: a
+        curve that touches the target once and falls back has not reached it for an annotator."""
+        below = np.flatnonzero(self.f1 < target - 1e-12)
+        if not len(below):
+            return int(self.n_labeled[0])
+        k = int(below[-1]) + 1
+        return int(self.n_labeled[k]) if k < len(self.n_labeled) else None
+
     @property
     def name(self) -> str:
         return f"{self.seed_strategy} -> {self.strategy}"
@@ -83,8 +93,22 @@ class SimulationResult:
                 n = self.reach(c, lv)
                 row[f"labels_{int(lv * 100)}"] = n
                 row[f"pool_frac_{int(lv * 100)}"] = None if n is None else n / self.pool_size
+                row[f"labels_holding_{int(lv * 100)}"] = c.labels_to_hold(lv * self.full.f1)
+            row["vs_random_sampling_95"] = self._vs_sampling(c)
             rows.append(row)
         return rows
+
+    def _sampling(self) -> Curve | None:
+        """Random sampling: random seeds, random queries — the baseline every strategy is set against."""
+        return next((c for c in self.curves if c.seed_strategy == "random" and c.strategy == "random"), None)
+
+    def _vs_sampling(self, c: Curve) -> float | None:
+        """Labels ``c`` needs to hold 95% of the full-data F1, over what random sampling needs to reach it."""
+        base = self._sampling()
+        if base is None or c is base:
+            return None
+        r, n = self.reach(base, 0.95), c.labels_to_hold(0.95 * self.full.f1)
+        return None if r is None or n is None else n / r
 
     def table(self) -> str:
         """A plain-text table for the terminal."""
@@ -95,7 +119,7 @@ class SimulationResult:
             f"targets: 95% = F1 {0.95 * f.f1:.3f}, 99% = F1 {0.99 * f.f1:.3f}",
             "",
             f"{'seed':<16} {'query':<16} {'F1 at seed':>12} {'labels to 95%':>18} {'labels to 99%':>18} "
-            f"{'vs random (95%)':>16}",
+            f"{'vs random (95%)':>16} {'holds 95% from':>15} {'vs sampling':>12}",
         ]
         random95 = {c.seed_strategy: self.reach(c, 0.95) for c in self.curves if c.strategy == "random"}
         for c in self.curves:
@@ -108,8 +132,13 @@ class SimulationResult:
             ratio = "" if r is None or n95 is None or c.strategy == "random" else f"{n95 / r:.2f}x"
             if r is None and n95 is not None and c.strategy != "random":
                 ratio = "random never"
+            hold = c.labels_to_hold(0.95 * self.full.f1)
+            vs = self._vs_sampling(c)
             lines.append(f"{c.seed_strategy:<16} {c.strategy:<16} {c.f1[0]:>6.3f}±{c.f1_sd[0]:.3f} "
-                         f"{cells[0]:>18} {cells[1]:>18} {ratio:>16}")
+                         f"{cells[0]:>18} {cells[1]:>18} {ratio:>16} "
+                         f"{'never' if hold is None else hold:>15} {'' if vs is None else f'{vs:.2f}x':>12}")
+        lines.append("holds 95% from: labels from which the mean F1 stays at the 95% target; vs sampling: "
+                     "that, over the labels random sampling (random seeds and queries) first reaches it with")
         return "\n".join(lines)
 
 

@@ -61,3 +61,25 @@ def test_simulation_with_the_tagger_learner(tmp_path, train_utts, test_utts):
         assert c.n_labeled.tolist() == [5, 10]
         assert c.f1[0] > 0  # 5 labels: the bundled tagger's knowledge, not a model from 5 sentences
     assert (tmp_path / "tagger" / "curve.csv").exists()
+
+
+def test_a_curve_that_touches_the_target_once_has_not_reached_it_to_hold():
+    import numpy as np
+
+    from redactdesk.learn.metrics import Scores
+    from redactdesk.learn.simulate import Curve, SimulationResult
+
+    def curve(seed, query, f1):
+        f1 = np.asarray(f1)
+        z = np.zeros_like(f1)
+        return Curve(seed, query, np.array([15, 30, 45, 60]), f1, f1, f1, z, z, z, 3)
+
+    full = Scores(precision=1.0, recall=1.0, f1=1.0, anon_f1=1.0)
+    sampling = curve("random", "random", [0.90, 0.93, 0.96, 0.94])  # touches 95% at 45, falls back
+    strategy = curve("kmeans+s-sum", "diverse+t-kmax", [0.91, 0.95, 0.96, 0.97])  # holds it from 30
+    res = SimulationResult(full=full, pool_size=600, test_size=100, curves=[sampling, strategy])
+    assert sampling.labels_to_reach(0.95) == 45 and sampling.labels_to_hold(0.95) is None
+    assert strategy.labels_to_hold(0.95) == 30
+    row = {r["strategy"]: r for r in res.summary()}["diverse+t-kmax"]
+    assert row["labels_holding_95"] == 30 and abs(row["vs_random_sampling_95"] - 30 / 45) < 1e-9
+    assert "vs sampling" in res.table() and "0.67x" in res.table()
