@@ -137,11 +137,15 @@ class _Addresses:
                 e = self.num_end[e]
         return e if e - k <= 4 or 0 < digits <= 5 else 0
 
-    def _spoken_digits(self, k: int) -> int:
-        """How many digits the spoken number token at ``k`` writes (0: none there)."""
+    def _number_text(self, k: int) -> str:
+        """The digits of the spoken or written number token at word ``k`` ("" when none is there)."""
         norm = self.doc.norm
-        t = norm.token_of_word(k) if norm else None
-        return len(norm.tokens[t].text) if t is not None and norm.tokens[t].text.isdigit() else 0
+        t = norm.token_of_word(k) if norm is not None and self.num[k] else None
+        return norm.tokens[t].text if t is not None and norm.tokens[t].text.isdigit() else ""
+
+    def _spoken_digits(self, k: int) -> int:
+        """How many digits the number token at ``k`` writes (0: none there)."""
+        return len(self._number_text(k))
 
     def name_word(self, k: int, first: bool = False) -> bool:
         if not self.free(k) or not self.keys[k]:
@@ -413,13 +417,12 @@ class _Addresses:
     def _spoken_alnum_postcode(self, k: int) -> int:
         """End of a British, Canadian or Dutch postcode said as letters and numbers ("s six u zero qy",
         "x three y eight j nine", "six thousand one hundred and ten is"), 0 when none starts at ``k``."""
-        norm = self.doc.norm
         text, e, best = "", k, 0
         while e < self.n and e - k < 9 and self.free(e) and self.same(k, e):
-            t = norm.token_of_word(e) if norm is not None and self.num[e] else None
-            if t is not None and norm.tokens[t].text.isdigit():
-                text += norm.tokens[t].text
-                e = max(e + 1, norm.tokens[t].w1)
+            digits = self._number_text(e)
+            if digits:
+                text += digits
+                e = self.num_end[e]
             elif len(self.keys[e]) <= 2 and self.keys[e].isalpha() and self.keys[e].isascii():
                 text += self.keys[e].upper()
                 e += 1
@@ -549,8 +552,8 @@ class _Addresses:
                         last + 1 >= self.n or not self.same(last, last + 1) or self.v.stop_after[last])):
                 return last + 1
             return last
-        nxt = last
-        if nxt < self.n and self.same(k, nxt) and self.free(nxt) and (self.postcode(nxt) or self._spoken_region(nxt)):
+        if last < self.n and self.same(k, last) and self.free(last) and (
+                self.postcode(last) or self._spoken_region(last)):
             return last
         return 0
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from redactdesk.detect.gazetteer import Gazetteer, fold, load_gazetteer
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
+from redactdesk.detect.tagger import TaggerSource
 from redactdesk.lang.lexicon import context_words as lexicon_context_words
 
 log = logging.getLogger(__name__)
@@ -291,7 +292,7 @@ class SpacySource:
             by_lang.setdefault(d.language, []).append(i)
         for lang, idx in by_lang.items():
             nlp = load_nlp(lang)
-            if nlp is None or (not params["beside_tagger"] and _tagger_reads(lang)):
+            if nlp is None or (not params["beside_tagger"] and TaggerSource.reads(lang)):
                 continue
             renderings = {i: render(docs[i], gaz) for i in idx}
             jobs: list[tuple[int, int]] = []  # (doc index, char offset of the text)
@@ -311,12 +312,6 @@ class SpacySource:
                 docs[i].cache["spacy_ents"] = ents_by_doc[i]
                 out[i] = ner_hits(docs[i], ents_by_doc[i], renderings[i], gaz)
         return out
-
-
-def _tagger_reads(language: str) -> bool:
-    from redactdesk.detect.tagger import TaggerSource
-
-    return TaggerSource.reads(language)
 
 
 _I_FORMS = frozenset({"I", "I'm", "I'll", "I've", "I'd"})
