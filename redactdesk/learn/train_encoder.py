@@ -434,6 +434,28 @@ fit takes about 7.5 minutes an epoch (0.8 s a step); on one H200 GPU 55 s for al
     (out / "TRAINING.md").write_text(text, encoding="utf-8")
 
 
+def _run(step: str, args: argparse.Namespace, tmp: Path) -> None:
+    prepared = args.prepared or tmp / "prepared.npz"
+    weights = args.weights or tmp / "weights"
+    if step in ("prepare", "all"):
+        print(json.dumps(prepare(args.data, prepared, calls=args.calls, seed=args.seed, limit=args.limit)))
+        if args.eval is not None:
+            print(json.dumps(prepare_eval(args.data, args.eval)))
+    if step in ("fit", "all"):
+        r = fit(prepared, weights, epochs=args.epochs, lr=args.lr, batch_tokens=args.batch_tokens, seed=args.seed,
+                device=args.device, threads=args.threads, layers=args.layers, base=args.base, half=args.half,
+                eval_set=args.eval if args.eval is not None and args.eval.exists() else None)
+        print(json.dumps(r["scores"].get("all")))
+    if step in ("export", "all"):
+        from redactdesk.resources import resource
+
+        out = args.out or resource("models", "encoder_en")
+        result = export(weights, out, prepared if prepared.exists() else None, quantize=args.quantize)
+        meta = load_prepared(prepared)["meta"] if prepared.exists() else {}
+        write_report(out, meta, result)
+        print(json.dumps(result["check"]))
+
+
 # --------------------------------------------------------------------------------------------- main
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -461,26 +483,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import tempfile
 
-    tmp = Path(tempfile.mkdtemp(prefix="rd-encoder-"))
-    prepared = args.prepared or tmp / "prepared.npz"
-    weights = args.weights or tmp / "weights"
-    if step in ("prepare", "all"):
-        print(json.dumps(prepare(args.data, prepared, calls=args.calls, seed=args.seed, limit=args.limit)))
-        if args.eval is not None:
-            print(json.dumps(prepare_eval(args.data, args.eval)))
-    if step in ("fit", "all"):
-        r = fit(prepared, weights, epochs=args.epochs, lr=args.lr, batch_tokens=args.batch_tokens, seed=args.seed,
-                device=args.device, threads=args.threads, layers=args.layers, base=args.base, half=args.half,
-                eval_set=args.eval if args.eval is not None and args.eval.exists() else None)
-        print(json.dumps(r["scores"].get("all")))
-    if step in ("export", "all"):
-        from redactdesk.resources import resource
-
-        out = args.out or resource("models", "encoder_en")
-        result = export(weights, out, prepared if prepared.exists() else None, quantize=args.quantize)
-        meta = load_prepared(prepared)["meta"] if prepared.exists() else {}
-        write_report(out, meta, result)
-        print(json.dumps(result["check"]))
+    # the prepared sentences and fitted weights go to a scratch folder unless named; it goes with the run
+    with tempfile.TemporaryDirectory(prefix="rd-encoder-") as scratch:
+        _run(step, args, Path(scratch))
     return 0
 
 

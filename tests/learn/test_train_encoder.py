@@ -53,8 +53,15 @@ def test_training_script_runs_on_a_tiny_corpus_and_writes_a_model_detection_can_
     assert sum(p.stat().st_size for p in out.iterdir()) < 5_000_000
 
 
-def test_without_the_public_data_the_script_says_where_it_looks(tmp_path):
+def test_without_the_public_data_the_script_says_where_it_looks(tmp_path, monkeypatch):
+    import tempfile
+
     from redactdesk.learn import train_encoder
 
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     with pytest.raises(SystemExit, match="shared/data"):
         train_encoder.main(["prepare", "--data", str(tmp_path / "nothing"), "--prepared", str(tmp_path / "p.npz")])
+    # a failed run leaves no scratch folder behind (each run used to leave one in the system's temp folder)
+    assert list(scratch.iterdir()) == []
