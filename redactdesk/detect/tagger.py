@@ -177,6 +177,22 @@ def trim_function_words(words: Sequence[str], start: int, end: int, language: st
     return start, end
 
 
+def _outside_spelling(where: Sequence[int], a: int, b: int, spelled: frozenset[int]) -> tuple[int, int]:
+    """The tagger's stretch ``[a, b)`` (indices into ``where``, its words' positions) up to the first
+    word of a spelling-alphabet passage, or after the last one when it starts inside one: the
+    passage is the item and no name runs into it. "Cher G is in George ... C is in Charlie I A" gave
+    "Cher G" and "Charlie I A" as names, and the name won the overlap, so the letters between went
+    unflagged; "John Smith S as in Sierra" keeps "John Smith". Empty (a == b) when nothing is left."""
+    if not spelled:
+        return a, b
+    inside = [k for k in range(a, b) if where[k] in spelled]
+    if not inside:
+        return a, b
+    if inside[0] > a:
+        return a, inside[0]
+    return inside[-1] + 1, b
+
+
 def name_like(words: Sequence[str], language: str, any_word: bool = False) -> bool:
     """Is no word of the stretch a function word ("robert thanks" is not a name: "thanks" is)? With
     ``any_word``: is some word of it no function word ("you" alone is no name, "bank of america" may
@@ -252,12 +268,13 @@ class TaggerSource:
             for i, words, where, spans in found:
                 spelled = docs[i].spelling_words()
                 for a, b, cat, prob in spans:
+                    a, b = _outside_spelling(where, a, b, spelled)
                     a, b = trim_function_words(words, a, b, lang)
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
                         continue  # digit groups and spelled letters are the patterns' business
                     w0, w1 = where[a], where[b - 1] + 1
-                    if all(k in spelled for k in range(w0, w1)) or not name_like(words[a:b], lang, any_word=True):
-                        continue  # "G is in George H.": alphabet words are no item; "you." is no organisation
+                    if not name_like(words[a:b], lang, any_word=True):
+                        continue  # "you." is no organisation
                     if cat == "LOCATION":  # a demonym is no place: a group said of someone, or a language
                         reading = group_reading(docs[i], w0, w1)
                         if reading == "thing":

@@ -40,3 +40,23 @@ def test_alphabet_words_never_stand_as_names_in_the_vote():
 def test_plain_words_are_no_passage():
     assert passages("I know George and Adam from school") == [] or all(
         c != "SPELLED_LETTERS" for _, c, _ in passages("I know George and Adam from school"))
+
+
+@pytest.mark.parametrize("text", [
+    "Cher G is in George A is in Adam R is in Robert C is in Charlie I A.",  # Whisper's "Sure" with no full stop
+    "Okay. G is in George A is in Adam R is in Robert C is in Charlie I A. Thanks",
+])
+def test_no_name_of_the_taggers_runs_into_a_passage_and_every_letter_stays_covered(text):
+    # the taggers read "Cher G" and "Charlie I A" as names; those won the overlap and the letters A, R, C
+    # between them were left unflagged
+    spans = detect_texts([text], "en")[0]
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    assert ("G is in George A is in Adam R is in Robert C is in Charlie I A", "SPELLED_LETTERS") in found
+    assert not any(c == "PERSON" for _, c in found)
+
+
+def test_a_name_said_before_its_spelling_stays_a_name():
+    text = "My name is John Smith S as in Sierra M as in Mike I T H."
+    found = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
+    assert "John Smith" in found
+    assert any(w.startswith("S as in Sierra") and w.endswith("I T H") for w in found)
