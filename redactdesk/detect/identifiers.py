@@ -4,7 +4,8 @@ that define them.
 - every format python-stdnum validates (national IDs, social-security and tax numbers, VAT and
   company numbers, bank accounts, IBANs of every country — :mod:`redactdesk.detect.stdnum_catalog`);
 - telephone numbers in every written form phonenumbers finds (:mod:`redactdesk.detect.written_phones`);
-- IPv4 / IPv6 and MAC addresses (:mod:`redactdesk.detect.network_ids`);
+- IPv4 / IPv6 and MAC addresses, social-media handles (:mod:`redactdesk.detect.network_ids`; said
+  aloud, "rt at homedepot": :mod:`redactdesk.detect.spoken_handles`);
 - postcodes: UK, Canada, Netherlands, US ZIP / ZIP+4, 5-digit European codes beside a place
   (:mod:`redactdesk.detect.postcodes`);
 - written dates ("5-MAY-2021", "2021-05-21", "May 5, 2021": :mod:`redactdesk.detect.written_dates`).
@@ -42,6 +43,7 @@ from redactdesk.detect.network_ids import find_handles, find_ips, find_macs
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, WORD
 from redactdesk.detect.postcodes import find_postcodes, is_region_code, region_codes, spoken_postcode
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
+from redactdesk.detect.spoken_handles import find_spoken_handles
 from redactdesk.detect.stdnum_catalog import chance, documented_layout, formats_for, layout
 from redactdesk.detect.stdnum_catalog import compact as compact_of
 from redactdesk.detect.written_dates import find_dates
@@ -228,6 +230,9 @@ class _IdFinder:
         spoken_digits = any(tk.kind == NUM for tk in self.doc.norm.tokens)
         if self.p["network"] and "@" in text:
             self.handles(text)
+        if self.p["network"]:
+            for h in find_spoken_handles(self.doc, self.used):
+                self.add(h.start_word, h.end_word, h.category, h.score, h.reason)
         if not has_digits and not spoken_digits:
             return self.relative_dates() if self.p["dates"] else self.hits
         deferred: list[CharSpan] = []

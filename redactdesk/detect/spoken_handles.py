@@ -1,0 +1,87 @@
+"""Social-media handles read aloud: "at homedepot", "rt at powerofsleep", "follow at the_rhs".
+
+Written, a handle carries its "@" (:func:`redactdesk.detect.network_ids.find_handles`). Said, the
+"@" becomes the word "at" and the handle a word no dictionary holds: several words run together
+("homedepot", "onedirection") or made up ("bloglovin", "scatsx"). So in a transcript written
+without capitals, "at" followed by one such word is a handle — where a handle is said: opening a
+turn (a reply), after a cue word of the lexicon's ``handle_cues`` ("rt", "follow", "via") or after
+another handle. It is a USERNAME over both words, the way the written form covers the "@". In the
+middle of a sentence "at" + an unknown word is most often a shop or a place ("i bought it at
+walmart"), and a handle there would swap the place for a username. A listed first name, surname or place after "at" is not one ("at
+heathrow", "at maria's" are the taggers' business) unless digits said follow the name ("at michael
+five sos"), nor is an everyday word ("at home"), nor a word
+followed by "dot" (an e-mail or web address read aloud: the normaliser's business).
+
+On the public dev sets (``benchmarks/bench_detect_public.py``, names spoken from Broad Twitter
+Corpus part h) the handles said this way were the largest group of missed names and organisations.
+"""
+
+from __future__ import annotations
+
+from redactdesk.detect.normalize import NUM
+from redactdesk.detect.sources import DetectDoc, Hit
+
+SOURCE = "identifiers"
+MIN_LETTERS = 4  # "at ups", "at bt" are too short to tell a handle from an abbreviation
+
+
+def _unknown_word(word: str, everyday: frozenset[str], stop: frozenset[str]) -> bool:
+    from redactdesk.detect.places import load_places
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    letters = word.replace("_", "")
+    if len(letters) < MIN_LETTERS or not letters.isalpha() or word in stop:
+        return False
+    key = fold_key(word)
+    return key not in everyday and not load_world_names().is_name(key) and load_places().get(key) is None
+
+
+def _listed_name(word: str, stop: frozenset[str]) -> bool:
+    """A first name or surname of the lists: a handle when its digits follow ("at michael five sos")."""
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    return len(word) >= 3 and word.isalpha() and word not in stop and load_world_names().is_name(fold_key(word))
+
+
+def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
+    """USERNAME hits over "at" + a handle in a lower-case transcript (none in cased writing, where
+    a handle keeps its "@")."""
+    lower = doc.lower
+    if "at" not in lower or any(any(c.isupper() for c in w) for w in doc.words):
+        return []
+    from redactdesk.detect.worldnames import everyday_words
+    from redactdesk.lang.lexicon import load_lexicon
+
+    everyday, stop = everyday_words(), load_lexicon(doc.language).stop_words
+    cues = frozenset(doc.lex.raw.get("handle_cues") or ()) if doc.lex else frozenset()
+    starts = {0, *doc.breaks}
+    hits: list[Hit] = []
+    for k in range(len(lower) - 1):
+        if lower[k] != "at" or used[k] or used[k + 1]:
+            continue
+        if not (k in starts or lower[k - 1] in cues or (hits and hits[-1].end_word == k)):
+            continue
+        if k + 2 < len(lower) and lower[k + 2] == "dot":
+            continue
+        word = lower[k + 1].strip(".,;:!?\"'")
+        end = _digits_after(doc, k + 2, everyday, stop)
+        if _unknown_word(word, everyday, stop) or (end > k + 2 and _listed_name(word, stop)):
+            hits.append(Hit(k, end, "USERNAME", 0.75, SOURCE, "a social-media handle said aloud (at ...)", True))
+    return hits
+
+
+def _digits_after(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozenset[str]) -> int:
+    """Where the handle ends: its digits said after it belong to it ("at ryanmiller three thousand
+    and thirty nine" is @ryanmiller3039), and so does a short unknown tail after them ("at kelly
+    twenty five dsee")."""
+    num = next((t for t in (doc.norm.tokens if doc.norm is not None else ()) if t.w0 == w and t.kind == NUM), None)
+    if num is None:
+        return w
+    end = num.w1
+    if end < len(doc.lower):
+        tail = doc.lower[end]
+        if 2 <= len(tail) <= 6 and tail.isalpha() and tail not in everyday and tail not in stop:
+            end += 1
+    return end

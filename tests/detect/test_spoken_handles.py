@@ -1,0 +1,49 @@
+"""Social-media handles read aloud ("rt at homedepot") are usernames; "at" + a shop in a sentence is not."""
+
+import pytest
+
+from redactdesk.detect.pipeline import detect_texts
+from redactdesk.detect.sources import DetectDoc
+from redactdesk.detect.spoken_handles import find_spoken_handles
+
+
+def handles(text):
+    doc = DetectDoc.from_words(text.split(), "en")
+    return [" ".join(doc.words[h.start_word:h.end_word]) for h in find_spoken_handles(doc, [False] * len(doc.words))]
+
+
+def found(text):
+    return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text,handle", [
+    ("rt at homedepot thanks for the help", "at homedepot"),  # after a cue word
+    ("at onedirection that is disgusting", "at onedirection"),  # a reply opens the turn
+    ("follow at the_rhs for tickets", "at the_rhs"),
+    ("rt at ryanmiller three thousand and thirty nine you rock", "at ryanmiller three thousand and thirty nine"),
+    ("at michael five sos you make me happy", "at michael five sos"),  # a listed name with digits
+])
+def test_a_handle_said_aloud_is_one_username_with_its_digits(text, handle):
+    assert handles(text) == [handle]
+    assert (handle, "USERNAME") in found(text)
+
+
+def test_handles_in_a_row():
+    assert handles("at powerofsleep at bloglovin you rock") == ["at powerofsleep", "at bloglovin"]
+
+
+@pytest.mark.parametrize("text", [
+    "i bought it at walmart on saturday",  # a shop in a sentence: the taggers' organisation
+    "i was at home all day",  # an everyday word
+    "at london for the weekend",  # a listed place
+    "at maria",  # a listed name with no digits
+    "at ups",  # too short to tell from an abbreviation
+    "Rt at homedepot thanks",  # cased writing: a handle there keeps its @
+])
+def test_look_alikes_are_no_handle(text):
+    assert handles(text) == []
+
+
+def test_an_email_read_aloud_stays_an_email():
+    assert handles("rt at gmail dot com") == []
+    assert any(c == "EMAIL" for _, c in found("write to juanpedro at gmail dot com"))
