@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from redactdesk.core.types import Span
-from redactdesk.lang.digits import DIGIT_WORDS
+from redactdesk.lang.digits import DIGIT_WORDS, NUMBER_WORDS
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
 from redactdesk.substitute.numbers import is_number_word
@@ -71,8 +71,9 @@ def _segments(tokens: list[str], language: str, words: dict[str, str]) -> list[S
             continue
         if is_number_word(c, language) or c.isdigit():
             j = i
-            while j < len(cores) and (is_number_word(cores[j], language) or cores[j].isdigit()):
-                j += 1
+            while j < len(cores) and (is_number_word(cores[j], language) or cores[j].isdigit()
+                                      or cores[j] in NUMBER_WORDS.get(language, ())):
+                j += 1  # "three thousand and thirty nine" is one number: "thousand" inside it too
             tpl = D.parse(tokens[i:j], language)
             if tpl.units:
                 segs.append(Seg("digits", tpl.digits, tpl))
@@ -295,22 +296,25 @@ class EmailGenerator(Generator):
 
 
 class UsernameGenerator(Generator):
-    """Usernames said aloud ("j smith eighty four"): parts rebuilt, said the same way."""
+    """Usernames said aloud ("j smith eighty four"): parts rebuilt, said the same way. A handle's
+    leading "at" (its "@" said, "rt at homedepot") stays: it is how the handle is said, not a part."""
 
     name = "username"
     priority = 7
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
         words: dict[str, str] = {}
-        segs = _segments(tokens, ctx.language, words)
+        lead = 1 if len(tokens) > 1 and norm(split_punct(tokens[0])[1]) in AT_WORDS[ctx.language] else 0
+        segs = _segments(tokens[lead:], ctx.language, words)
         text = " ".join(split_punct(t)[1] for t in tokens)
+        said_at = split_punct(tokens[0])[1].lower() if lead else ""
         return [Piece(0, len(tokens), "spoken", f"{self.name}:{norm(text)}", self.name, span.category, text,
-                      (segs, words), derived=True)]
+                      (segs, words, said_at), derived=True)]
 
     def generate(self, ctx: Context, item: Item) -> str:
-        segs, words = item.value
+        segs, words, said_at = item.value
         new = _new_local(ctx, item, segs)
-        return " ".join(_say_segments(new, segs, ctx.language, words))
+        return " ".join(([said_at] if said_at else []) + _say_segments(new, segs, ctx.language, words))
 
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
         return phrase_tokens(item.surrogate or "", tokens)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from redactdesk.substitute.numbers import is_number_word
 from redactdesk.substitute import load_gazetteer, substitute_conversation
 from redactdesk.substitute.text import norm, plain_letters
 
@@ -149,3 +150,15 @@ def test_no_surrogate_name_gives_its_original_away(make_conv):
         assert not resembles(daniel, "Daniel"), daniel
         assert not resembles(given, "Katherine"), given
         assert not resembles(surname, "Hammond"), surname
+
+
+def test_a_handle_said_aloud_keeps_its_at_and_its_number_reads_as_one(make_conv, secret):
+    # "rt at ryanmiller three thousand and thirty nine": the "at" is the handle's "@" said, not a part
+    # of it (it became a username word), and "thousand" was a word of the handle ("nine saffron and ...")
+    conv = make_conv([("c", "rt at ryanmiller three thousand and thirty nine you rock")],
+                     [(0, "at ryanmiller three thousand and thirty nine", "USERNAME")])
+    said = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    assert said[0] == "at" and "ryanmiller" not in said
+    number = said[2:]
+    assert number[1] == "thousand" and number[2] == "and" and all(is_number_word(w, "en") or w == "thousand"
+                                                                   for w in number)
