@@ -102,22 +102,26 @@ _DISCOURSE_BEFORE = frozenset({"yeah", "yes", "oh", "okay", "ok", "well", "um", 
 def _drop_misheard_discourse(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A one-word PERSON that is what ASR writes for an answer word ("Cher." for "Sure.") at the start
     of a turn (or after "yeah", "oh" ...) and followed by more of the turn is no name, nor the start of
-    one ("Cher. G is in George" is "Sure. G as in George"); a turn of that one word stays a suggestion
+    one ("Cher. G is in George" is "Sure. G as in George"; so is "Cher G is in George", the name a
+    tagger grew over the spelling starting after it; before a spelling, a sentence's start counts as
+    a turn's: "How do you spell that? Cher S as in Sam"); a turn of that one word stays a suggestion
     (a name given as an answer). The words: the lexicon's ``misheard_discourse``."""
     misheard = frozenset((doc.lex.raw.get("misheard_discourse") or ()) if doc.lex else ())
     if not misheard:
         return spans
     starts = {0, *doc.breaks}
     ends = {b - 1 for b in doc.breaks if b > 0} | {len(doc.words) - 1}
+    spelled = doc.spelling_words()
     out = []
     for s in spans:
         w = s.start_word
         if s.category == "PERSON" and doc.lower[w] in misheard and w not in ends and (
-                w in starts or doc.lower[w - 1] in _DISCOURSE_BEFORE):
+                w in starts or doc.lower[w - 1] in _DISCOURSE_BEFORE
+                or (w + 1 in spelled and doc.words[w - 1][-1:] in ".!?")):
             if s.end_word == w + 1:
                 continue
-            if doc.words[w].rstrip()[-1:] in ".,!?":  # "Cher. G is in George": the name starts after it
-                s.start_word = w + 1
+            if doc.words[w].rstrip()[-1:] in ".,!?" or w + 1 in spelled:
+                s.start_word = w + 1  # "Cher. G is in George", "Cher G is in George": the name starts after it
         out.append(s)
     return out
 

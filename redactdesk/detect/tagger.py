@@ -177,20 +177,19 @@ def trim_function_words(words: Sequence[str], start: int, end: int, language: st
     return start, end
 
 
-def _outside_spelling(where: Sequence[int], a: int, b: int, spelled: frozenset[int]) -> tuple[int, int]:
-    """The tagger's stretch ``[a, b)`` (indices into ``where``, its words' positions) up to the first
-    word of a spelling-alphabet passage, or after the last one when it starts inside one: the
-    passage is the item and no name runs into it. "Cher G is in George ... C is in Charlie I A" gave
-    "Cher G" and "Charlie I A" as names, and the name won the overlap, so the letters between went
-    unflagged; "John Smith S as in Sierra" keeps "John Smith". Empty (a == b) when nothing is left."""
-    if not spelled:
+def _over_spelling(where: Sequence[int], a: int, b: int, spelled: frozenset[int]) -> tuple[int, int]:
+    """The tagger's stretch ``[a, b)`` (indices into ``where``, its words' positions) grown over the
+    whole of any spelling-alphabet passage it touches: the spelled name is one item, and a name that
+    covered part of it won the overlap and left the rest unflagged ("Cher G is in George ... C is in
+    Charlie I A" gave "Cher G" and "Charlie I A", the letters A R C between them went unflagged).
+    Where ASR broke a passage ("N as in Mary", "I, as in I to"), the tagger's stretch still bridges it."""
+    if not spelled or not any(where[k] in spelled for k in range(a, b)):
         return a, b
-    inside = [k for k in range(a, b) if where[k] in spelled]
-    if not inside:
-        return a, b
-    if inside[0] > a:
-        return a, inside[0]
-    return inside[-1] + 1, b
+    while a > 0 and where[a - 1] in spelled:
+        a -= 1
+    while b < len(where) and where[b] in spelled:
+        b += 1
+    return a, b
 
 
 def name_like(words: Sequence[str], language: str, any_word: bool = False) -> bool:
@@ -268,13 +267,14 @@ class TaggerSource:
             for i, words, where, spans in found:
                 spelled = docs[i].spelling_words()
                 for a, b, cat, prob in spans:
-                    a, b = _outside_spelling(where, a, b, spelled)
                     a, b = trim_function_words(words, a, b, lang)
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
                         continue  # digit groups and spelled letters are the patterns' business
                     w0, w1 = where[a], where[b - 1] + 1
-                    if not name_like(words[a:b], lang, any_word=True):
-                        continue  # "you." is no organisation
+                    if all(k in spelled for k in range(w0, w1)) or not name_like(words[a:b], lang, any_word=True):
+                        continue  # "G is in George H.": alphabet words are no item; "you." is no organisation
+                    a, b = _over_spelling(where, a, b, spelled)
+                    w0, w1 = where[a], where[b - 1] + 1
                     if cat == "LOCATION":  # a demonym is no place: a group said of someone, or a language
                         reading = group_reading(docs[i], w0, w1)
                         if reading == "thing":
