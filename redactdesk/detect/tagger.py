@@ -202,6 +202,12 @@ def name_like(words: Sequence[str], language: str, any_word: bool = False) -> bo
     return not any(w.lower() in stop for w in words)
 
 
+def _lower_in_cased(doc: DetectDoc, w0: int, w1: int) -> bool:
+    """In cased writing, is no word of the stretch capitalised ("parish", "hockey club")?"""
+    _capitalised(doc, w0, w1)  # fills doc.cache["cased"]
+    return doc.cache["cased"] == "yes" and not any(w.lstrip("#@\"'(")[:1].isupper() for w in doc.words[w0:w1])
+
+
 def _capitalised(doc: DetectDoc, w0: int, w1: int) -> bool:
     """In cased writing, a stretch whose every word is capitalised — and that is not just a capital
     at the start of a sentence — is a proper noun the tagger is right about ("Ice Cube", "Lady Gaga")."""
@@ -338,6 +344,8 @@ class TaggerSource:
             return True
         if backend == "encoder" and prob is not None:
             kind = "distinctive" if distinctive(stretch, language) else "everyday"
+            if kind == "everyday" and _lower_in_cased(doc, w0, w1):
+                return False
             return prob >= ENCODER_ALONE[kind].get(cat, 1.01) or _capitalised(doc, w0, w1)
         return stands_alone(cat, stretch, opens, language) or _capitalised(doc, w0, w1)
 

@@ -177,3 +177,32 @@ def test_an_everyday_word_organisation_stands_alone_only_when_both_models_see_it
     spacy_org["on"] = False
     encoder_prob["p"] = 0.95
     assert encoder_hit_strong()
+
+
+def test_in_cased_writing_a_lower_case_everyday_stretch_of_the_contextual_tagger_needs_a_second_voice(monkeypatch):
+    """The contextual tagger reads lower case only, so in cased writing it took "politician", "hockey
+    club", "general election" for names at high probability: there such a stretch needs the cased
+    tagger's agreement (written dev sets: character precision 86.6 -> 87.3 %, quasi recall kept)."""
+    from redactdesk.detect.tagger import TaggerSource
+
+    monkeypatch.setattr(TaggerSource, "_backends", classmethod(lambda cls, d, model: ("encoder",)))
+    src = TaggerSource()
+
+    def strong(text: str, a: int, b: int) -> bool:
+        words = text.split()
+        monkeypatch.setattr(TaggerSource, "_encoder_entities", staticmethod(
+            lambda docs, idx, lang, cased, bs: [(i, words, list(range(len(words))),
+                                                 [(a, b, "ORGANIZATION", 0.97)]) for i in idx]))
+        (hit,) = src.apply([DetectDoc.from_words(words)], src.validate(None))[0]
+        return hit.strong
+
+    assert not strong("They say the hockey club seceded from the League.", 3, 5)
+    assert strong("They say the Hockey Club seceded from the League.", 3, 5)
+    assert strong("they say the hockey club seceded from the league", 3, 5)  # speech: its own rules
+    assert strong("They say the okonkwo club seceded from the League.", 3, 5)  # a word no list knows
+
+
+def test_a_cased_sentences_lower_case_job_word_is_no_name():
+    text = "Albert Wren was an Ontario politician."
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert ("Albert Wren", "PERSON") in found and not any("politician" in w for w, _ in found)
