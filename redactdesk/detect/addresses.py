@@ -523,7 +523,7 @@ class _Addresses:
         code or a postcode, or itself after the postcode. "last year" after an address is no town."""
         names = self.names
         prefixes = word_set("town_prefixes")
-        e, last = k, 0
+        e, last, after_particle = k, 0, False
         while e < self.n and e - k < 4 and self.free(e) and self.same(k, e):
             key = self.keys[e]
             if not key or not key.replace("-", "").isalpha() or len(key) < 2 or self.num[e]:
@@ -536,7 +536,8 @@ class _Addresses:
             if place is not None and place.category == "REGION_CODE" and e > k and not particle:
                 break  # the region after the town
             proper = not particle and key not in self.stop and (
-                key not in self.common or names.is_name(key) or place is not None)
+                key not in self.common or names.is_name(key) or place is not None or after_particle)
+            after_particle = particle  # the word after "sur", "de" is the town's, everyday or not ("sur mer")
             if proper:
                 last = e + 1
             elif not ((e == k and key in prefixes) or particle):

@@ -116,6 +116,9 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
     ("piazza garibaldi two hundred and thirty eight sixteen thousand and thirty two genova ge",
      "piazza garibaldi two hundred and thirty eight sixteen thousand and thirty two genova ge"),
     ("it is alameda dos anjos forty two lisboa", "alameda dos anjos forty two lisboa"),
+    # the word after a town's particle is the town's, everyday or not ("mer" of "sur mer")
+    ("i moved to fifty one rue hamon twenty seven thousand seven hundred and fifty nine pereira sur mer last year",
+     "fifty one rue hamon twenty seven thousand seven hundred and fifty nine pereira sur mer"),
 ])
 def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     assert addresses(text) == [address]
