@@ -51,6 +51,14 @@ _SPOKEN_BEFORE = frozenset("calle avenida avda paseo carretera camino ronda trav
                            "viale piazza corso carrer passeig ulica strada".split())
 
 
+# "of" in the Romance languages' street names ("pasaje de baudelio fernández", "cuesta del río"): a
+# street word of ``street_before`` followed by one is a street in speech too, even where the word is
+# also an everyday Spanish word the shared everyday list holds ("pasaje", "cuesta", "acceso")
+_ROMANCE_OF = frozenset("de del da do das dos di della delle dei degli".split())
+# words that lead a time or amount, never a street name's ("via de gaulle airport at two")
+_BEFORE_A_TIME = frozenset("at in on to by for from until till around about after before".split())
+
+
 @functools.lru_cache(maxsize=1)
 def _po_index() -> dict[str, tuple[tuple[str, ...], ...]]:
     idx: dict[str, list[tuple[str, ...]]] = {}
@@ -276,13 +284,15 @@ class _Addresses:
         keys = self.keys
         if keys[i] not in self.before:
             return 0
-        if not self.v.cased and keys[i] not in _SPOKEN_BEFORE and not self._foreign_type(keys[i]):
-            return 0  # "square root of forty two", "place two of ..."
+        if not self.v.cased and keys[i] not in _SPOKEN_BEFORE and not self._foreign_type(keys[i]) and not (
+                i + 1 < self.n and self.same(i, i + 1) and keys[i + 1] in _ROMANCE_OF):
+            return 0  # "square root of forty two", "place two of ..."; "pasaje de ...", "cuesta del ..." are streets
         lower_type = self.v.cased and not self.v.cap[i]  # "ul. Marszałkowska 1", "c/ Mayor 5"
         k = i + 1
         while k < self.n and k - i <= 6 and self.same(i, k) and not self.num[k] and (
                 self.name_word(k, False) or (not self.v.cased and self.free(k) and self.keys[k].isalpha()
-                                             and self.keys[k] not in self.units)):
+                                             and self.keys[k] not in self.units
+                                             and self.keys[k] not in _BEFORE_A_TIME)):
             k += 1
             if self.v.stop_after[k - 1]:
                 return 0

@@ -119,6 +119,10 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
     # the word after a town's particle is the town's, everyday or not ("mer" of "sur mer")
     ("i moved to fifty one rue hamon twenty seven thousand seven hundred and fifty nine pereira sur mer last year",
      "fifty one rue hamon twenty seven thousand seven hundred and fifty nine pereira sur mer"),
+    # a street word that is also an everyday Spanish word, before "de": a street in speech too
+    ("please send it to pasaje de baudelio fernández twenty five burgos seventeen thousand three hundred "
+     "and eighty five", "pasaje de baudelio fernández twenty five burgos seventeen thousand three hundred and "
+     "eighty five"),
 ])
 def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     assert addresses(text) == [address]
@@ -130,6 +134,7 @@ def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     "send it via email two times",  # "via" is an English word: no Italian street in speech
     "the meeting is on floor two of building nine thanks",
     "order two big boxes and three crates on monday",
+    "he flew in via de gaulle airport at two",  # "via de" with no house number after the name
 ])
 def test_spoken_look_alikes_are_no_address_or_stop_where_the_address_does(text):
     assert addresses(text) in ([], ["twelve oak lane"])
