@@ -284,9 +284,12 @@ class _Addresses:
         keys = self.keys
         if keys[i] not in self.before:
             return 0
-        if not self.v.cased and keys[i] not in _SPOKEN_BEFORE and not self._foreign_type(keys[i]) and not (
-                i + 1 < self.n and self.same(i, i + 1) and keys[i + 1] in _ROMANCE_OF):
-            return 0  # "square root of forty two", "place two of ..."; "pasaje de ...", "cuesta del ..." are streets
+        # in speech a street word that is also an everyday word ("via", "place", "square") needs a
+        # postcode after the house number ("via capecchi two hundred and seventy thirty four thousand
+        # and fifteen muggia"): "square root of forty two", "place two of ..." are none; "pasaje de ...",
+        # "cuesta del ..." are streets
+        needs_postcode = not self.v.cased and keys[i] not in _SPOKEN_BEFORE and not self._foreign_type(
+            keys[i]) and not (i + 1 < self.n and self.same(i, i + 1) and keys[i + 1] in _ROMANCE_OF)
         lower_type = self.v.cased and not self.v.cap[i]  # "ul. Marszałkowska 1", "c/ Mayor 5"
         k = i + 1
         while k < self.n and k - i <= 6 and self.same(i, k) and not self.num[k] and (
@@ -303,6 +306,8 @@ class _Addresses:
         if not any(len(self.keys[x]) >= 2 for x in range(i + 1, k)):
             return 0  # "R S eighty nine oh one" is a reference said in letters, no "Rua S"
         e = self.house(k) if k < self.n and self.same(i, k) else 0
+        if needs_postcode:
+            return e if e and e < self.n and self.same(i, e) and self.postcode(e) else 0
         if e:
             return e
         if lower_type:

@@ -123,6 +123,9 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
     ("please send it to pasaje de baudelio fernández twenty five burgos seventeen thousand three hundred "
      "and eighty five", "pasaje de baudelio fernández twenty five burgos seventeen thousand three hundred and "
      "eighty five"),
+    # "via", an English word too, is an Italian street in speech when a postcode follows the house number
+    ("the invoice goes to via capecchi two hundred and seventy thirty four thousand and fifteen muggia",
+     "via capecchi two hundred and seventy thirty four thousand and fifteen muggia"),
 ])
 def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     assert addresses(text) == [address]
