@@ -129,6 +129,8 @@ class _Addresses:
         if not self.num[k]:
             if c.lower() in ("s/n", "s/nº", "s/no", "sn"):  # "sin número", "sem número": a street with no number
                 return k + 1
+            if self._said_no_number(k):
+                return k + 2
             return k + 1 if "/" in c and _HOUSE.fullmatch(c) else 0
         if any(ch.isdigit() for ch in c):
             if not _HOUSE.fullmatch(c):
@@ -144,6 +146,11 @@ class _Addresses:
                 digits += d
                 e = self.num_end[e]
         return e if e - k <= 4 or 0 < digits <= 5 else 0
+
+    def _said_no_number(self, k: int) -> bool:
+        """"s n" read aloud from "s/n" ("rua brito s n five seven one ..."), before a number (the postcode)."""
+        return (not self.v.cased and self.keys[k] == "s" and k + 2 < self.n and self.keys[k + 1] == "n"
+                and self.same(k, k + 2) and bool(self.num[k + 2]))
 
     def _number_text(self, k: int) -> str:
         """The digits of the spoken or written number token at word ``k`` ("" when none is there)."""
@@ -292,7 +299,7 @@ class _Addresses:
             keys[i]) and not (i + 1 < self.n and self.same(i, i + 1) and keys[i + 1] in _ROMANCE_OF)
         lower_type = self.v.cased and not self.v.cap[i]  # "ul. Marszałkowska 1", "c/ Mayor 5"
         k = i + 1
-        while k < self.n and k - i <= 6 and self.same(i, k) and not self.num[k] and (
+        while k < self.n and k - i <= 6 and self.same(i, k) and not self.num[k] and not self._said_no_number(k) and (
                 self.name_word(k, False) or (not self.v.cased and self.free(k) and self.keys[k].isalpha()
                                              and self.keys[k] not in self.units
                                              and self.keys[k] not in _BEFORE_A_TIME)):

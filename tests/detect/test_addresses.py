@@ -126,6 +126,9 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
     # "via", an English word too, is an Italian street in speech when a postcode follows the house number
     ("the invoice goes to via capecchi two hundred and seventy thirty four thousand and fifteen muggia",
      "via capecchi two hundred and seventy thirty four thousand and fifteen muggia"),
+    # "s/n" (no house number) read aloud as letters: the digits after it are the postcode
+    ("please send it to rua brito s n five seven one nine two seven seven estarreja",
+     "rua brito s n five seven one nine two seven seven estarreja"),
 ])
 def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     assert addresses(text) == [address]
