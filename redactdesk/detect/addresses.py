@@ -539,14 +539,14 @@ class _Addresses:
         return 0
 
     def _spoken_town(self, k: int, after_postcode: bool) -> int:
-        """End of a town the lists do not know, in speech: up to four words, each a name or a word no
+        """End of a town the lists do not know, in speech: up to four words (and particles), each a name or a word no
         everyday list holds ("andrewborough", "port shannon", "san fruttuoso", "pereira sur mer"; a town's
         first word may be an everyday "port", "lake", "north" of ``town_prefixes``), followed by a region
         code or a postcode, or itself after the postcode. "last year" after an address is no town."""
         names = self.names
         prefixes = word_set("town_prefixes")
-        e, last, after_particle = k, 0, False
-        while e < self.n and e - k < 4 and self.free(e) and self.same(k, e):
+        e, last, after_particle, particles = k, 0, False, 0
+        while e < self.n and e - k - particles < 4 and self.free(e) and self.same(k, e):
             key = self.keys[e]
             if not key or not key.replace("-", "").isalpha() or len(key) < 2 or self.num[e]:
                 break
@@ -560,6 +560,7 @@ class _Addresses:
             proper = not particle and key not in self.stop and (
                 key not in self.common or names.is_name(key) or place is not None or after_particle)
             after_particle = particle  # the word after "sur", "de" is the town's, everyday or not ("sur mer")
+            particles += particle  # four words besides them: "vila nova de santo andré"
             if proper:
                 last = e + 1
             elif not ((e == k and key in prefixes) or particle):

@@ -129,6 +129,9 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
     # "s/n" (no house number) read aloud as letters: the digits after it are the postcode
     ("please send it to rua brito s n five seven one nine two seven seven estarreja",
      "rua brito s n five seven one nine two seven seven estarreja"),
+    # a town of four words besides its particle
+    ("send it to praça sofia araújo eighty one three eight zero seven four five six vila nova de santo andré thanks",
+     "praça sofia araújo eighty one three eight zero seven four five six vila nova de santo andré"),
 ])
 def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     assert addresses(text) == [address]
