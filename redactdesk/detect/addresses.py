@@ -210,13 +210,23 @@ class _Addresses:
     def _unit_number_before(self, i: int) -> bool:
         """Is the number before ``i`` a flat's, led by a unit word ("Flat 14 10 ...", "apt four hundred
         and eighty three seven hundred and ninety ...")?"""
+        return self._unit_word_before(i) is not None
+
+    def _unit_word_before(self, i: int) -> int | None:
+        """The unit word whose number ends just before ``i``, said in any number of words ("apt five
+        hundred and fifty | ninety two ryan formation"), or None."""
+        if i < 2:
+            return None
         start = i - 1
         norm = self.doc.norm
-        t = norm.token_of_word(start) if norm is not None else None
+        t = norm.token_of_word(start) if norm is not None and self.num[start] else None
         if t is not None:
             start = norm.tokens[t].w0
         u = start - 1
-        return u >= 0 and self.keys[u] in self.units and self.unit(u) == i
+        if u >= 0 and self.keys[u] in ("no", "number", "nº", "num", "#") and u > 0 and self.keys[u - 1] in self.units:
+            u -= 1  # "apartment number five"
+        ok = u >= 0 and self.keys[u] in self.units and self.same(u, i) and not self.taken[u] and self.unit(u) == i
+        return u if ok else None
 
     def number_first(self, i: int) -> int:
         e = self.house(i)
@@ -695,9 +705,8 @@ class _Addresses:
             end = self.tail(e, i)
             # a unit before the street: "Flat 2, 10 Downing Street", "Apt 5 / 12 Main St"; a unit word
             # before the number the street took for a house number: "Studio 88J, Leonard Coves"
-            if not named_only and i >= 2 and self.same(i - 2, i) and self.keys[i - 2] in self.units and (
-                    self.unit(i - 2) == i) and not self.taken[i - 2]:
-                i -= 2
+            if not named_only and (u := self._unit_word_before(i)) is not None:
+                i = u
             elif not named_only and i >= 1 and self.same(i - 1, i) and self.keys[i - 1] in self.units and (
                     self.unit(i - 1) > i) and not self.taken[i - 1]:
                 i -= 1

@@ -132,6 +132,9 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
     # a town of four words besides its particle
     ("send it to praça sofia araújo eighty one three eight zero seven four five six vila nova de santo andré thanks",
      "praça sofia araújo eighty one three eight zero seven four five six vila nova de santo andré"),
+    # a flat's number of several words before the house number
+    ("apt five hundred and fifty ninety two ryan formation west richardstad wa two thousand six hundred and forty seven",
+     "apt five hundred and fifty ninety two ryan formation west richardstad wa two thousand six hundred and forty seven"),
 ])
 def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     assert addresses(text) == [address]
