@@ -583,7 +583,8 @@ class _Addresses:
         if after_postcode:  # an Italian province code may close it: "arpino fr", "popoli pe"
             if last < self.n and self.same(k, last) and self.free(last) and len(self.keys[last]) == 2 and (
                     self.keys[last].isalpha() and self.keys[last] not in self.stop and (
-                        last + 1 >= self.n or not self.same(last, last + 1) or self.v.stop_after[last])):
+                        last + 1 >= self.n or not self.same(last, last + 1) or self.v.stop_after[last]
+                        or self.keys[last + 1] in self.stop)):  # "muggia ts thanks"
                 return last + 1
             return last
         if last < self.n and self.same(k, last) and self.free(last) and (

@@ -124,8 +124,8 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
      "and eighty five", "pasaje de baudelio fernández twenty five burgos seventeen thousand three hundred and "
      "eighty five"),
     # "via", an English word too, is an Italian street in speech when a postcode follows the house number
-    ("the invoice goes to via capecchi two hundred and seventy thirty four thousand and fifteen muggia",
-     "via capecchi two hundred and seventy thirty four thousand and fifteen muggia"),
+    ("the invoice goes to via capecchi two hundred and seventy thirty four thousand and fifteen muggia ts thanks",
+     "via capecchi two hundred and seventy thirty four thousand and fifteen muggia ts"),  # the province, then "thanks"
     # "s/n" (no house number) read aloud as letters: the digits after it are the postcode
     ("please send it to rua brito s n five seven one nine two seven seven estarreja",
      "rua brito s n five seven one nine two seven seven estarreja"),
