@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from redactdesk.substitute.numbers import is_number_word
 from redactdesk.substitute import load_gazetteer, substitute_conversation
+from redactdesk.substitute.numbers import is_number_word
 from redactdesk.substitute.text import norm, plain_letters
 
 
