@@ -294,21 +294,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif name == "redactdesk":
             systems[name] = redactdesk_system()
     results: dict[str, dict[str, Score]] = {}
-    for sys_name, predict in systems.items():
+    for predict in systems.values():
         predict(["warm up the models"], "en")
-        for es in sets:
+    # set by set, every system in turn: the systems are timed minutes apart otherwise, and this
+    # machine's speed drifted by a fifth between such runs (Presidio's words/s on one set 2,630 ->
+    # 3,513), which moved the speed ratio more than any change to either system
+    for es in sets:
+        for sys_name, predict in systems.items():
             results.setdefault(sys_name, {})[es.name] = score_set(es, predict, repeat=args.repeat)
             print(f"  {sys_name:24} {es.name:22} done in {results[sys_name][es.name].seconds:6.1f} s", file=sys.stderr)
 
     print(f"\n## Detection on public material ({len(sets)} sets; recall = every character covered)\n")
-    print("| set | items | system | direct R | quasi R | char P | words/s |")
-    print("|---|---|---|---|---|---|---|")
+    peer = next((n for n in systems if not n.startswith("redactdesk")), None)
+    print(f"| set | items | system | direct R | quasi R | char P | words/s |{f' × {peer} |' if peer else ''}")
+    print("|---|---|---|---|---|---|---|" + ("---|" if peer else ""))
     for es in sets:
         n_items = sum(len(s.gold()) for s in es.samples)
         for sys_name in systems:
             sc = results[sys_name][es.name]
+            ratio = ""
+            if peer:
+                base = results[peer][es.name].wps
+                ratio = f" {sc.wps / base:.2f} |" if sys_name != peer and base else "  |"
             print(f"| {es.name} | {n_items} | {sys_name} | {_pct(sc.recall(direct=True))} | "
-                  f"{_pct(sc.recall(direct=False))} | {_pct(sc.precision)} | {sc.wps:,.0f} |")
+                  f"{_pct(sc.recall(direct=False))} | {_pct(sc.precision)} | {sc.wps:,.0f} |{ratio}")
     print("\n## Recall per category\n")
     cats = sorted({c for r in results.values() for sc in r.values() for c in sc.total})
     print("| category | " + " | ".join(systems) + " |")
