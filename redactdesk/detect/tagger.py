@@ -362,7 +362,7 @@ class TaggerSource:
                 jobs.append((i, words, where))
                 sdocs.append(Doc(nlp.vocab, words=words))
         try:
-            fill_vectors(nlp, (t.text for sdoc in sdocs for t in sdoc), lang)
+            fill_vectors(nlp, (w for _, words, _ in jobs for w in words), lang)  # no Token objects: 10 % of the time
         except ValueError as exc:  # a model without the table it was trained with: off, loudly
             log.warning("the transcript tagger is off: %s", exc)
             return []
