@@ -48,10 +48,11 @@ def _listed_name(word: str, stop: frozenset[str]) -> bool:
 def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
     """USERNAME hits over "at" + a handle in a lower-case transcript (none in cased writing, where
     a handle keeps its "@")."""
+    from redactdesk.detect.worldnames import everyday_words, is_cased
+
     lower = doc.lower
-    if "at" not in lower or any(any(c.isupper() for c in w) for w in doc.words):
+    if "at" not in lower or is_cased(doc.words):  # a lone "I" or all capitals still read as speech
         return []
-    from redactdesk.detect.worldnames import everyday_words
     from redactdesk.lang.lexicon import load_lexicon
 
     everyday, stop = everyday_words(), load_lexicon(doc.language).stop_words

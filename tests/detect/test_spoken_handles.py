@@ -47,3 +47,7 @@ def test_look_alikes_are_no_handle(text):
 def test_an_email_read_aloud_stays_an_email():
     assert handles("rt at gmail dot com") == []
     assert any(c == "EMAIL" for _, c in found("write to juanpedro at gmail dot com"))
+
+
+def test_a_transcript_with_only_a_capital_i_still_reads_as_speech():
+    assert handles("I said rt at homedepot thanks") == ["at homedepot"]
