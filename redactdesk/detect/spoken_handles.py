@@ -3,14 +3,17 @@
 Written, a handle carries its "@" (:func:`redactdesk.detect.network_ids.find_handles`). Said, the
 "@" becomes the word "at" and the handle a word no dictionary holds: several words run together
 ("homedepot", "onedirection") or made up ("bloglovin", "scatsx"). So in a transcript written
-without capitals, "at" followed by one such word is a handle — where a handle is said: opening a
-turn (a reply), after a cue word of the lexicon's ``handle_cues`` ("rt", "follow", "via") or after
-another handle. It is a USERNAME over both words, the way the written form covers the "@". In the
-middle of a sentence "at" + an unknown word is most often a shop or a place ("i bought it at
-walmart"), and a handle there would swap the place for a username. A listed first name, surname or place after "at" is not one ("at
-heathrow", "at maria's" are the taggers' business) unless digits said follow the name ("at michael
-five sos"), nor is an everyday word ("at home"), nor a word
-followed by "dot" (an e-mail or web address read aloud: the normaliser's business).
+without capitals, "at" followed by one such word is a handle where a handle is said: opening a turn
+(a reply), after a cue word of the lexicon's ``handle_cues`` ("rt", "follow", "via"), or after
+another handle. It is a USERNAME over both words, the way the written form covers the "@".
+
+What is no handle:
+- "at" + an unknown word in the middle of a sentence: most often a shop or a place ("i bought it at
+  walmart"), and a handle there would swap the place for a username;
+- a listed first name, surname or place after "at" ("at heathrow", "at maria's" are the taggers'
+  business), unless digits said follow the name ("at michael five sos");
+- an everyday word ("at home"), and a word followed by "dot" (an e-mail or web address read aloud:
+  the normaliser's business).
 
 On the public dev sets (``benchmarks/bench_detect_public.py``, names spoken from Broad Twitter
 Corpus part h) the handles said this way were the largest group of missed names and organisations.
