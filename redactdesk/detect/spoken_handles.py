@@ -56,10 +56,10 @@ def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
     lower = doc.lower
     if "at" not in lower or is_cased(doc.words):  # a lone "I" or all capitals still read as speech
         return []
-    from redactdesk.lang.lexicon import load_lexicon
-
-    everyday, stop = everyday_words(), load_lexicon(doc.language).stop_words
-    cues = frozenset(doc.lex.raw.get("handle_cues") or ()) if doc.lex else frozenset()
+    if doc.lex is None:
+        return []
+    everyday, stop = everyday_words(), doc.lex.stop_words
+    cues = frozenset(doc.lex.raw.get("handle_cues") or ())
     starts = {0, *doc.breaks}
     hits: list[Hit] = []
     for k in range(len(lower) - 1):
@@ -80,8 +80,9 @@ def _digits_after(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozen
     """Where the handle ends: its digits said after it belong to it ("at ryanmiller three thousand
     and thirty nine" is @ryanmiller3039), and so does a short unknown tail after them ("at kelly
     twenty five dsee")."""
-    num = next((t for t in (doc.norm.tokens if doc.norm is not None else ()) if t.w0 == w and t.kind == NUM), None)
-    if num is None:
+    t = doc.norm.token_of_word(w) if doc.norm is not None else None
+    num = doc.norm.tokens[t] if t is not None else None
+    if num is None or num.kind != NUM or num.w0 != w:
         return w
     end = num.w1
     if end < len(doc.lower):

@@ -202,19 +202,23 @@ def name_like(words: Sequence[str], language: str, any_word: bool = False) -> bo
     return not any(w.lower() in stop for w in words)
 
 
+def _mixed_case(doc: DetectDoc) -> bool:
+    """Does the text hold both capitalised and lower-case words (cached on the document)?"""
+    if not doc.cache.get("cased"):
+        doc.cache["cased"] = "yes" if any(w[:1].islower() for w in doc.words) and any(
+            w[:1].isupper() for w in doc.words) else "no"
+    return doc.cache["cased"] == "yes"
+
+
 def _lower_in_cased(doc: DetectDoc, w0: int, w1: int) -> bool:
     """In cased writing, is no word of the stretch capitalised ("parish", "hockey club")?"""
-    _capitalised(doc, w0, w1)  # fills doc.cache["cased"]
-    return doc.cache["cased"] == "yes" and not any(w.lstrip("#@\"'(")[:1].isupper() for w in doc.words[w0:w1])
+    return _mixed_case(doc) and not any(w.lstrip("#@\"'(")[:1].isupper() for w in doc.words[w0:w1])
 
 
 def _capitalised(doc: DetectDoc, w0: int, w1: int) -> bool:
     """In cased writing, a stretch whose every word is capitalised — and that is not just a capital
     at the start of a sentence — is a proper noun the tagger is right about ("Ice Cube", "Lady Gaga")."""
-    if not doc.cache.get("cased"):
-        doc.cache["cased"] = "yes" if any(w[:1].islower() for w in doc.words) and any(
-            w[:1].isupper() for w in doc.words) else "no"
-    if doc.cache["cased"] != "yes":
+    if not _mixed_case(doc):
         return False
     words = [w.strip(".,;:!?\"'()[]") for w in doc.words[w0:w1]]
     if not all(w[:1].isupper() and not w.isupper() for w in words if w[:1].isalpha()):
