@@ -22,7 +22,7 @@ import sqlite3
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -750,11 +750,22 @@ class Project:
                                     {"words": len(words), "spans_dropped": n_spans}))
 
     def _touch(self, conversation_id: str, status: ConversationStatus | None = None) -> None:
+        stamp = self._next_stamp(conversation_id)
         if status is None:
-            self.db.execute("UPDATE conversations SET updated = ? WHERE id = ?", [utc_now(), conversation_id])
+            self.db.execute("UPDATE conversations SET updated = ? WHERE id = ?", [stamp, conversation_id])
         else:
             self.db.execute("UPDATE conversations SET updated = ?, status = ? WHERE id = ?",
-                            [utc_now(), ConversationStatus(status).value, conversation_id])
+                            [stamp, ConversationStatus(status).value, conversation_id])
+
+    def _next_stamp(self, conversation_id: str) -> str:
+        """A new ``updated`` stamp, later than the stored one even within the same millisecond: the
+        app's search index reads a call again only when its stamp changed, and two changes in one
+        millisecond left it answering from the old words."""
+        now = utc_now()
+        row = self.db.execute("SELECT updated FROM conversations WHERE id = ?", [conversation_id]).fetchone()
+        if row is None or not row[0] or now > row[0]:
+            return now
+        return (datetime.fromisoformat(row[0]) + timedelta(milliseconds=1)).isoformat(timespec="milliseconds")
 
     def set_status(self, conversation_id: str, status: ConversationStatus) -> None:
         with self.transaction():
@@ -773,7 +784,7 @@ class Project:
                 merged = json.loads(row["meta"])
                 merged.update(fields["meta"])
                 fields["meta"] = json.dumps(merged)
-            fields["updated"] = utc_now()
+            fields["updated"] = self._next_stamp(conversation_id)
             self.db["conversations"].update(conversation_id, fields)
 
     def _require_conversation(self, conversation_id: str) -> dict[str, Any]:

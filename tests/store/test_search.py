@@ -68,3 +68,20 @@ def test_one_place_per_word_and_words_without_letters_are_stepped_over(tmp_path)
         p.add_conversation(conv("c", [("a", "mummy - mom said mummy")]))
         assert [h.start_word for h in find_words(p, "m")[0]] == [0, 2, 4]  # "mummy" once, not three times
         assert [(h.start_word, h.end_word, h.text) for h in find_words(p, "mummy mom")[0]] == [(0, 3, "mummy - mom")]
+
+
+def test_a_kept_index_sees_a_change_made_in_the_same_millisecond(tmp_path, monkeypatch):
+    # the index reads a call again only when its `updated` stamp changed; two changes within one
+    # millisecond kept the stamp, and the search answered "sarah" with the new word "Maria"
+    from redactdesk.store import project as project_module
+
+    with project(tmp_path) as p:
+        index = TranscriptIndex()
+        monkeypatch.setattr(project_module, "utc_now", lambda: "2026-11-28T12:00:00.000+00:00")
+        new = conv("call_a", [("agent", "hello my name is Sarah"), ("customer", "hi I am John Smith, from Úbeda")])
+        p.replace_words("call_a", new.words, new.turns)
+        assert len(find_words(p, "sarah", index=index)[0]) == 1
+        new = conv("call_a", [("agent", "hello my name is Maria"), ("customer", "hi I am John Smith, from Úbeda")])
+        p.replace_words("call_a", new.words, new.turns)
+        assert find_words(p, "sarah", index=index)[0] == []
+        assert [h.text for h in find_words(p, "maria", index=index)[0]] == ["Maria"]
