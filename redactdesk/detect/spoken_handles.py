@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from redactdesk.detect.normalize import NUM
 from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.lang.lexicon import Lexicon
 
 SOURCE = "identifiers"
 MIN_LETTERS = 4  # "at ups", "at bt" are too short to tell a handle from an abbreviation
@@ -40,12 +41,25 @@ def _unknown_word(word: str, everyday: frozenset[str], stop: frozenset[str]) -> 
     return key not in everyday and not load_world_names().is_name(key) and load_places().get(key) is None
 
 
-def _listed_name(word: str, stop: frozenset[str]) -> bool:
-    """A first name or surname of the lists: a handle when its digits follow ("at michael five sos")."""
+def _listed_name(word: str, lex: Lexicon, stop: frozenset[str]) -> bool:
+    """A first name or surname of the lists: a handle when its digits follow ("at michael five
+    sos"). A word of the lexicon's cue phrases is no handle, whatever surname it also is ("at age
+    thirteen")."""
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+    from redactdesk.lang.lexicon import context_words
+
+    return (len(word) >= 3 and word.isalpha() and word not in stop and word not in context_words(lex)
+            and load_world_names().is_name(fold_key(word)))
+
+
+def _first_name_or_place(word: str) -> bool:
+    from redactdesk.detect.places import load_places
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
-    return len(word) >= 3 and word.isalpha() and word not in stop and load_world_names().is_name(fold_key(word))
+    key = fold_key(word)
+    return load_world_names().is_first(key) or load_places().get(key) is not None
 
 
 def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
@@ -71,15 +85,16 @@ def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
             continue
         word = lower[k + 1].strip(".,;:!?\"'")
         end = _digits_after(doc, k + 2, everyday, stop)
-        if _unknown_word(word, everyday, stop) or (end > k + 2 and _listed_name(word, stop)):
+        if _unknown_word(word, everyday, stop) or (end > k + 2 and _listed_name(word, doc.lex, stop)):
             hits.append(Hit(k, end, "USERNAME", 0.75, SOURCE, "a social-media handle said aloud (at ...)", True))
     return hits
 
 
 def _digits_after(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozenset[str]) -> int:
     """Where the handle ends: its digits said after it belong to it ("at ryanmiller three thousand
-    and thirty nine" is @ryanmiller3039), and so does a short unknown tail after them ("at kelly
-    twenty five dsee")."""
+    and thirty nine" is @ryanmiller3039), and so does a short word no list knows after them ("at
+    kelly twenty five dsee", "at michael five sos"); a longer first name or a place after the digits
+    begins the sentence ("at jessica twenty five angela said so")."""
     t = doc.norm.token_of_word(w) if doc.norm is not None else None
     num = doc.norm.tokens[t] if t is not None else None
     if num is None or num.kind != NUM or num.w0 != w:
@@ -87,6 +102,7 @@ def _digits_after(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozen
     end = num.w1
     if end < len(doc.lower):
         tail = doc.lower[end]
-        if 2 <= len(tail) <= 6 and tail.isalpha() and tail not in everyday and tail not in stop:
+        if 2 <= len(tail) <= 6 and tail.isalpha() and tail not in everyday and tail not in stop \
+                and (len(tail) <= 3 or not _first_name_or_place(tail)):
             end += 1
     return end

@@ -28,6 +28,10 @@ def test_a_handle_said_aloud_is_one_username_with_its_digits(text, handle):
     assert (handle, "USERNAME") in found(text)
 
 
+def test_a_name_after_the_digits_is_no_part_of_the_handle():
+    assert handles("at jessica twenty five angela said so") == ["at jessica twenty five"]
+
+
 def test_handles_in_a_row():
     assert handles("at powerofsleep at bloglovin you rock") == ["at powerofsleep", "at bloglovin"]
 
@@ -38,6 +42,7 @@ def test_handles_in_a_row():
     "at london for the weekend",  # a listed place
     "at maria",  # a listed name with no digits
     "at ups",  # too short to tell from an abbreviation
+    "at age thirteen angela stoner was diagnosed",  # an everyday word that is also a surname, then a name
     "Rt at homedepot thanks",  # cased writing: a handle there keeps its @
 ])
 def test_look_alikes_are_no_handle(text):
