@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, SYM, WORD, NToken
+from redactdesk.detect.org_cues import find_organisations_by_cue
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.validators import (
     es_id_kind,
@@ -158,6 +159,8 @@ class _Finder:
         self.hotword_values()
         self.money()
         self.organizations()
+        for h in find_organisations_by_cue(self.doc, self._free_words):
+            self.add_words(h.start_word, h.end_word, h.category, h.score, h.reason, strong=h.strong)
         for run in self.runs():
             self.classify(run)
         self.spelled_in_capitals()
@@ -984,8 +987,9 @@ class PatternSource:
         "GENERIC_ID BANK_ACCOUNT ROUTING USERNAME PASSWORD PASSPORT POSTCODE ADDRESS AGE MONEY "
         "SPELLED_LETTERS PERSON ORGANIZATION CITY COUNTRY".split()
     )
-    # everything but PERSON: a name cue alone is not enough, it needs the gazetteer or spaCy to agree
-    trusted = categories - {"PERSON"}
+    # everything but PERSON and ORGANIZATION: a name cue alone is not enough, it needs the gazetteer or
+    # a tagger to agree ("i work for fun"); hits that stand alone say so (strong)
+    trusted = categories - {"PERSON", "ORGANIZATION"}
     defaults: dict[str, Any] = {"min_bare_run": 5, "context_left": 8, "money": True, "age": True}
 
     def validate(self, params: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -160,10 +160,10 @@ def city_names() -> frozenset[str]:
 
 @functools.lru_cache(maxsize=4)
 def context_words(lex: Lexicon) -> frozenset[str]:
-    """Every word of the lexicon's hotword phrases except the name cues: words that frame an item
-    ("number", "card", "email") and are never an item themselves."""
+    """Every word of the lexicon's hotword phrases except the name and organisation cues: words
+    that frame an item ("number", "card", "email") and are never an item themselves."""
     return frozenset(
-        w for key, said in lex.hotwords.items() if not key.startswith("name") and key != "org_suffix"
+        w for key, said in lex.hotwords.items() if not key.startswith(("name", "org_"))
         for ph in said for w in ph
     )
 

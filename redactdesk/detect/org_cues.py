@@ -1,0 +1,90 @@
+"""Organisations named by what is said around them: "the stock price of apple", "amd stock prices",
+"i work for olive garden", "we bank with chase".
+
+Said aloud, a company's name has no capital and is often an everyday word ("apple", "target",
+"chase"), so neither the lists nor the capitals find it; the words around it do. The lexicon holds
+three kinds of cue (``hotwords``):
+
+- ``org_cue_market_before`` / ``org_cue_market_after``: what a share price is quoted for is a
+  company ("the stock price for tesco", "tell me amd stock prices"). Before the cue the name must be
+  a word no everyday list holds or a short one, a ticker ("amd"); "the opening stock price" and
+  "high stock price" are no company (``org_cue_generic`` holds such words). After it, any word.
+  These hits stand alone in the vote.
+- ``org_cue_employer``: where someone works or banks ("i work for", "employed by", "we bank with").
+  Often no name follows ("work for a bank", "work at night", "work for the council": the lexicon's
+  ``org_cue_generic`` words and every function word end the walk). The hit stands alone only when
+  a word of it is on no everyday list; otherwise it needs a second source in the vote (the
+  transcript tagger seeing an organisation there too), so "i work for apple" stands and "i work
+  for fun" does not.
+
+An employer is a quasi-identifier: with a town and a job title it narrows a caller to a handful of
+people.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from redactdesk.detect.sources import DetectDoc, Hit
+
+SOURCE = "patterns"
+MAX_WORDS = 3  # "bank of new york" is longer, but a longer walk mostly runs into the rest of the sentence
+BEFORE_WORDS = 2  # words a name may have before an after-cue ("coca cola stock")
+TICKER_LETTERS = 4  # a short word before an after-cue is a ticker ("amd stock prices", "ibm shares")
+
+
+def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) -> list[Hit]:
+    """ORGANIZATION hits after and before the lexicon's organisation cues; ``free(w0, w1)`` says
+    whether no earlier pass has claimed the words."""
+    from redactdesk.detect.tagger import distinctive
+
+    lex = doc.lex
+    if lex is None:
+        return []
+    lower = doc.lower
+    if not any(lex.hot(k) for k in ("org_cue_market_before", "org_cue_market_after", "org_cue_employer")):
+        return []
+    stop = lex.stop_words
+    generic = frozenset(w for ph in lex.hot("org_cue_generic") for w in ph)
+    from redactdesk.lang.lexicon import context_words
+
+    context = context_words(lex)
+    starts = set(doc.breaks)
+
+    def name_word(k: int) -> bool:
+        w = lower[k]
+        return (w.replace("'", "").replace(".", "").isalpha() and w not in stop and w not in context
+                and w not in generic and k not in starts)
+
+    hits: list[Hit] = []
+    taken: set[int] = set()
+
+    def add(a: int, b: int, strong: bool, reason: str) -> None:
+        if b > a and not taken.intersection(range(a, b)) and free(a, b):
+            taken.update(range(a, b))
+            hits.append(Hit(a, b, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE, reason, strong))
+
+    for key in ("org_cue_market_before", "org_cue_employer"):
+        for ph in lex.hot(key):
+            for w in doc.occurrences(ph):
+                a = w + len(ph)
+                if a < len(lower) and lower[a] == "the" and a + 1 < len(lower) and a + 1 not in starts:
+                    a += 1  # "work for the bbc"
+                b = a
+                while b < len(lower) and b - a < MAX_WORDS and name_word(b) and (b == a or b not in starts):
+                    b += 1
+                if b == a:
+                    continue
+                if key == "org_cue_market_before":
+                    add(a, b, True, f"company after '{' '.join(ph)}'")
+                else:
+                    add(a, b, distinctive(doc.words[a:b], lex.language), f"employer after '{' '.join(ph)}'")
+    for ph in lex.hot("org_cue_market_after"):
+        for w in doc.occurrences(ph):
+            a = w
+            while a > 0 and w - a < BEFORE_WORDS and name_word(a - 1) and a not in starts:
+                a -= 1
+            while a < w and not (len(lower[a]) <= TICKER_LETTERS or distinctive(doc.words[a:a + 1], lex.language)):
+                a += 1  # "the opening stock price": an everyday word before the cue is no company
+            add(a, w, True, f"company before '{' '.join(ph)}'")
+    return hits

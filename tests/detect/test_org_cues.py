@@ -1,0 +1,40 @@
+"""Organisations named by the words around them: a share price's company, an employer, a bank."""
+
+import pytest
+
+from redactdesk.detect.pipeline import detect_texts
+
+
+def orgs(text, language="en"):
+    return [text[s["start"]:s["end"]] for s in detect_texts([text], language)[0] if s["category"] == "ORGANIZATION"]
+
+
+@pytest.mark.parametrize("text,org", [
+    ("give me the opening stock price of apple", "apple"),  # an everyday word after the cue
+    ("what's the stock price for tesco", "tesco"),
+    ("tell me amd stock prices", "amd"),  # a ticker before the cue
+    ("what is the share price of rolls royce", "rolls royce"),
+    ("we bank with barclays", "barclays"),
+    ("i work for the bbc in london", "bbc"),
+    ("my husband worked for zendesk until may", "zendesk"),  # a word of no list stands alone
+])
+def test_the_company_a_cue_names_is_an_organisation(text, org):
+    assert org in orgs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "the opening stock price",  # an everyday word before the cue
+    "high stock price",
+    "i work at night",
+    "i work for the council",
+    "i work for myself",
+    "she works at home on fridays",
+    "i used to work for a bank",
+    "i work for fun",  # an everyday word needs a second source
+])
+def test_what_follows_a_cue_is_no_company_by_itself(text):
+    assert orgs(text) == []
+
+
+def test_spanish_employer():
+    assert "zendesk" in orgs("trabajo en zendesk desde hace dos años", "es")
