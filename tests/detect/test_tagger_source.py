@@ -206,3 +206,32 @@ def test_a_cased_sentences_lower_case_job_word_is_no_name():
     text = "Albert Wren was an Ontario politician."
     found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
     assert ("Albert Wren", "PERSON") in found and not any("politician" in w for w, _ in found)
+
+
+def test_the_spacy_tagger_reads_a_turn_of_everyday_words_only_when_the_contextual_tagger_saw_something(monkeypatch):
+    """Speed: a turn of everyday words the contextual tagger passed is where the spaCy tagger finds
+    least, so it is not read twice; a turn with a word of no everyday list, a first name ("pick
+    jo": the spaCy tagger's find), or anything the contextual tagger proposed still is."""
+    from redactdesk.detect.tagger import TaggerSource
+
+    encoder_finds: dict[str, list] = {}
+    read_by_spacy: list[str] = []
+    monkeypatch.setattr(TaggerSource, "_backends", classmethod(
+        lambda cls, d, model: ("spacy",) if model == "spacy" else ("encoder", "spacy")))
+    monkeypatch.setattr(TaggerSource, "_encoder_entities", staticmethod(
+        lambda docs, idx, lang, cased, bs: [(i, docs[i].words, list(range(len(docs[i].words))),
+                                             encoder_finds.get(" ".join(docs[i].words), [])) for i in idx]))
+
+    def spacy(docs, idx, lang, cased, bs):
+        read_by_spacy.extend(" ".join(docs[i].words) for i in idx)
+        return [(i, docs[i].words, list(range(len(docs[i].words))), []) for i in idx]
+
+    monkeypatch.setattr(TaggerSource, "_spacy_entities", staticmethod(spacy))
+    texts = ["what time is it now", "set an alarm to pick jo", "call the hitzig office", "turn on the news"]
+    encoder_finds["turn on the news"] = [(3, 4, "ORGANIZATION", 0.4)]
+    src = TaggerSource()
+    src.apply([DetectDoc.from_words(t.split()) for t in texts], src.validate(None))
+    assert read_by_spacy == texts[1:]
+    read_by_spacy.clear()
+    src.apply([DetectDoc.from_words(t.split()) for t in texts], src.validate({"model": "spacy"}))
+    assert read_by_spacy == texts  # without the contextual tagger the spaCy tagger reads everything
