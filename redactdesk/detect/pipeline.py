@@ -86,6 +86,7 @@ def detect_docs(
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
+        spans = _kin_are_no_people(doc, spans)
         if "NRP" in tax:
             spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
@@ -124,6 +125,25 @@ def _drop_misheard_discourse(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 s.start_word = w + 1  # "Cher. G is in George", "Cher G is in George": the name starts after it
         out.append(s)
     return out
+
+
+def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A PERSON of kin words only ("call mom", "mom 's phone", "tell grandma") names no one: what
+    someone is to the speaker is no identifier (SLURP labels it ``relation``). "Uncle Bob" keeps its
+    name. The words: the lexicon's ``kin_words``."""
+    kin = frozenset(str(w) for w in ((doc.lex.raw.get("kin_words") or ()) if doc.lex else ()))
+    if not kin:
+        return spans
+    return [s for s in spans if s.category != "PERSON" or not all(  # "mom 's": the document's words read "mom s"
+        _without_possessive(w) in kin for w in doc.lower[s.start_word:s.end_word] if w not in _POSSESSIVE | {"s"})]
+
+
+def _without_possessive(word: str) -> str:
+    word = word.strip(".,;:!?\"")
+    for p in ("'s", "’s"):
+        if word.endswith(p):
+            return word[: -len(p)]
+    return word
 
 
 def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
