@@ -35,6 +35,7 @@ TAGS = ("O", "B-PERSON", "I-PERSON", "B-LOCATION", "I-LOCATION", "B-ORGANIZATION
 IGNORE = -100
 MAX_PIECES = 128  # a training sentence is cut here (WikiANN's and the calls' sentences fit)
 DEV_SHARE = 20  # one sentence in this many is held out
+CALIBRATION_ROWS = 1600  # training sentences the 8-bit network's activation ranges are fixed on
 
 
 # ------------------------------------------------------------------------------------------ prepare
@@ -331,6 +332,13 @@ def export(weights: Path, out: Path, prepared: Path | None = None, *, quantize: 
 
         quantize_dynamic(str(raw), str(final), weight_type=QuantType.QInt8, per_channel=True)
         raw.unlink()
+        if prepared is not None:  # one sentence, one answer, whatever else is read in its batch
+            from redactdesk.learn.fixed_ranges import fix_ranges
+
+            d = load_prepared(prepared)
+            train = [row for row, dev in zip(d["ids"], d["dev"], strict=True) if not dev]
+            random.Random(0).shuffle(train)
+            fix_ranges(final, train[:CALIBRATION_ROWS], runtime.piece_table())
     else:
         raw.replace(final)
     (out / "tags.json").write_text(json.dumps({"tags": list(TAGS), "base_package": runtime.BASE_PACKAGE,
@@ -409,7 +417,9 @@ Input: words as `redactdesk.detect.tagger.clean_token(word, keep_case=True)` giv
 lower-cases), split into the encoder's word pieces; a word's tag is its first piece's. The piece
 embedding table stayed frozen and is not in this folder: detection reads it from the pinned package
 (its sha256 is in `tags.json`; another table turns the source off). `tagger.onnx`: ONNX, weights
-quantized to 8 bits (ONNX Runtime dynamic quantization, per channel), {result.get("size", 0) / 1e6:.1f} MB.
+quantized to 8 bits (ONNX Runtime dynamic quantization, per channel), {result.get("size", 0) / 1e6:.1f} MB; the
+ranges its layers' inputs are quantized with are fixed on training sentences
+(`redactdesk.learn.fixed_ranges`), so a sentence's tags do not depend on the sentences read with it.
 
 ## Data
 {chr(10).join(meta.get("lines", []))}

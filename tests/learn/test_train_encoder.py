@@ -49,6 +49,10 @@ def test_training_script_runs_on_a_tiny_corpus_and_writes_a_model_detection_can_
     assert rows.shape == (5, len(meta["tags"]))
     (logp,), (states,) = tagger.word_outputs([["Maria", "Lopez", "lives", "in", "Oslo"]])
     assert states.shape == (5, 384) and logp.shape == rows.shape
+    # a sentence's tags do not depend on the sentences read with it (fixed activation ranges)
+    alone = tagger.word_log_probs([["Maria", "Lopez", "lives", "in", "Oslo"]])[0]
+    beside = tagger.word_log_probs([["Maria", "Lopez", "lives", "in", "Oslo"], ["a", "much", "longer"] * 20])[0]
+    assert (alone == beside).all()
     # the piece table is not in the model folder: detection reads it from the pinned package
     assert sum(p.stat().st_size for p in out.iterdir()) < 5_000_000
 

@@ -1,0 +1,159 @@
+"""Fixed activation ranges for the contextual tagger's 8-bit network: one sentence, one answer.
+
+ONNX Runtime's dynamic quantization (``quantize_dynamic``) stores 8-bit weights and quantizes each
+layer's input at run time with a range (scale, zero point) measured over the whole input tensor,
+that is over every sentence of the batch and its padding. So a sentence's tag probabilities
+depended on the sentences read with it: "send a message to mom 's phone" alone and beside another
+sentence differed by up to 0.2 in probability, and 7 of 500 SLURP utterances got other suggestions
+alone than in a batch of 256 — re-detecting one call could change the suggestions of another.
+
+This module replaces each ``DynamicQuantizeLinear`` of the graph by a ``QuantizeLinear`` with a
+fixed range, measured once on calibration sentences read one at a time (no padding): for each
+layer input, the :data:`PERCENTILE` th percentile of the sentences' maxima and the mirrored one of
+their minima (a rare extreme saturates instead of coarsening every sentence's steps). Weights and
+speed stay as they were; the answer for a sentence no longer depends on its batch.
+
+Run by :func:`redactdesk.learn.train_encoder.export` after quantization (calibrated on training
+sentences); on a bundled model: ``python -m redactdesk.learn.fixed_ranges --data ../shared/data``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import stat
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+PERCENTILE = 97.0
+CALIBRATION_SENTENCES = 1200  # WikiANN train sentences, half as written and half in lower case
+CALIBRATION_CALLS = 20  # generated calls (one row per turn), from the training seeds
+MAX_PIECES = 126
+
+
+def _dynamic_inputs(model) -> list[str]:
+    return [n.input[0] for n in model.graph.node if n.op_type == "DynamicQuantizeLinear"]
+
+
+def activation_ranges(model_path: Path, rows: Sequence[Sequence[int]], table: np.ndarray,
+                      percentile: float = PERCENTILE) -> dict[str, tuple[float, float]]:
+    """{layer input: (low, high)} over ``rows`` of piece ids ([CLS] ... [SEP]), each read alone."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+
+    model = onnx.load(str(model_path))
+    names = _dynamic_inputs(model)
+    if not names:
+        raise ValueError("the model has no dynamically quantized layer")
+    outputs = []
+    for name in names:
+        for op, suffix in (("ReduceMin", "/min"), ("ReduceMax", "/max")):
+            model.graph.node.append(helper.make_node(op, [name], [name + suffix], keepdims=0))
+            model.graph.output.append(helper.make_tensor_value_info(name + suffix, TensorProto.FLOAT, []))
+            outputs.append(name + suffix)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    lows: dict[str, list[float]] = {n: [] for n in names}
+    highs: dict[str, list[float]] = {n: [] for n in names}
+    for row in rows:
+        ids = np.asarray([list(row)], np.int64)
+        got = session.run(outputs, {"piece_vectors": table[ids], "mask": np.ones_like(ids)})
+        for k, name in enumerate(names):
+            lows[name].append(float(got[2 * k]))
+            highs[name].append(float(got[2 * k + 1]))
+    if not rows:
+        raise ValueError("no calibration sentences")
+    return {n: (float(np.percentile(lows[n], 100.0 - percentile)), float(np.percentile(highs[n], percentile)))
+            for n in names}
+
+
+def with_fixed_ranges(model_path: Path, out_path: Path, ranges: dict[str, tuple[float, float]]) -> None:
+    """Write ``model_path`` to ``out_path`` with each dynamic quantization of a layer input replaced
+    by a fixed one of ``ranges`` (uint8, asymmetric, as ``DynamicQuantizeLinear`` computes it)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(model_path))
+    nodes, added = [], []
+    for node in model.graph.node:
+        if node.op_type != "DynamicQuantizeLinear":
+            nodes.append(node)
+            continue
+        x = node.input[0]
+        y, y_scale, y_zero = node.output
+        low, high = min(ranges[x][0], 0.0), max(ranges[x][1], 0.0)
+        scale = np.float32((high - low) / 255.0) if high > low else np.float32(1.0)
+        zero = np.uint8(np.clip(np.round(-low / scale), 0, 255))
+        added += [numpy_helper.from_array(np.asarray(scale, np.float32), y_scale),
+                  numpy_helper.from_array(np.asarray(zero, np.uint8), y_zero)]
+        nodes.append(helper.make_node("QuantizeLinear", [x, y_scale, y_zero], [y], name=node.name + "/fixed"))
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    model.graph.initializer.extend(added)
+    onnx.checker.check_model(model)
+    mode = stat.S_IMODE(out_path.stat().st_mode) if out_path.exists() else 0o644
+    fd, tmp = tempfile.mkstemp(dir=out_path.parent, suffix=".onnx.tmp")
+    os.close(fd)
+    try:
+        onnx.save(model, tmp)
+        os.chmod(tmp, mode)  # mkstemp's file is private; the model is as readable as the one it replaces
+        os.replace(tmp, out_path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def fix_ranges(model_path: Path, rows: Sequence[Sequence[int]], table: np.ndarray,
+               percentile: float = PERCENTILE) -> int:
+    """Calibrate on ``rows`` and rewrite ``model_path`` in place; the number of layers fixed."""
+    ranges = activation_ranges(model_path, rows, table, percentile)
+    with_fixed_ranges(model_path, model_path, ranges)
+    return len(ranges)
+
+
+def calibration_rows(data: Path, n: int = CALIBRATION_SENTENCES, calls: int = CALIBRATION_CALLS,
+                     seed: int = 0) -> list[list[int]]:
+    """Piece id rows of WikiANN train sentences (as written and in lower case) and generated calls."""
+    from redactdesk.detect.encoder import CLS, SEP
+    from redactdesk.learn.public_data import read_conll_samples
+    from redactdesk.learn.train_encoder import piece_tokenizer
+    from redactdesk.synth.script import generate_call
+
+    path = data / "ner" / "wikiann_en" / "train.conll"
+    if not path.exists():
+        raise SystemExit(f"fixed_ranges: {path} not found (the public sets live in ../shared/data)")
+    samples = read_conll_samples(path, source="wikiann")
+    random.Random(seed).shuffle(samples)
+    sentences = [s.text.split() for s in samples[: n // 2]] + [s.text.lower().split() for s in samples[n // 2:n]]
+    for k in range(calls):
+        conv = generate_call(200000 + k, "en")
+        sentences += [[w.text for w in conv.words[t.start_word:t.end_word]] for t in conv.turns]
+    tok = piece_tokenizer()
+    rows = []
+    for words in sentences:
+        if words:
+            ids = tok.encode(words, is_pretokenized=True, add_special_tokens=False).ids[:MAX_PIECES]
+            rows.append([CLS, *ids, SEP])
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=Path("../shared/data"))
+    ap.add_argument("--model", type=Path, default=None, help="model folder (default: the bundled encoder_en)")
+    ap.add_argument("--percentile", type=float, default=PERCENTILE)
+    args = ap.parse_args(argv)
+    from redactdesk.detect.encoder import MODEL_FILE, model_dir, piece_table
+
+    folder = args.model or model_dir("en")
+    fixed = fix_ranges(folder / MODEL_FILE, calibration_rows(args.data), piece_table(), args.percentile)
+    print(f"fixed the activation ranges of {fixed} layers in {folder / MODEL_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
