@@ -23,6 +23,7 @@ import argparse
 import os
 import random
 import stat
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -49,7 +50,7 @@ def activation_ranges(model_path: Path, rows: Sequence[Sequence[int]], table: np
     model = onnx.load(str(model_path))
     names = _dynamic_inputs(model)
     if not names:
-        raise ValueError("the model has no dynamically quantized layer")
+        raise ValueError("the model has no dynamically quantized layer (its ranges are fixed already)")
     outputs = []
     for name in names:
         for op, suffix in (("ReduceMin", "/min"), ("ReduceMax", "/max")):
@@ -150,7 +151,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from redactdesk.detect.encoder import MODEL_FILE, model_dir, piece_table
 
     folder = args.model or model_dir("en")
-    fixed = fix_ranges(folder / MODEL_FILE, calibration_rows(args.data), piece_table(), args.percentile)
+    try:
+        fixed = fix_ranges(folder / MODEL_FILE, calibration_rows(args.data), piece_table(), args.percentile)
+    except ValueError as exc:
+        print(f"fixed_ranges: {folder / MODEL_FILE}: {exc}", file=sys.stderr)
+        return 2
     print(f"fixed the activation ranges of {fixed} layers in {folder / MODEL_FILE}")
     return 0
 
