@@ -147,6 +147,32 @@ class _Addresses:
                 e = self.num_end[e]
         return e if e - k <= 4 or 0 < digits <= 5 else 0
 
+    def house_then_postcode(self, k: int) -> int:
+        """End of the house number at ``k`` after a street's name, where speech runs it into the
+        postcode: :meth:`house` takes as many digits as a house may have, so "felixbaan nine fourteen
+        sixty two hs warfhuizen" (9, 1462 HS) and "travessa silva nine seven five zero two four five
+        five aveiro" (9, 7502-455) left a piece of postcode that reads as none, and the town went
+        unflagged. The house ends at the last number boundary where the rest of the run reads as one
+        postcode to its last number."""
+        e = self.house(k)
+        if not e or self.v.cased or not self.num[k]:
+            return e
+        run_end = e
+        while run_end < self.n and self.num[run_end] and self.same(k, run_end):
+            run_end = self.num_end[run_end]
+        if run_end == e and (e >= self.n or self.postcode(e)):
+            return e
+        bounds, w = [], k
+        while w < e:
+            w = self.num_end[w] if self.num[w] else w + 1
+            if w < e:
+                bounds.append(w)
+        for h in reversed(bounds):
+            p = self.postcode(h)
+            if p >= run_end:
+                return h
+        return e
+
     def _said_no_number(self, k: int) -> bool:
         """"s n" read aloud from "s/n" ("rua brito s n five seven one ..."), before a number (the postcode)."""
         return (not self.v.cased and self.keys[k] == "s" and k + 2 < self.n and self.keys[k + 1] == "n"
@@ -322,7 +348,7 @@ class _Addresses:
             return 0
         if not any(len(self.keys[x]) >= 2 for x in range(i + 1, k)):
             return 0  # "R S eighty nine oh one" is a reference said in letters, no "Rua S"
-        e = self.house(k) if k < self.n and self.same(i, k) else 0
+        e = self.house_then_postcode(k) if k < self.n and self.same(i, k) else 0
         if needs_postcode:
             return e if e and e < self.n and self.same(i, e) and self.postcode(e) else 0
         if e:
@@ -366,7 +392,7 @@ class _Addresses:
             key = keys[k]
             is_type = (k > i and self.street_type(k)) or self.glued_type(key)
             if is_type and self.free(k):
-                e = self.house(k + 1) if k + 1 < self.n and self.same(k, k + 1) and not (
+                e = self.house_then_postcode(k + 1) if k + 1 < self.n and self.same(k, k + 1) and not (
                     self.v.comma_after[k] and key in self.after) else 0
                 if e:
                     return e
@@ -436,7 +462,8 @@ class _Addresses:
                 if t is None:
                     break
                 tok = norm.tokens[t]
-                if digits >= 5 and not (one_by_one and len(tok.text) == 1 and digits < 8):
+                said_by_digit = tok.w1 - tok.w0 == len(tok.text)  # "zero three" is one token "03", a digit a word
+                if digits >= 5 and not (one_by_one and said_by_digit and digits + len(tok.text) <= 8):
                     break
                 digits += len(tok.text)
                 one_by_one = one_by_one and tok.w1 - tok.w0 == len(tok.text)

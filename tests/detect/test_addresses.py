@@ -135,6 +135,14 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
     # a flat's number of several words before the house number
     ("apt five hundred and fifty ninety two ryan formation west richardstad wa two thousand six hundred and forty seven",
      "apt five hundred and fifty ninety two ryan formation west richardstad wa two thousand six hundred and forty seven"),
+    # speech runs the house number into the postcode: the house ends where the rest reads as one
+    ("ship it to kerkweg twelve thirty one forty five kl zwolle please",  # 12, 3145 KL
+     "kerkweg twelve thirty one forty five kl zwolle"),
+    ("send it to travessa do sol three four one zero two six six six viseu thanks",  # 3, 4102-666
+     "travessa do sol three four one zero two six six six viseu"),
+    # "zero five" is one number of the normaliser, still a digit a word
+    ("the address is rua do carmo s n four one two three four zero five porto",
+     "rua do carmo s n four one two three four zero five porto"),
 ])
 def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     assert addresses(text) == [address]
