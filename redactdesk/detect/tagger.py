@@ -304,7 +304,9 @@ class TaggerSource:
                         continue  # "G is in George H.": alphabet words are no item; "you." is no organisation
                     a, b = _over_spelling(where, a, b, spelled)
                     w0, w1 = where[a], where[b - 1] + 1
-                    if cat == "LOCATION":  # a demonym is no place: a group said of someone, or a language
+                    # a demonym is no place, nor alone an organisation: a group said of someone, or a
+                    # language ("American Express", two words, stays an organisation)
+                    if cat == "LOCATION" or (cat == "ORGANIZATION" and w1 - w0 == 1):
                         reading = group_reading(docs[i], w0, w1)
                         if reading == "thing":
                             continue
