@@ -350,7 +350,7 @@ class _Addresses:
             return 0  # "R S eighty nine oh one" is a reference said in letters, no "Rua S"
         e = self.house_then_postcode(k) if k < self.n and self.same(i, k) else 0
         if needs_postcode:
-            return e if e and e < self.n and self.same(i, e) and self.postcode(e) else 0
+            return e if e and e < self.n and self.same(i, e) and self._postcode_or_unit_after(e) else 0
         if e:
             return e
         if lower_type:
@@ -359,6 +359,14 @@ class _Addresses:
                                         "carrer", "paseo", "plaza", "corso", "boulevard") and self.v.cap[i + 1]:
             return -k  # a named street without a number
         return 0
+
+    def _postcode_or_unit_after(self, e: int) -> bool:
+        """After a house number in speech: a postcode, a flat or door ("puerta one", "apt five"), or
+        a town and then a postcode ("pasaje aurora twenty two sevilla forty one thousand and three")."""
+        if self.postcode(e) or self.unit(e):
+            return True
+        t = self.town(e, False)
+        return bool(t) and t < self.n and self.same(e, t) and bool(self.postcode(t))
 
     def _foreign_type(self, key: str) -> bool:
         """A street word said before the name that is no English word ("alameda", "praça", "incrocio"):

@@ -140,6 +140,11 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
      "kerkweg twelve thirty one forty five kl zwolle"),
     ("send it to travessa do sol three four one zero two six six six viseu thanks",  # 3, 4102-666
      "travessa do sol three four one zero two six six six viseu"),
+    # an everyday street word said ("pasaje", "cuesta") counts with a door or a town and postcode after the number
+    ("ship to pasaje aurora twenty two sevilla forty one thousand and three thanks",
+     "pasaje aurora twenty two sevilla forty one thousand and three"),
+    ("send it to cuesta rosales twelve puerta three madrid twenty eight thousand and four",
+     "cuesta rosales twelve puerta three madrid twenty eight thousand and four"),
     # "zero five" is one number of the normaliser, still a digit a word
     ("the address is rua do carmo s n four one two three four zero five porto",
      "rua do carmo s n four one two three four zero five porto"),
@@ -155,6 +160,8 @@ def test_spoken_addresses_are_one_item_with_their_tail(text, address):
     "the meeting is on floor two of building nine thanks",
     "order two big boxes and three crates on monday",
     "he flew in via de gaulle airport at two",  # "via de" with no house number after the name
+    "we drove via paris two hundred people came",  # a town after "via", no postcode
+    "take the place of mary three times madrid wins",  # a town after the number, no postcode after it
 ])
 def test_spoken_look_alikes_are_no_address_or_stop_where_the_address_does(text):
     assert addresses(text) in ([], ["twelve oak lane"])
