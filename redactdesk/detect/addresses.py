@@ -599,6 +599,9 @@ class _Addresses:
                 break  # the postcode after the town ("lake christianchester se seven m three zn")
             particle = e > k and key in self._TOWN_PARTICLES and e + 1 < self.n and self.same(e, e + 1) and (
                 self.keys[e + 1].isalpha() and self.keys[e + 1] not in self.stop)  # "de" of "reguengos de monsaraz"
+            if e == k and after_postcode and key in self._TOWN_ARTICLES and e + 1 < self.n and self.same(e, e + 1) \
+                    and self._proper_town_word(e + 1):
+                particle = True  # a town's article after the postcode: "... seventy six thousand dos santos les bains"
             place = self.places.get(key)
             if place is not None and place.category == "REGION_CODE" and e > k and not particle:
                 break  # the region after the town
@@ -645,6 +648,14 @@ class _Addresses:
         if not (self.v.upper[e] and 2 <= len(c) <= 4 and c.isalpha()):
             return False
         return self.places.get(self.keys[e]) is not None or (e + 1 < self.n and bool(self.postcode(e + 1)))
+
+    _TOWN_ARTICLES = frozenset({"la", "le", "les", "los", "las", "el", "il", "lo", "dos", "das", "den", "de"})
+
+    def _proper_town_word(self, e: int) -> bool:
+        """A word that is a town's on its own: a name, a place or a word no everyday list holds."""
+        key = self.keys[e]
+        return bool(key) and key.isalpha() and key not in self.stop and (
+            key not in self.common or self.names.is_name(key) or self.places.get(key) is not None)
 
     _TOWN_PARTICLES = frozenset({"am", "an", "der", "im", "in", "di", "del", "della", "de", "la", "le", "les", "sur",
                                  "da", "do", "dos", "das", "du", "des", "y", "e", "vorm", "vor", "bei", "ob",

@@ -145,6 +145,9 @@ def test_the_long_tail_of_street_types_needs_capitals_and_a_house_number():
      "pasaje aurora twenty two sevilla forty one thousand and three"),
     ("send it to cuesta rosales twelve puerta three madrid twenty eight thousand and four",
      "cuesta rosales twelve puerta three madrid twenty eight thousand and four"),
+    # a town's article after the postcode belongs to the town
+    ("ship to eight rue haute forty five thousand and ten los morales thanks",
+     "eight rue haute forty five thousand and ten los morales"),
     # "zero five" is one number of the normaliser, still a digit a word
     ("the address is rua do carmo s n four one two three four zero five porto",
      "rua do carmo s n four one two three four zero five porto"),
