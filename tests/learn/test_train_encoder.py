@@ -53,6 +53,10 @@ def test_training_script_runs_on_a_tiny_corpus_and_writes_a_model_detection_can_
     alone = tagger.word_log_probs([["Maria", "Lopez", "lives", "in", "Oslo"]])[0]
     beside = tagger.word_log_probs([["Maria", "Lopez", "lives", "in", "Oslo"], ["a", "much", "longer"] * 20])[0]
     assert (alone == beside).all()
+    import onnx
+
+    ops = {n.op_type for n in onnx.load(str(out / "tagger.onnx")).graph.node}
+    assert "DynamicQuantizeLinear" not in ops and "MatMulInteger" not in ops and "MatMulIntegerToFloat" in ops
     # the piece table is not in the model folder: detection reads it from the pinned package
     assert sum(p.stat().st_size for p in out.iterdir()) < 5_000_000
 
