@@ -144,6 +144,9 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
         return [_Piece(m.group(1), NUM, w, w + 1, ordinal=True)]
     if _ALNUM.fullmatch(t):
         return [_Piece(t, ALNUM, w, w + 1)]
+    if len(t) == 2 and t[0] in "-–" and _LETTER.fullmatch(t[1]):
+        # Whisper times a spelling "W-A-L-K-E-R" as the words "W", "-A", "-L" ...: each a letter of it
+        return [_Piece(t[1], LETTER, w, w + 1, formatted=True, upper=raw.strip().strip(_STRIP)[-1:].isupper())]
     if len(t) == 1 and _LETTER.fullmatch(t):
         upper = raw.strip().strip(_STRIP).isupper()
         return [_Piece(t, LETTER, w, w + 1, formatted=listed or (upper and t not in ("i", "a")), upper=upper)]

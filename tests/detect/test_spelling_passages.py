@@ -63,3 +63,23 @@ def test_a_name_said_before_its_spelling_is_covered_with_it():
     text = "My name is John Smith S as in Sierra M as in Mike I T H."
     found = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
     assert any(w.startswith("John Smith") and w.endswith("I T H") for w in found)
+
+
+@pytest.mark.parametrize("text", ["Sure. W -A -L -K -E -R.", "my last name is T -H -O -M -P -S -O -N.",
+                                  "It is B -O -W -E -N, yes."])
+def test_a_spelling_whisper_writes_with_hyphens_is_covered_letter_by_letter(text):
+    """faster-whisper times "W-A-L-K-E-R" as the words "W", "-A", "-L" ...: each is a letter of the
+    spelling (they were read as words, and the surname went unflagged in the demo)."""
+    doc = DetectDoc.from_words(text.split(), "en")
+    start = next(i for i, w in enumerate(doc.words) if w.startswith("-")) - 1
+    end = max(i for i, w in enumerate(doc.words) if w.startswith("-")) + 1
+    spans = [s for s in detect_texts([text], "en")[0] if s["category"] in ("PERSON", "SPELLED_LETTERS")]
+    covered = {i for s in spans for i in range(s["start"], s["end"])}
+    first = len(" ".join(doc.words[:start])) + (1 if start else 0)
+    last = len(" ".join(doc.words[:end]))
+    assert all(i in covered for i in range(first, last) if not text[i].isspace() and text[i] not in ".,")
+
+
+def test_a_hyphen_before_a_digit_is_still_a_signed_number():
+    doc = DetectDoc.from_words("it was 4 -1 -1 today".split(), "en")
+    assert [t.text for t in doc.norm.tokens if t.kind == "num"] == ["4", "1", "1"]
