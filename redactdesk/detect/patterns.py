@@ -622,6 +622,15 @@ class _Finder:
         # card expiry and security code: the shape decides when one question asks for both
         exp = self.ctx("expiry", w0, w1, left=10)
         cvv = self.ctx("cvv", w0, w1, left=10)
+        if exp and cvv and 6 <= n <= 8 and len(seg) >= 2:  # one answer to "expiry and security code?": "0532 396"
+            for k in range(1, len(seg)):
+                head, rest = "".join(groups[:k]), "".join(groups[k:])
+                # MMYY only: "exp 7 3 3 5 5 1" is a reference, no 7/33 and a code
+                me = parse_expiry(groups[:k]) if len(head) == 4 and len(rest) in (3, 4) else None
+                if me and 2000 <= me[1] <= 2049:
+                    self.add(t0, t0 + k, "CARD_EXPIRY", 0.9, f"month/year {me[0]:02d}/{me[1] % 100:02d} after '{exp}'")
+                    self.add(t0 + k, t1, "CVV", 0.9, f"{len(rest)} digits after the expiry, '{cvv}' asked")
+                    return
         if exp and 3 <= n <= 6 and not (cvv and n == 3):
             me = parse_expiry(groups)
             if me and 2000 <= me[1] <= 2049:

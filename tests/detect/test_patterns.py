@@ -44,6 +44,23 @@ def test_expiry_and_cvv_from_one_question():
     assert ("CARD_EXPIRY", "april twenty twenty seven") in found("it expires april twenty twenty seven")
 
 
+@pytest.mark.parametrize("text,expiry,cvv", [
+    ("Expiry date and security code? It expires 0532, 396. Thanks", "0532,", "396."),
+    ("the expiry then the code on the back. Yeah, it expires 1032 .962. Best", "1032", ".962."),  # as Whisper wrote it
+    ("expiry and security code please oh five thirty two three nine six", "oh five thirty two", "three nine six"),
+])
+def test_expiry_and_cvv_said_in_one_breath_are_two_items(text, expiry, cvv):
+    hits = found(text)
+    assert ("CARD_EXPIRY", expiry) in hits and ("CVV", cvv) in hits
+
+
+def test_digits_after_an_expiry_with_no_code_asked_are_no_cvv():
+    assert not any(c == "CVV" for c, _ in found("what is the expiry date it expires 0532 and the ticket is 396"))
+    # a reference that starts with "exp", after the question: no 7/33 and a code
+    hits = found("expiry date and security code 0530 and 230 then your reference is exp 7 3 3 5 5 1")
+    assert ("GENERIC_ID", "7 3 3 5 5 1") in hits and ("CVV", "230") in hits
+
+
 def test_ssn_routing_and_context_words():
     assert ("SSN", "one two three four five six seven eight nine") in found(
         "my social security number is one two three four five six seven eight nine"
