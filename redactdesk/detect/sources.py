@@ -9,6 +9,8 @@ like the built-in ones. This module knows no implementation: the catalogue of so
 
 from __future__ import annotations
 
+import bisect
+
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -109,30 +111,43 @@ class DetectDoc:
 
     # --- context -------------------------------------------------------------------------------
 
-    def occurrences(self, phrase: tuple[str, ...]) -> list[int]:
-        """Start indices of every occurrence of ``phrase`` (lower-case words) in the document."""
+    def _word_index(self) -> dict[str, list[int]]:
+        """{lower-case word: its positions, ascending} (cached)."""
         index = self.cache.get("_word_index")
         if index is None:
             index = {}
             for i, w in enumerate(self.lower):
                 index.setdefault(w, []).append(i)
             self.cache["_word_index"] = index
+        return index
+
+    def occurrences(self, phrase: tuple[str, ...]) -> list[int]:
+        """Start indices of every occurrence of ``phrase`` (lower-case words) in the document."""
         n = len(phrase)
-        return [i for i in index.get(phrase[0], ()) if tuple(self.lower[i : i + n]) == phrase]
+        return [i for i in self._word_index().get(phrase[0], ()) if tuple(self.lower[i : i + n]) == phrase]
 
     def find_phrase(self, phrases: Iterable[tuple[str, ...]], lo: int, hi: int) -> tuple[int, tuple[str, ...]] | None:
-        """The last (closest to ``hi``) phrase found wholly inside words ``[lo, hi)``, with its start."""
+        """The last (closest to ``hi``) phrase found wholly inside words ``[lo, hi)``, with its start
+        (the longer phrase where two start there). Looks each phrase's first word up in the word
+        index: scanning every window position for every phrase was a tenth of the detection time of
+        spoken addresses."""
         lo = max(0, lo)
         hi = min(len(self.lower), hi)
+        index = self._word_index()
         best: tuple[int, tuple[str, ...]] | None = None
         for ph in phrases:
+            at = index.get(ph[0])
+            if not at:
+                continue
             n = len(ph)
-            first = ph[0]
-            for i in range(hi - n, lo - 1, -1):
-                if self.lower[i] == first and tuple(self.lower[i : i + n]) == ph:
+            j = bisect.bisect_right(at, hi - n) - 1
+            while j >= 0 and at[j] >= lo:
+                i = at[j]
+                if tuple(self.lower[i : i + n]) == ph:
                     if best is None or i > best[0] or (i == best[0] and n > len(best[1])):
                         best = (i, ph)
                     break
+                j -= 1
         return best
 
     def context(self, key: str, w0: int, w1: int, left: int = 8, right: int = 0) -> str | None:
