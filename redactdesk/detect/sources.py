@@ -10,7 +10,6 @@ like the built-in ones. This module knows no implementation: the catalogue of so
 from __future__ import annotations
 
 import bisect
-
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
