@@ -63,14 +63,15 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             return v.cap[k] or any(c.isdigit() for c in keys[k])
         return spoken_ok and keys[k] not in stop and keys[k].replace(" ", "").isalnum()
 
-    def left_name(w: int) -> int:
-        """Start of the capitalised (or spoken) name that ends right before word ``w``."""
+    def left_name(w: int, comma: bool = True) -> int:
+        """Start of the capitalised (or spoken) name that ends right before word ``w``; a comma
+        between the name and ``w`` only where ``comma`` (a legal form: "Babson-United, Inc.")."""
         k = w
         while k - 1 >= 0 and w - k < 5 and v.seg[k - 1] == v.seg[w]:
             j = k - 1
             if v.stop_after[j] or (v.comma_after[j] and j != w - 1):
                 break
-            if v.comma_after[j] and j == w - 1 and not v.cased:
+            if v.comma_after[j] and j == w - 1 and (not v.cased or not comma):
                 break
             if proper(j, True):
                 k = j
@@ -134,7 +135,7 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
         # generic word after a name: "Smith Bank", "Cosham Railway Station" (cased: capitalised)
         m = _phrase_at(keys, i, after, end)
         if m and i > 0 and (not v.cased or v.cap[i]):
-            a = left_name(i)
+            a = left_name(i, comma=False)  # "Miami, Florida, United States": no "Florida United"
             if a < i:
                 own = [k for k in range(a, i) if keys[k] not in connectors]
                 distinctive = [k for k in own if distinct(k)]
@@ -154,7 +155,7 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                     continue
         # generic word before a name: "University of Leicester", "Banco Santander", "Hotel Ritz"
         m = _phrase_at(keys, i, before, end)
-        if m and (not v.cased or v.cap[i]):
+        if m and (not v.cased or v.cap[i]) and not v.comma_after[i + m - 1]:  # "Atlantic City, New Jersey"
             s = i + m
             if s < end and keys[s] in ("of", "de", "del", "for", "di", "du", "des", "de la"):
                 s += 1

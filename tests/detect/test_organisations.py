@@ -1,0 +1,30 @@
+"""Organisations by legal form and generic word (the gazetteer's organisations part)."""
+
+import pytest
+
+from redactdesk.detect.organisations import find_organisations
+from redactdesk.detect.sources import DetectDoc
+
+
+def orgs(text):
+    words = text.split()
+    doc = DetectDoc.from_words(words, "en")
+    return [" ".join(words[h.start_word:h.end_word]) for h in find_organisations(doc, [False] * len(words))]
+
+
+@pytest.mark.parametrize("text,org", [
+    ("He works for Acme Corp in Leeds.", "Acme Corp"),
+    ("Babson-United, Inc. was sold.", "Babson-United, Inc."),  # a comma before a legal form
+    ("He played for Manchester United last year.", "Manchester United"),
+    ("She studied at the University of Leicester for years.", "University of Leicester"),
+])
+def test_organisations_by_legal_form_and_generic_word(text, org):
+    assert any(o.rstrip(".") == org.rstrip(".") for o in orgs(text)), orgs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Miami, Florida, United States",  # no "Florida, United" across the comma
+    "Atlantic City, New Jersey",  # no "City, New Jersey" across the comma
+])
+def test_a_generic_word_does_not_reach_a_name_across_a_comma(text):
+    assert not [o for o in orgs(text) if "," in o.rstrip(",")], orgs(text)
