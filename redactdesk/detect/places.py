@@ -106,6 +106,10 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             i += 1
             continue
         cue = i > 0 and v.seg[i - 1] == v.seg[i] and keys[i - 1] in cues and not v.stop_after[i - 1]
+        if not cue and place.category == "COUNTRY" and i > 1 and keys[i - 1] == "the" and v.seg[i - 2] == v.seg[i]:
+            cue = keys[i - 2] in cues and not v.stop_after[i - 2]  # "in the UK"; "in the Reading room" is none
+        # the region or country after a place and a comma: "Philadelphia, Pennsylvania, USA"
+        after_place = bool(hits) and hits[-1].end_word == i and v.comma_after[i - 1]
         # followed by ", Region" / ", Country": "Springfield, Illinois"
         after = None
         if v.comma_after[i + length - 1] and i + length < seg_end:
@@ -121,7 +125,9 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             if length > 1:
                 ok = strong = True
             elif place.common:
-                ok = strong = cue or after is not None
+                # a country in capitals is the country ("USA", "UK"), whatever else the word is
+                ok = strong = cue or after is not None or after_place or (
+                    place.category == "COUNTRY" and v.upper[i] and not v.sent_start[i])
             elif v.sent_start[i] and keys[i] in common:
                 ok = strong = cue or after is not None
             else:

@@ -52,3 +52,17 @@ def test_names_that_are_places():
     assert places("Michael Jordan flew to Jordan.") == [("Jordan", "COUNTRY")]
     assert places("David Ferrier and Victoria Beckham came.") == []
     assert places("Paris Hilton stayed in Paris.") == [("Paris", "CITY")]
+
+
+@pytest.mark.parametrize("text,country", [
+    ("He lives in the USA now.", "USA"),  # a country after "in the"
+    ("Stoloff was born in Philadelphia, Pennsylvania, USA.", "USA"),  # after a place and a comma
+    ("The US record label signed them.", "US"),  # a country in capitals in cased writing
+])
+def test_a_country_that_is_also_a_word_counts_where_it_reads_as_the_country(text, country):
+    assert any(w.rstrip(".,") == country for w, _ in places(text)), places(text)
+
+
+@pytest.mark.parametrize("text", ["Tell us more about it.", "We met in the Reading room.", "TELL US MORE"])
+def test_the_same_words_elsewhere_stay_words(text):
+    assert places(text) == []
