@@ -93,8 +93,35 @@ def detect_docs(
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        out.append(_with_possessives(doc.words, spans))
+        out.append(_with_possessives(doc.words, _with_initial_after(doc, spans)))
     return out
+
+
+_INITIALS = frozenset("bcdfghjklmnpqrstvwxz")  # no vowel: "a", "i", "u", "y", "e", "o" are words too
+
+
+def _with_initial_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """In speech a first name's initial after it belongs to the name ("engineer edward d",
+    "kenny g is the man"): written, the taggers read "Edward D." whole; said, the lone letter was
+    left out. Not where letters go on (a spelling) nor where the name ends a turn's words."""
+    from redactdesk.detect.worldnames import is_cased, load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    if not spans or is_cased(doc.words):
+        return spans
+    names = load_world_names()
+    starts = {s.start_word for s in spans}
+    spelled = doc.spelling_words()
+    n = len(doc.lower)
+    for s in spans:
+        e = s.end_word
+        if s.category != "PERSON" or e >= n or e in doc.breaks or e in starts or e in spelled:
+            continue
+        if doc.lower[e] not in _INITIALS or (e + 1 < n and e + 1 not in doc.breaks and len(doc.lower[e + 1]) == 1):
+            continue
+        if names.is_first(fold_key(doc.lower[e - 1])):
+            s.end_word = e + 1
+    return spans
 
 
 _DISCOURSE_BEFORE = frozenset({"yeah", "yes", "oh", "okay", "ok", "well", "um", "uh", "so", "and"})

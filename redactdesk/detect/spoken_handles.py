@@ -27,6 +27,7 @@ from redactdesk.lang.lexicon import Lexicon
 
 SOURCE = "identifiers"
 MIN_LETTERS = 4  # "at ups", "at bt" are too short to tell a handle from an abbreviation
+MAX_DIGITS = 4  # digits a handle carries in two numbers said after it
 
 
 def _unknown_word(word: str, everyday: frozenset[str], stop: frozenset[str]) -> bool:
@@ -100,6 +101,9 @@ def _digits_after(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozen
     if num is None or num.kind != NUM or num.w0 != w:
         return w
     end = num.w1
+    nxt = doc.norm.tokens[t + 1] if t + 1 < len(doc.norm.tokens) else None
+    if nxt is not None and nxt.kind == NUM and nxt.w0 == end and len(num.text) + len(nxt.text) <= MAX_DIGITS:
+        end = nxt.w1  # a year said in two numbers: "at annabel twenty ten" is @annabel2010
     if end < len(doc.lower):
         tail = doc.lower[end]
         if 2 <= len(tail) <= 6 and tail.isalpha() and tail not in everyday and tail not in stop \

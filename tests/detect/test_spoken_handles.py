@@ -22,6 +22,7 @@ def found(text):
     ("follow at the_rhs for tickets", "at the_rhs"),
     ("rt at ryanmiller three thousand and thirty nine you rock", "at ryanmiller three thousand and thirty nine"),
     ("at michael five sos you make me happy", "at michael five sos"),  # a listed name with digits
+    ("follow me on instagram at rosalind twenty ten lol", "at rosalind twenty ten"),  # a year said in two numbers
 ])
 def test_a_handle_said_aloud_is_one_username_with_its_digits(text, handle):
     assert handles(text) == [handle]
