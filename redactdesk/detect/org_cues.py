@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.lang.lexicon import context_words
 
 SOURCE = "patterns"
 MAX_WORDS = 3  # "bank of new york" is longer, but a longer walk mostly runs into the rest of the sentence
@@ -46,8 +47,6 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
         return []
     stop = lex.stop_words
     generic = frozenset(w for ph in lex.hot("org_cue_generic") for w in ph)
-    from redactdesk.lang.lexicon import context_words
-
     context = context_words(lex)
     starts = set(doc.breaks)
 

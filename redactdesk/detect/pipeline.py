@@ -103,7 +103,7 @@ _INITIALS = frozenset("bcdfghjklmnpqrstvwxz")  # no vowel: "a", "i", "u", "y", "
 def _with_initial_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """In speech a first name's initial after it belongs to the name ("engineer edward d",
     "kenny g is the man"): written, the taggers read "Edward D." whole; said, the lone letter was
-    left out. Not where letters go on (a spelling) nor where the name ends a turn's words."""
+    left out. Not where letters go on (a spelling), nor across a turn's end."""
     from redactdesk.detect.worldnames import is_cased, load_world_names
     from redactdesk.lang.folding import fold_key
 
@@ -158,11 +158,19 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A PERSON of kin words only ("call mom", "mom 's phone", "tell grandma") names no one: what
     someone is to the speaker is no identifier (SLURP labels it ``relation``). "Uncle Bob" keeps its
     name. The words: the lexicon's ``kin_words``."""
-    kin = frozenset(str(w) for w in ((doc.lex.raw.get("kin_words") or ()) if doc.lex else ()))
+    kin = _kin_words(doc.lex) if doc.lex else frozenset()
     if not kin:
         return spans
-    return [s for s in spans if s.category != "PERSON" or not all(  # "mom 's": the document's words read "mom s"
-        _without_possessive(w) in kin for w in doc.lower[s.start_word:s.end_word] if w not in _POSSESSIVE | {"s"})]
+    return [s for s in spans if s.category != "PERSON" or not all(
+        _without_possessive(w) in kin for w in doc.lower[s.start_word:s.end_word] if w not in _POSSESSIVE_WORDS)]
+
+
+_POSSESSIVE_WORDS = frozenset({"'s", "’s", "'", "’", "s"})  # "mom 's": the document's words read "mom s"
+
+
+@functools.lru_cache(maxsize=4)
+def _kin_words(lex: Any) -> frozenset[str]:
+    return frozenset(str(w) for w in (lex.raw.get("kin_words") or ()))
 
 
 def _without_possessive(word: str) -> str:

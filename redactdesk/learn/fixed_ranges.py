@@ -10,8 +10,10 @@ alone than in a batch of 256 — re-detecting one call could change the suggesti
 This module replaces each ``DynamicQuantizeLinear`` of the graph by a ``QuantizeLinear`` with a
 fixed range, measured once on calibration sentences read one at a time (no padding): for each
 layer input, the :data:`PERCENTILE` th percentile of the sentences' maxima and the mirrored one of
-their minima (a rare extreme saturates instead of coarsening every sentence's steps). Weights and
-speed stay as they were; the answer for a sentence no longer depends on its batch.
+their minima (a rare extreme saturates instead of coarsening every sentence's steps). Weights stay
+as they were; each integer product and its rescaling become ONNX Runtime's fused
+``MatMulIntegerToFloat`` (:func:`_integer_matmuls_to_float`), so the speed does too. The answer
+for a sentence no longer depends on its batch.
 
 Run by :func:`redactdesk.learn.train_encoder.export` after quantization (calibrated on training
 sentences); on a bundled model: ``python -m redactdesk.learn.fixed_ranges --data ../shared/data``.
