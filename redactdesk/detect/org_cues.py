@@ -10,6 +10,9 @@ three kinds of cue (``hotwords``):
   a word no everyday list holds or a short one, a ticker ("amd"); "the opening stock price" and
   "high stock price" are no company (``org_cue_generic`` holds such words). After it, any word.
   These hits stand alone in the vote.
+- ``org_cue_greeting``: an agent's greeting names the company ("thank you for calling deal telecom",
+  "you've reached ...", "ha llamado a ..."); a department is none ("you've reached customer
+  service": ``org_cue_generic``). These stand alone too.
 - ``org_cue_employer``: where someone works or banks ("i work for", "employed by", "we bank with").
   Often no name follows ("work for a bank", "work at night", "work for the council": the lexicon's
   ``org_cue_generic`` words and every function word end the walk). The hit stands alone only when
@@ -43,7 +46,8 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     if lex is None:
         return []
     lower = doc.lower
-    if not any(lex.hot(k) for k in ("org_cue_market_before", "org_cue_market_after", "org_cue_employer")):
+    if not any(lex.hot(k) for k in ("org_cue_market_before", "org_cue_market_after", "org_cue_greeting",
+                                    "org_cue_employer")):
         return []
     stop = lex.stop_words
     generic = frozenset(w for ph in lex.hot("org_cue_generic") for w in ph)
@@ -63,7 +67,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
             taken.update(range(a, b))
             hits.append(Hit(a, b, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE, reason, strong))
 
-    for key in ("org_cue_market_before", "org_cue_employer"):
+    for key in ("org_cue_market_before", "org_cue_greeting", "org_cue_employer"):
         for ph in lex.hot(key):
             for w in doc.occurrences(ph):
                 a = w + len(ph)
@@ -74,7 +78,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                     b += 1
                 if b == a:
                     continue
-                if key == "org_cue_market_before":
+                if key in ("org_cue_market_before", "org_cue_greeting"):
                     add(a, b, True, f"company after '{' '.join(ph)}'")
                 else:
                     add(a, b, distinctive(doc.words[a:b], lex.language), f"employer after '{' '.join(ph)}'")

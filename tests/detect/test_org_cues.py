@@ -17,6 +17,8 @@ def orgs(text, language="en"):
     ("we bank with barclays", "barclays"),
     ("i work for the bbc in london", "bbc"),
     ("my husband worked for zendesk until may", "zendesk"),  # a word of no list stands alone
+    ("you've reached deal telecom my name is william", "deal telecom"),  # an agent's greeting
+    ("thank you for calling bright river energy how can i help", "bright river energy"),
 ])
 def test_the_company_a_cue_names_is_an_organisation(text, org):
     assert org in orgs(text)
@@ -31,10 +33,13 @@ def test_the_company_a_cue_names_is_an_organisation(text, org):
     "she works at home on fridays",
     "i used to work for a bank",
     "i work for fun",  # an everyday word needs a second source
+    "thank you for calling customer service this is anna",  # a department
+    "you've reached the billing team",
 ])
 def test_what_follows_a_cue_is_no_company_by_itself(text):
     assert orgs(text) == []
 
 
-def test_spanish_employer():
+def test_spanish_employer_and_greeting():
     assert "zendesk" in orgs("trabajo en zendesk desde hace dos años", "es")
+    assert "seguros cantábrico" in orgs("ha llamado a seguros cantábrico le atiende marta", "es")
