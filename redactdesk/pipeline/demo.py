@@ -22,7 +22,7 @@ from typing import Any
 
 from redactdesk.core.types import ConversationStatus, Role
 from redactdesk.pipeline.progress import CancelFn, ProgressFn, part, tqdm_progress
-from redactdesk.resources import samples_dir
+from redactdesk.resources import resource, samples_dir
 from redactdesk.store import Project
 
 DEMO_REVIEWER = "Demo Reviewer"
@@ -93,6 +93,40 @@ def samples_fingerprint() -> str:
     for f in sorted(folder.iterdir()):
         h.update(f"{f.name}:{f.stat().st_size}".encode())
     return h.hexdigest()[:16]
+
+
+def detector_fingerprint() -> str:
+    """Changes whenever detection may: the detect package's code, its lists and the bundled models
+    (about 35 MB read in 40 ms)."""
+    import hashlib
+
+    import redactdesk.detect as detect_package
+
+    h = hashlib.sha256()
+    for root in (Path(detect_package.__file__).parent, resource("detect"), resource("models")):
+        for f in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc"):
+            h.update(f.relative_to(root).as_posix().encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def redetect_if_detector_changed(project: Project, *, quiet: bool = False) -> bool:
+    """Detect the demo's transcribed calls again when the detector changed since they were
+    detected (an update): the built demo project is kept between runs, and its suggestions (and the
+    headless demo's precision and recall) would otherwise be the old detector's. Nothing is decided
+    in it, so nothing is lost. True when it detected again."""
+    from redactdesk.pipeline.detection import detect_project
+
+    now = detector_fingerprint()
+    if project.setting("demo.detector") == now:
+        return False
+    done = [r.id for r in project.list_conversations() if r.n_words and r.status != ConversationStatus.NEW.value]
+    if done:
+        if not quiet:
+            print("the detector changed since the demo project was detected: detecting its calls again")
+        detect_project(project, done)
+    project.set_setting("demo.detector", now)
+    return bool(done)
 
 
 def _built_from(path: Path) -> str | None:
@@ -207,6 +241,7 @@ def ensure_demo_project(path: Path | None = None, *, fresh: bool = False, prepar
         build_demo_project(path, limit=limit)
     if prepare:
         with Project.open(path, actor="demo", role=Role.ANNOTATOR) as project:
+            redetect_if_detector_changed(project, quiet=quiet)
             if pending_conversations(project)[1]:
                 update, close = tqdm_progress("preparing the demo project", disable=quiet)
                 try:

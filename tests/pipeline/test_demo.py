@@ -80,3 +80,28 @@ def test_a_demo_built_from_older_sample_calls_is_rebuilt(tmp_path, monkeypatch):
     demo.ensure_demo_project(path, prepare=False, limit=1, quiet=True)
     with Project.open(path) as project:
         assert project.setting("marker") is None and project.setting("demo.samples") == "changed"
+
+
+def test_a_demo_detected_by_an_older_detector_is_detected_again(tmp_path, monkeypatch):
+    """The built demo project is kept between runs: after a detector update its suggestions (and the
+    headless demo's precision and recall) must be the new detector's, not the old one's."""
+    from redactdesk.formats import read_conversation_json
+    from redactdesk.pipeline import detection
+
+    path = demo.ensure_demo_project(tmp_path / "demo.rdproj", prepare=False, limit=1, quiet=True)
+    with Project.open(path) as project:
+        cid = project.conversation_ids()[0]
+        ref = read_conversation_json(project.load_conversation(cid).meta["reference"])
+        project.replace_words(cid, ref.words, ref.turns, action="transcribe", status=ConversationStatus.TRANSCRIBED)
+    detected = []
+    real = detection.detect_project
+    monkeypatch.setattr(detection, "detect_project", lambda p, ids=None, **kw: detected.append(list(ids)) or real(p, ids, **kw))
+    demo.ensure_demo_project(path, limit=1, quiet=True)  # detects the transcribed call once
+    demo.ensure_demo_project(path, limit=1, quiet=True)  # same detector: nothing again
+    assert detected == [[cid]]
+    monkeypatch.setattr(demo, "detector_fingerprint", lambda: "a newer detector")
+    demo.ensure_demo_project(path, limit=1, quiet=True)
+    assert detected == [[cid], [cid]]
+    with Project.open(path) as project:
+        assert project.setting("demo.detector") == "a newer detector"
+        assert project.list_conversations()[0].suggested > 0
