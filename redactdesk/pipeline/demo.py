@@ -110,23 +110,24 @@ def detector_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
-def redetect_if_detector_changed(project: Project, *, quiet: bool = False) -> bool:
-    """Detect the demo's transcribed calls again when the detector changed since they were
-    detected (an update): the built demo project is kept between runs, and its suggestions (and the
-    headless demo's precision and recall) would otherwise be the old detector's. Nothing is decided
-    in it, so nothing is lost. True when it detected again."""
-    from redactdesk.pipeline.detection import detect_project
-
+def detect_again_if_detector_changed(project: Project, *, quiet: bool = False) -> list[str]:
+    """Mark the demo's detected calls for detecting again when the detector changed since they
+    were detected (an update): the built demo project is kept between runs, and its suggestions
+    (and the headless demo's precision and recall) would otherwise stay the old detector's. They go
+    back to "transcribed", so the preparation that follows — the headless one, or the app's in the
+    background — detects them again (not transcribe: that is kept). Nothing is decided in the built
+    project, so nothing is lost. The calls marked."""
     now = detector_fingerprint()
     if project.setting("demo.detector") == now:
-        return False
-    done = [r.id for r in project.list_conversations() if r.n_words and r.status != ConversationStatus.NEW.value]
-    if done:
-        if not quiet:
-            print("the detector changed since the demo project was detected: detecting its calls again")
-        detect_project(project, done)
+        return []
+    marked = [r.id for r in project.list_conversations() if r.n_words and r.status not in (
+        ConversationStatus.NEW.value, ConversationStatus.TRANSCRIBED.value)]
+    for cid in marked:
+        project.set_status(cid, ConversationStatus.TRANSCRIBED)
     project.set_setting("demo.detector", now)
-    return bool(done)
+    if marked and not quiet:
+        print("the detector changed since the demo project was detected: its calls are detected again")
+    return marked
 
 
 def _built_from(path: Path) -> str | None:
@@ -239,9 +240,10 @@ def ensure_demo_project(path: Path | None = None, *, fresh: bool = False, prepar
             Path(str(path) + suffix).unlink(missing_ok=True)
     if not path.exists():
         build_demo_project(path, limit=limit)
+    with Project.open(path, actor="demo", role=Role.ANNOTATOR) as project:
+        detect_again_if_detector_changed(project, quiet=quiet)
     if prepare:
         with Project.open(path, actor="demo", role=Role.ANNOTATOR) as project:
-            redetect_if_detector_changed(project, quiet=quiet)
             if pending_conversations(project)[1]:
                 update, close = tqdm_progress("preparing the demo project", disable=quiet)
                 try:

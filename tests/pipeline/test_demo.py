@@ -100,8 +100,11 @@ def test_a_demo_detected_by_an_older_detector_is_detected_again(tmp_path, monkey
     demo.ensure_demo_project(path, limit=1, quiet=True)  # same detector: nothing again
     assert detected == [[cid]]
     monkeypatch.setattr(demo, "detector_fingerprint", lambda: "a newer detector")
+    demo.ensure_demo_project(path, prepare=False, limit=1, quiet=True)  # the app's way: it prepares in the background
+    with Project.open(path) as project:
+        assert demo.pending_conversations(project) == ([], [cid])  # detected again, not transcribed again
+        assert project.setting("demo.detector") == "a newer detector"
     demo.ensure_demo_project(path, limit=1, quiet=True)
     assert detected == [[cid], [cid]]
     with Project.open(path) as project:
-        assert project.setting("demo.detector") == "a newer detector"
-        assert project.list_conversations()[0].suggested > 0
+        assert project.list_conversations()[0].suggested > 0 and demo.pending_conversations(project) == ([], [])
