@@ -651,7 +651,7 @@ class _Finder:
             return
 
         if money and n < 9:
-            if self.p["money"]:
+            if self.p["money"] and (digits != "1" or self.ctx("money", w0, w1, left=5)):  # "one euro in dollars"
                 self.add(t0, t1, "MONEY", 0.6, "amount followed by a currency word")
             return
 
@@ -822,6 +822,9 @@ class _Finder:
                     digits = "".join(t.text for t in toks[i:j])
                     if len(digits) <= 7:
                         end = j
+            if end == j + 1 and j == i + 1 and tk.text in ("1", "a", "un", "una") and not self.ctx(
+                    "money", *self.words(i, j), left=5):
+                end = None  # "convert one euro to dollars": a currency, nobody's amount ("I owe 1 dollar" is one)
             if end is not None and self.free(i, end):
                 self.add(i, end, "MONEY", 0.8, "amount of money")
                 i = end

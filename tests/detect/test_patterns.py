@@ -175,3 +175,17 @@ def test_email_look_alikes_as_asr_writes_them():
     assert not any(c in ("EMAIL", "URL") for c, _ in found("we use .NET and Java here"))
     # a stop word before the first label is no part of the address
     assert ("EMAIL", "Wright at example .org") in found("Yes. Wright at example .org")
+
+
+@pytest.mark.parametrize("text", ["how much is one euro in dollars", "convert a dollar to yen", "what is 1 euro in pounds"])
+def test_one_unit_of_a_currency_is_a_currency_not_an_amount(text):
+    assert not any(c == "MONEY" for c, _ in found(text))
+
+
+@pytest.mark.parametrize("text,amount", [
+    ("i owe you 1 dollar", "1 dollar"),  # a money word near: somebody's amount
+    ("the balance is one dollar and fifty cents", "one dollar and fifty cents"),
+    ("it cost ten dollars", "ten dollars"),
+])
+def test_amounts_stay_amounts(text, amount):
+    assert ("MONEY", amount) in found(text)
