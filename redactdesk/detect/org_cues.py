@@ -26,15 +26,21 @@ people.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from redactdesk.detect.sources import DetectDoc, Hit
-from redactdesk.lang.lexicon import context_words
+from redactdesk.lang.lexicon import Lexicon, context_words
 
 SOURCE = "patterns"
 MAX_WORDS = 3  # "bank of new york" is longer, but a longer walk mostly runs into the rest of the sentence
 BEFORE_WORDS = 2  # words a name may have before an after-cue ("coca cola stock")
 TICKER_LETTERS = 4  # a short word before an after-cue is a ticker ("amd stock prices", "ibm shares")
+
+
+@functools.lru_cache(maxsize=4)
+def _generic_words(lex: Lexicon) -> frozenset[str]:
+    return frozenset(w for ph in lex.hot("org_cue_generic") for w in ph)
 
 
 def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) -> list[Hit]:
@@ -50,7 +56,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                                     "org_cue_employer")):
         return []
     stop = lex.stop_words
-    generic = frozenset(w for ph in lex.hot("org_cue_generic") for w in ph)
+    generic = _generic_words(lex)
     context = context_words(lex)
     starts = set(doc.breaks)
 

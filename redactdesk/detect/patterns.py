@@ -651,7 +651,7 @@ class _Finder:
             return
 
         if money and n < 9:
-            if self.p["money"] and (digits != "1" or self.ctx("money", w0, w1, left=5)):  # "one euro in dollars"
+            if self.p["money"] and not self._a_currency_not_an_amount(t0, t1):
                 self.add(t0, t1, "MONEY", 0.6, "amount followed by a currency word")
             return
 
@@ -787,6 +787,12 @@ class _Finder:
 
     # money ---------------------------------------------------------------------------------------
 
+    def _a_currency_not_an_amount(self, t0: int, t1: int) -> bool:
+        """One unit of a currency with no money word near ("convert one euro to dollars", "a dollar
+        is worth") names a currency, nobody's amount; "I owe you 1 dollar" is one."""
+        return t1 == t0 + 1 and self.toks[t0].text in ("1", "a", "un", "una") and not self.ctx(
+            "money", *self.words(t0, t1), left=5)
+
     def money(self) -> None:
         """Amounts: "124 dollars and 50 cents", "124 euros con 50 céntimos", or bare numbers after a
         money word ("the balance is 124 50")."""
@@ -822,9 +828,8 @@ class _Finder:
                     digits = "".join(t.text for t in toks[i:j])
                     if len(digits) <= 7:
                         end = j
-            if end == j + 1 and j == i + 1 and tk.text in ("1", "a", "un", "una") and not self.ctx(
-                    "money", *self.words(i, j), left=5):
-                end = None  # "convert one euro to dollars": a currency, nobody's amount ("I owe 1 dollar" is one)
+            if end == j + 1 and self._a_currency_not_an_amount(i, j):
+                end = None
             if end is not None and self.free(i, end):
                 self.add(i, end, "MONEY", 0.8, "amount of money")
                 i = end

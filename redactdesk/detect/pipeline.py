@@ -165,7 +165,6 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         _without_possessive(w) in kin for w in doc.lower[s.start_word:s.end_word] if w not in _POSSESSIVE_WORDS)]
 
 
-_POSSESSIVE_WORDS = frozenset({"'s", "’s", "'", "’", "s"})  # "mom 's": the document's words read "mom s"
 
 
 @functools.lru_cache(maxsize=4)
@@ -200,6 +199,7 @@ def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
 
 _POSSESSIVE = frozenset({"'s", "’s", "'", "’"})
+_POSSESSIVE_WORDS = _POSSESSIVE | {"s"}  # "mom 's": the document's words read "mom s"
 _NAMED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP", "DATE"})
 
 

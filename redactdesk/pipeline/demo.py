@@ -242,18 +242,16 @@ def ensure_demo_project(path: Path | None = None, *, fresh: bool = False, prepar
         build_demo_project(path, limit=limit)
     with Project.open(path, actor="demo", role=Role.ANNOTATOR) as project:
         detect_again_if_detector_changed(project, quiet=quiet)
-    if prepare:
-        with Project.open(path, actor="demo", role=Role.ANNOTATOR) as project:
-            if pending_conversations(project)[1]:
-                update, close = tqdm_progress("preparing the demo project", disable=quiet)
-                try:
-                    stats = prepare_demo_project(project, model=model, progress=update)
-                finally:
-                    close()
-                if not quiet:
-                    print(f"demo project: {stats['conversations']} calls, {stats['audio_seconds'] / 60:.1f} min of "
-                          f"audio transcribed in {stats['asr_seconds']:.0f} s, {stats['suggestions']} suggestions "
-                          f"({stats['seconds']:.0f} s in all)")
+        if prepare and pending_conversations(project)[1]:
+            update, close = tqdm_progress("preparing the demo project", disable=quiet)
+            try:
+                stats = prepare_demo_project(project, model=model, progress=update)
+            finally:
+                close()
+            if not quiet:
+                print(f"demo project: {stats['conversations']} calls, {stats['audio_seconds'] / 60:.1f} min of "
+                      f"audio transcribed in {stats['asr_seconds']:.0f} s, {stats['suggestions']} suggestions "
+                      f"({stats['seconds']:.0f} s in all)")
     return path
 
 
