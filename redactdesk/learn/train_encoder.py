@@ -75,12 +75,13 @@ def encode_sentences(words: Sequence[Sequence[str]], tags: Sequence[Sequence[str
 
 
 def prepare(data: Path, out: Path, *, calls: int = 300, seed: int = 0, limit: int | None = None,
-            swap: float = 0.5) -> dict:
+            swap: float = 0.5, slurp_weight: int | None = None) -> dict:
     """Build the spoken and written training sentences, encode them into pieces, hold out a
     twentieth (the same sentences in both forms), and write one ``.npz``."""
-    from redactdesk.learn.train_tagger import build_sentences
+    from redactdesk.learn.train_tagger import SLURP_WEIGHT, build_sentences
 
-    spoken, lines = build_sentences(data, calls, seed, limit, swap, cased=False)
+    slurp_weight = SLURP_WEIGHT if slurp_weight is None else slurp_weight
+    spoken, lines = build_sentences(data, calls, seed, limit, swap, cased=False, slurp_weight=slurp_weight)
     written, _ = build_sentences(data, calls, seed, limit, swap, cased=True)
     rows = []
     for form, sents in (("spoken", spoken), ("written", written)):
@@ -95,7 +96,7 @@ def prepare(data: Path, out: Path, *, calls: int = 300, seed: int = 0, limit: in
     np.savez_compressed(out, ids=np.concatenate(ids), labels=np.concatenate(labels), lengths=lengths, dev=dev,
                         spoken=np.array([rows[i][0] == "spoken" for i in order]),
                         meta=np.array(json.dumps({"lines": lines, "seed": seed, "calls": calls, "swap": swap,
-                                                  "limit": limit, "tags": TAGS})))
+                                                  "slurp_weight": slurp_weight, "limit": limit, "tags": TAGS})))
     return {"sentences": len(rows), "dev": int(dev.sum()), "pieces": int(lengths.sum())}
 
 
@@ -448,7 +449,8 @@ def _run(step: str, args: argparse.Namespace, tmp: Path) -> None:
     prepared = args.prepared or tmp / "prepared.npz"
     weights = args.weights or tmp / "weights"
     if step in ("prepare", "all"):
-        print(json.dumps(prepare(args.data, prepared, calls=args.calls, seed=args.seed, limit=args.limit)))
+        print(json.dumps(prepare(args.data, prepared, calls=args.calls, seed=args.seed, limit=args.limit,
+                                 swap=args.swap, slurp_weight=args.slurp_weight)))
         if args.eval is not None:
             print(json.dumps(prepare_eval(args.data, args.eval)))
     if step in ("fit", "all"):
@@ -479,6 +481,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--calls", type=int, default=300)
     ap.add_argument("--limit", type=int, default=None, help="sentences per public file (tests, quick runs)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--swap", type=float, default=0.5, help="share of name sentences whose names are swapped")
+    ap.add_argument("--slurp-weight", type=int, default=None, help="times SLURP's even ids are seen (default 2)")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--batch-tokens", type=int, default=2048)

@@ -99,7 +99,8 @@ def _vectors_pipeline(sentences: Sequence[TaggedSentence], path: Path) -> None:
 
 
 def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
-                    swap: float = 0.5, cased: bool = False) -> tuple[list[TaggedSentence], list[str]]:
+                    swap: float = 0.5, cased: bool = False,
+                    slurp_weight: int = SLURP_WEIGHT) -> tuple[list[TaggedSentence], list[str]]:
     """The training sentences and the report's lines about where they came from. ``cased``: the
     tagger for cased writing — sentences as written, case kept, and no SLURP (lower-case commands)."""
     samples = []
@@ -115,9 +116,9 @@ def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
     slurp = data / SLURP_FILE
     if slurp.exists() and not cased:
         half = slurp_half(read_slurp(slurp), 0)
-        samples += half * SLURP_WEIGHT
+        samples += half * slurp_weight
         lines.append(f"- SLURP devel, utterances with even ids (`{SLURP_FILE}`, CC BY 4.0): {len(half):,}, seen "
-                     f"{SLURP_WEIGHT}x (odd ids are kept for evaluation); its non-personal labels taught as "
+                     f"{slurp_weight}x (odd ids are kept for evaluation); its non-personal labels taught as "
                      "not names, artists' names left unknown")
     if calls:
         gen = generated_call_sentences(calls, seed=200000 + seed)

@@ -84,3 +84,25 @@ def test_training_sentences_add_swapped_copies_of_name_sentences():
     s = [Sample("c", "we met anna berg", [GoldSpan(7, 16, "PERSON")]), Sample("d", "nothing here", [])]
     out = training_sentences(s, swap=1.0, seed=0, names=WorldNames(seed=0, per_locale=3))
     assert len(out) == 3
+
+
+def test_slurp_weight_sets_how_often_the_even_ids_are_seen(tmp_path, tiny_public_data):
+    """``train_encoder prepare --slurp-weight N``: the SLURP utterances trained on (even ids) appear N
+    times; the odd ids, kept for evaluation, never."""
+    import json
+
+    from redactdesk.learn.train_tagger import build_sentences
+
+    slurp = tmp_path / "data" / "spoken" / "slurp_devel_charspans.jsonl"
+    slurp.parent.mkdir(parents=True)
+    slurp.write_text(json.dumps({"id": 10, "text": "call maria lopez", "spans": [
+        {"start": 5, "end": 16, "label": "person"}]}) + "\n" + json.dumps(
+        {"id": 11, "text": "wake me at nine", "spans": []}) + "\n")
+
+    def count(weight):
+        sents, lines = build_sentences(tmp_path / "data", calls=0, seed=0, limit=5, swap=0.0, slurp_weight=weight)
+        return sum(s.words == ["call", "maria", "lopez"] for s in sents), sum(s.words[:2] == ["wake", "me"]
+                                                                                for s in sents), lines
+    n3, odd, lines = count(3)
+    assert (n3, odd) == (3, 0) and any("seen 3x" in line for line in lines)
+    assert count(1)[0] == 1
