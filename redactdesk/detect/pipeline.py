@@ -22,6 +22,7 @@ from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
+from redactdesk.detect.scheme_names import schemes_are_no_names
 from redactdesk.detect.sources import DetectDoc, Source
 from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine, propagate_names
 from redactdesk.formats.files import atomic_path
@@ -86,7 +87,7 @@ def detect_docs(
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
-        spans = _kin_are_no_people(doc, spans)
+        spans = schemes_are_no_names(doc, _kin_are_no_people(doc, spans))
         if "NRP" in tax:
             spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
