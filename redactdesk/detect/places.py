@@ -65,6 +65,11 @@ def load_places() -> PlaceList:
     return PlaceList(entries, {k: tuple(sorted(v, reverse=True)) for k, v in lengths.items()})
 
 
+# words before a noun that no town's name follows in speech (a country or region may: "the uk", "the landes";
+# "a" is a Spanish place cue)
+_NOUN_BEFORE = frozenset({"the", "an", "this", "that", "these", "those", "my", "your", "his", "her", "our", "their",
+                          "its", "good"})
+
 _CONNECT = frozenset({"de", "del", "la", "las", "los", "of", "the", "and", "upon", "on", "en", "le", "les", "du",
                       "des", "am", "an", "der", "di", "da", "do", "dos", "das", "y", "sur", "sous", "lès", "im"})
 
@@ -142,6 +147,9 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 ok = strong = not all(w in common or w in stop or w in _CONNECT for w in words)
             elif place.common or words[0] in stop or len(words[0]) < 3:
                 ok = strong = False
+            elif place.category == "CITY" and not cue and i > 0 and v.seg[i - 1] == v.seg[i] \
+                    and keys[i - 1] in _NOUN_BEFORE:
+                ok = strong = False  # "the rest of the year", "good luck", "the rugby team": said, no town
             elif place.category == "COUNTRY" or place.weight >= 5 or cue:
                 ok = True
                 strong = not place.name or cue

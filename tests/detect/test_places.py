@@ -66,3 +66,22 @@ def test_a_country_that_is_also_a_word_counts_where_it_reads_as_the_country(text
 @pytest.mark.parametrize("text", ["Tell us more about it.", "We met in the Reading room.", "TELL US MORE"])
 def test_the_same_words_elsewhere_stay_words(text):
     assert places(text) == []
+
+
+@pytest.mark.parametrize("text", ["for the rest of the year they toured", "good luck to the team",
+                                  "we watched the rugby match", "my reading list"])
+def test_a_town_named_like_a_noun_after_the_or_good_is_that_noun_in_speech(text):
+    """Said in lower case, "rest", "luck", "rugby", "independence" are towns of the list and everyday
+    nouns; after "the", "my", "good" they are the noun (no town's name follows "the")."""
+    assert [c for _, c in places(text) if c == "CITY"] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("we moved to rugby last year", [("rugby", "CITY")]),
+    ("she was born in independence missouri", [("independence", "CITY")]),
+    ("we drove through the landes", [("landes", "LOCATION")]),
+    ("they flew to the philippines", [("philippines", "COUNTRY")]),
+    ("we live in the hague", [("the hague", "CITY")]),
+])
+def test_a_town_after_a_place_cue_or_a_region_after_the_stays_a_place(text, expected):
+    assert [p for p in places(text) if p in expected] == expected
