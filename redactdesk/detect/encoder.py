@@ -34,7 +34,7 @@ MODEL_FILE = "tagger.onnx"
 EMBEDDINGS = "embeddings.word_embeddings.weight"
 WINDOW = 100  # pieces a window tags (plus context and [CLS]/[SEP]: under the 128 it was trained on)
 CONTEXT = 12  # pieces of context either side of a window
-BATCH_PIECES = 4096  # pieces per ONNX Runtime call (padding included)
+BATCH_PIECES = 512  # pieces per ONNX Runtime call (padding included): 512 read 22-28 % faster than 4,096 on 2 cores
 CLS, SEP = 101, 102
 
 
