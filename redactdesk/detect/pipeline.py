@@ -94,7 +94,7 @@ def detect_docs(
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        out.append(_with_possessives(doc.words, _with_initial_after(doc, spans)))
+        out.append(_with_possessives(doc.words, _with_title_before(doc, _with_initial_after(doc, spans))))
     return out
 
 
@@ -122,6 +122,36 @@ def _with_initial_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             continue
         if names.is_first(fold_key(doc.lower[e - 1])):
             s.end_word = e + 1
+    return spans
+
+
+def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A title right before a name is part of the item ("Prof. Kim Lee", "mrs smith", "Vice Admiral Sir
+    Robert Robinson"): it says the person's gender or office, and whether a tagger took it in varied
+    from sentence to sentence ("Dr. Anna Berg" whole, "Prof." left out). An ambiguous title ("doctor",
+    "king", "captain") joins only in capitals in cased writing ("the doctor Anna saw" leaves
+    "doctor"). Substitution keeps titles as they are, so the text reads the same."""
+    from redactdesk.detect.worldnames import is_cased, word_set
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" for s in spans):
+        return spans
+    titles, ambiguous = word_set("titles"), word_set("titles_ambiguous")
+    cased = is_cased(doc.words)
+    covered = {w for s in spans for w in s.word_range()}
+    for s in spans:
+        if s.category != "PERSON":
+            continue
+        w = s.start_word
+        while w > 0 and w not in doc.breaks and w - 1 not in covered and s.start_word - w < 3:
+            word = doc.words[w - 1]
+            key = fold_key(word.rstrip("."))
+            if key not in titles or (key in ambiguous and not (cased and word[:1].isupper())):
+                break
+            if word[-1:] in ",;:!?":
+                break
+            w -= 1
+        s.start_word = w
     return spans
 
 

@@ -1,0 +1,41 @@
+"""A title right before a name is part of the person item, whichever tagger found the name."""
+
+import pytest
+
+from redactdesk.core.types import Span
+from redactdesk.detect.pipeline import _with_title_before, detect_texts
+from redactdesk.detect.sources import DetectDoc
+
+
+def persons(text):
+    return [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+
+
+@pytest.mark.parametrize("text, person", [
+    ("Prof. Kim Lee is from Korea.", "Prof. Kim Lee"),
+    ("Please contact Mr. Jones at the front desk.", "Mr. Jones"),
+    ("dear mrs smith thank you for calling", "mrs smith"),
+])
+def test_the_title_joins_the_name(text, person):
+    assert person in persons(text)
+
+
+def join(text, start, end, breaks=()):
+    doc = DetectDoc.from_words(text.split(), "en", breaks=breaks)
+    s = _with_title_before(doc, [Span(start, end, "PERSON")])[0]
+    return " ".join(doc.words[s.start_word:s.end_word])
+
+
+def test_titles_in_a_row_join_and_an_ambiguous_one_only_in_capitals():
+    assert join("then Vice Admiral Sir Robert Robinson died", 4, 6) == "Sir Robert Robinson"  # vice: no title
+    assert join("I met Dr. Prof. Anna Berg", 4, 6) == "Dr. Prof. Anna Berg"
+    assert join("I asked Captain Anna Berg", 3, 5) == "Captain Anna Berg"
+    assert join("the doctor Anna Berg saw was kind", 2, 4) == "Anna Berg"  # lower case in cased writing
+
+
+def test_a_title_stays_out_across_punctuation_a_turn_or_another_item():
+    assert join("thank you sir, Anna Berg speaking", 3, 5) == "Anna Berg"
+    assert join("yes sir anna berg here", 2, 4, breaks=[2]) == "anna berg"
+    doc = DetectDoc.from_words("the Mr. Jones".split(), "en")
+    spans = _with_title_before(doc, [Span(0, 2, "ORGANIZATION"), Span(2, 3, "PERSON")])
+    assert (spans[1].start_word, spans[1].end_word) == (2, 3)
