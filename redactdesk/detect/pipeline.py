@@ -94,7 +94,8 @@ def detect_docs(
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        out.append(_with_possessives(doc.words, _with_title_before(doc, _with_initial_after(doc, spans))))
+        spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, spans)))
+        out.append(_with_possessives(doc.words, spans))
     return out
 
 
@@ -123,6 +124,34 @@ def _with_initial_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         if names.is_first(fold_key(doc.lower[e - 1])):
             s.end_word = e + 1
     return spans
+
+
+def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """In speech a person's last word that is a day or time of day ("tomorrow", "tonight"), a verb of
+    saying or what a name is the title of ("movie", "concert"; the lexicon's ``name_tail_words``) is
+    no part of the name: a tagger ran on over it ("set a meeting with john tonight", "play the latest
+    vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
+    handles' digits)."""
+    from redactdesk.detect.worldnames import is_cased, load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    if is_cased(doc.words) or doc.lex is None or not any(
+            s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+        return spans
+    tail = _name_tail_words(doc.lex)
+    names = load_world_names()
+    for s in spans:
+        while s.category == "PERSON" and s.end_word - s.start_word > 1:
+            word = _without_possessive(doc.lower[s.end_word - 1])
+            if word not in tail or names.is_name(fold_key(word)):
+                break
+            s.end_word -= 1
+    return spans
+
+
+@functools.lru_cache(maxsize=4)
+def _name_tail_words(lex: Any) -> frozenset[str]:
+    return frozenset(str(w) for w in (lex.raw.get("name_tail_words") or ()))
 
 
 def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:

@@ -1,0 +1,47 @@
+"""In speech a tagger may run a name on over the next word ("john tonight", "vin diesel movie"): that
+word is no part of the person item; surnames that are words too stay."""
+
+import pytest
+
+from redactdesk.core.types import Span
+from redactdesk.detect.pipeline import _without_trailing_words, detect_texts
+from redactdesk.detect.sources import DetectDoc
+
+
+def trimmed(text, start, end, language="en"):
+    doc = DetectDoc.from_words(text.split(), language)
+    s = _without_trailing_words(doc, [Span(start, end, "PERSON")])[0]
+    return " ".join(doc.words[s.start_word:s.end_word])
+
+
+@pytest.mark.parametrize("text, start, end, name", [
+    ("set a meeting with john tonight", 4, 6, "john"),
+    ("play the latest vin diesel movie", 3, 6, "vin diesel"),
+    ("play maggie rogers concert tickets", 1, 5, "maggie rogers"),
+    ("remind me to call sarah tomorrow", 4, 6, "sarah"),
+    ("llamé a juan ayer", 2, 4, "juan"),
+])
+def test_a_day_or_a_title_word_after_a_name_is_cut_off(text, start, end, name):
+    lang = "es" if text.startswith("llamé") else "en"
+    assert trimmed(text, start, end, lang) == name
+
+
+@pytest.mark.parametrize("text, start, end", [
+    ("ben player won again", 0, 2),        # a surname that is a word: not a title word
+    ("ask nicholas i about it", 1, 3),      # a regnal number
+    ("call june may", 1, 3),               # a month that is a name
+    ("message at lyla_belle two", 1, 4),   # a handle's digits
+])
+def test_names_ending_in_other_words_stay_whole(text, start, end):
+    doc = DetectDoc.from_words(text.split(), "en")
+    assert trimmed(text, start, end) == " ".join(doc.words[start:end])
+
+
+def test_cased_writing_is_left_to_the_taggers():
+    assert trimmed("We watched The Vin Diesel Movie", 3, 6) == "Vin Diesel Movie"
+
+
+def test_detection_gives_the_name_without_the_day():
+    text = "set a meeting with john tonight"
+    persons = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+    assert persons == ["john"]
