@@ -100,8 +100,11 @@ class PersonGenerator(Generator):
         gaz = ctx.gaz
         cores = [split_punct(t)[1] for t in tokens]
         gender_hint = _title_gender(ctx, span, tokens)
+        lead = 0  # titles are kept only before the name: "Stephen King", "Ana Santa" keep no surname
+        while lead < len(cores) - 1 and (not cores[lead] or gaz.contains("titles", cores[lead])):
+            lead += 1
         names = [i for i, c in enumerate(cores)
-                 if c and not gaz.contains("titles", c) and not (i > 0 and c.islower() and norm(c) in PARTICLES)]
+                 if c and i >= lead and not (i > 0 and c.islower() and norm(c) in PARTICLES)]
         pieces: list[Piece] = []
         if not names:
             return pieces

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from redactdesk.substitute import load_gazetteer, substitute_conversation
 from redactdesk.substitute.numbers import is_number_word
 from redactdesk.substitute.text import norm, plain_letters
@@ -162,3 +164,23 @@ def test_a_handle_said_aloud_keeps_its_at_and_its_number_reads_as_one(make_conv,
     number = said[2:]
     assert number[1] == "thousand" and number[2] == "and" and all(is_number_word(w, "en") or w == "thousand"
                                                                    for w in number)
+
+
+@pytest.mark.parametrize("text, span, title", [
+    ("please ask Prof. Kim Lee", "Prof. Kim Lee", "Prof."),
+    ("I asked Captain Anna Berg", "Captain Anna Berg", "Captain"),
+    ("hola soy el dr Juan Pérez", "dr Juan Pérez", "dr"),
+])
+def test_a_title_the_detector_joined_to_the_name_stays(make_conv, secret, text, span, title):
+    lang = "es" if "hola" in text else "en"
+    conv = make_conv([("a", text)], [(0, span, "PERSON")], language=lang)
+    res = substitute_conversation(conv, secret=secret)
+    new = res.replacements[0].surrogate
+    assert new.split()[0] == title and span.split()[1] not in new and span.split()[2] not in new
+
+
+@pytest.mark.parametrize("span", ["Stephen King", "Ana Santa", "Maria Judge"])
+def test_a_surname_that_is_also_a_title_is_replaced(make_conv, secret, span):
+    conv = make_conv([("a", f"my favourite writer is {span}")], [(0, span, "PERSON")])
+    res = substitute_conversation(conv, secret=secret)
+    assert span.split()[1] not in res.replacements[0].surrogate.split()
