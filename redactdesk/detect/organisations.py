@@ -41,6 +41,15 @@ def _phrase_at(keys: list[str], i: int, idx: dict[str, list[tuple[str, ...]]], e
     return 0
 
 
+def _starts_longer_place(keys: list[str], i: int, m: int, end: int) -> bool:
+    """Does a place of the list longer than the generic word start at ``i`` ("united states",
+    "united arab emirates")?"""
+    from redactdesk.detect.places import load_places
+
+    hit = load_places().match(keys, i, end)
+    return hit is not None and hit[0] > m
+
+
 def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     v = word_view(doc)
     keys = v.keys
@@ -134,6 +143,8 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                     continue
         # generic word after a name: "Smith Bank", "Cosham Railway Station" (cased: capitalised)
         m = _phrase_at(keys, i, after, end)
+        if m and _starts_longer_place(keys, i, m, end):
+            m = 0  # "miami florida united states": the country, not "Florida United"
         if m and i > 0 and (not v.cased or v.cap[i]):
             a = left_name(i, comma=False)  # "Miami, Florida, United States": no "Florida United"
             if a < i:

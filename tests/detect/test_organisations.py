@@ -28,3 +28,15 @@ def test_organisations_by_legal_form_and_generic_word(text, org):
 ])
 def test_a_generic_word_does_not_reach_a_name_across_a_comma(text):
     assert not [o for o in orgs(text) if "," in o.rstrip(",")], orgs(text)
+
+
+@pytest.mark.parametrize("text", ["miami florida united states", "born in chicago illinois united states of america",
+                                  "flights from dubai united arab emirates"])
+def test_a_generic_word_that_starts_a_country_makes_no_organisation(text):
+    """Said without commas, "florida united states" read as an organisation "florida united" named
+    by its generic word, and the country was left half covered."""
+    assert not any(o.endswith("united") for o in orgs(text)), orgs(text)
+
+
+def test_a_club_named_with_united_stays_an_organisation_in_speech():
+    assert "manchester united" in orgs("he played for manchester united last year")
