@@ -140,10 +140,16 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 strong = cue or after is not None or place.category == "COUNTRY" or (
                     not place.name and place.weight >= 5)
         else:
-            if any(w in stop for w in words) and all(w in stop or w in common for w in words):
+            # said without commas, a country right after a place is the country ("philadelphia
+            # pennsylvania usa", "london uk"); "us" there is the pronoun, and Spanish "usa" a verb
+            spoken_after = (doc.language == "en" and place.category == "COUNTRY" and length == 1 and bool(hits)
+                            and hits[-1].end_word == i and v.seg[i - 1] == v.seg[i] and words[0] != "us")
+            if any(w in stop for w in words) and all(w in stop or w in common for w in words) and not spoken_after:
                 i += 1
                 continue
-            if length > 1:
+            if spoken_after:
+                ok = strong = True
+            elif length > 1:
                 ok = strong = not all(w in common or w in stop or w in _CONNECT for w in words)
             elif place.common or words[0] in stop or len(words[0]) < 3:
                 ok = strong = False

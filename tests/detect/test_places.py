@@ -85,3 +85,17 @@ def test_a_town_named_like_a_noun_after_the_or_good_is_that_noun_in_speech(text)
 ])
 def test_a_town_after_a_place_cue_or_a_region_after_the_stays_a_place(text, expected):
     assert [p for p in places(text) if p in expected] == expected
+
+
+@pytest.mark.parametrize("text,country", [("he was born in philadelphia pennsylvania usa", "usa"),
+                                          ("we flew from london uk yesterday", "uk")])
+def test_a_country_said_right_after_a_place_is_the_country(text, country):
+    """Written, "Philadelphia, Pennsylvania, USA" has its commas; said, "usa" and "uk" (everyday or
+    two-letter words of the lists) follow the place directly."""
+    assert (country, "COUNTRY") in places(text)
+
+
+@pytest.mark.parametrize("text,lang", [("send it to london us please", "en"),
+                                       ("vivo en madrid usa el metro cada día", "es")])
+def test_a_pronoun_or_a_spanish_verb_after_a_place_is_no_country(text, lang):
+    assert not any(c == "COUNTRY" for _, c in places(text, lang))
