@@ -154,19 +154,22 @@ def _name_tail_words(lex: Any) -> frozenset[str]:
     return frozenset(str(w) for w in (lex.raw.get("name_tail_words") or ()))
 
 
+# titles that are somebody's name too: never joined, so substitution replaces them with the name
+_NAME_LIKE_TITLES = frozenset({"hon", "justice", "pani"})
+
+
 def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
-    """A title right before a name is part of the item ("Prof. Kim Lee", "mrs smith", "Vice Admiral Sir
-    Robert Robinson"): it says the person's gender or office, and whether a tagger took it in varied
-    from sentence to sentence ("Dr. Anna Berg" whole, "Prof." left out). An ambiguous title ("doctor",
-    "king", "captain") joins only in capitals in cased writing ("the doctor Anna saw" leaves
-    "doctor"). Substitution keeps titles as they are, so the text reads the same."""
-    from redactdesk.detect.worldnames import is_cased, word_set
+    """A title right before a name is part of the item ("Prof. Kim Lee", "mrs smith", "Sir Robert
+    Robinson"): it says the person's gender or office, and whether a tagger took it in varied from
+    sentence to sentence ("Dr. Anna Berg" whole, "Prof." left out). Only the unambiguous titles of
+    the list, which substitution keeps as they are (its ``titles`` lists hold them all); a title that
+    is also a word or a name ("doctor", "king", "don", "justice") is left to the taggers, and
+    substitution replaces it with the name, never keeping a word that may be the name itself."""
     from redactdesk.lang.folding import fold_key
 
     if not any(s.category == "PERSON" for s in spans):
         return spans
-    titles, ambiguous = word_set("titles"), word_set("titles_ambiguous")
-    cased = is_cased(doc.words)
+    titles = joinable_titles()
     covered = {w for s in spans for w in s.word_range()}
     for s in spans:
         if s.category != "PERSON":
@@ -174,14 +177,19 @@ def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         w = s.start_word
         while w > 0 and w not in doc.breaks and w - 1 not in covered and s.start_word - w < 3:
             word = doc.words[w - 1]
-            key = fold_key(word.rstrip("."))
-            if key not in titles or (key in ambiguous and not (cased and word[:1].isupper())):
-                break
-            if word[-1:] in ",;:!?":
+            if word[-1:] in ",;:!?" or fold_key(word.rstrip(".")) not in titles:
                 break
             w -= 1
         s.start_word = w
     return spans
+
+
+@functools.lru_cache(maxsize=1)
+def joinable_titles() -> frozenset[str]:
+    """The titles joined to the name after them (folded): the list's unambiguous ones, no name among them."""
+    from redactdesk.detect.worldnames import word_set
+
+    return word_set("titles") - word_set("titles_ambiguous") - _NAME_LIKE_TITLES
 
 
 _DISCOURSE_BEFORE = frozenset({"yeah", "yes", "oh", "okay", "ok", "well", "um", "uh", "so", "and"})
