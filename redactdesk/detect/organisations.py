@@ -9,6 +9,7 @@ and a generic word ("bank") alone after an everyday word ("food bank") is not en
 
 from __future__ import annotations
 
+from redactdesk.detect.places import load_places
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_view
 
@@ -44,8 +45,6 @@ def _phrase_at(keys: list[str], i: int, idx: dict[str, list[tuple[str, ...]]], e
 def _starts_longer_place(keys: list[str], i: int, m: int, end: int) -> bool:
     """Does a place of the list longer than the generic word start at ``i`` ("united states",
     "united arab emirates")?"""
-    from redactdesk.detect.places import load_places
-
     hit = load_places().match(keys, i, end)
     return hit is not None and hit[0] > m
 

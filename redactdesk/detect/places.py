@@ -113,8 +113,9 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
         cue = i > 0 and v.seg[i - 1] == v.seg[i] and keys[i - 1] in cues and not v.stop_after[i - 1]
         if not cue and place.category == "COUNTRY" and i > 1 and keys[i - 1] == "the" and v.seg[i - 2] == v.seg[i]:
             cue = keys[i - 2] in cues and not v.stop_after[i - 2]  # "in the UK"; "in the Reading room" is none
+        right_after_place = bool(hits) and hits[-1].end_word == i and v.seg[i - 1] == v.seg[i]
         # the region or country after a place and a comma: "Philadelphia, Pennsylvania, USA"
-        after_place = bool(hits) and hits[-1].end_word == i and v.comma_after[i - 1]
+        after_place = right_after_place and v.comma_after[i - 1]
         # followed by ", Region" / ", Country": "Springfield, Illinois"
         after = None
         if v.comma_after[i + length - 1] and i + length < seg_end:
@@ -142,8 +143,8 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
         else:
             # said without commas, a country right after a place is the country ("philadelphia
             # pennsylvania usa", "london uk"); "us" there is the pronoun, and Spanish "usa" a verb
-            spoken_after = (doc.language == "en" and place.category == "COUNTRY" and length == 1 and bool(hits)
-                            and hits[-1].end_word == i and v.seg[i - 1] == v.seg[i] and words[0] != "us")
+            spoken_after = (right_after_place and doc.language == "en" and place.category == "COUNTRY"
+                            and length == 1 and words[0] != "us")
             if any(w in stop for w in words) and all(w in stop or w in common for w in words) and not spoken_after:
                 i += 1
                 continue

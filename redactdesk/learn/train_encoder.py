@@ -482,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="sentences per public file (tests, quick runs)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--swap", type=float, default=0.5, help="share of name sentences whose names are swapped")
-    ap.add_argument("--slurp-weight", type=int, default=None, help="times SLURP's even ids are seen (default 2)")
+    ap.add_argument("--slurp-weight", type=int, default=None, help="times SLURP's even ids are seen (default: train_tagger.SLURP_WEIGHT)")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--batch-tokens", type=int, default=2048)
