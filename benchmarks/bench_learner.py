@@ -5,9 +5,11 @@
 
 Both models of the tagger learner, side by side: the contextual tagger with adapters (the default
 where PyTorch is installed, :mod:`redactdesk.learn.encoder_learner`) and the spaCy tagger.
-Generated calls (seeds >= 100000) stand in for annotated turns. Each update fine-tunes a copy of
-the model in use on 50 turns nobody labelled before plus a replay sample of earlier ones
-(each model's ``default_settings``, the app's defaults); the "update job" row
+Generated calls (seeds >= 100000) stand in for annotated turns. Each update learns 50 turns nobody
+labelled before with each model's ``default_settings`` (the app's defaults): the contextual tagger
+retrains from the bundled one on all labelled turns while they are at most ``from_base`` (100),
+then fine-tunes the model in use on the new turns plus a replay sample of earlier ones, as the
+spaCy tagger always does; the "update job" row
 adds what the app does around it (test-then-train scores, the stability check, serialising the
 version). BLAS and OpenMP are held to ``--threads`` threads and the process to as many cores.
 Prints wall-clock and CPU seconds (the machine may be shared: CPU seconds are the steadier
@@ -85,8 +87,11 @@ def main(argv: list[str] | None = None) -> int:
                                                check=lambda: None, settings=settings)()
             fine = float(result.metrics["update_seconds"])
             updates.append(fine)
-            rows.append((f"[{name}] update {k + 1}: fine-tune on {len(new)} new (+ replay "
-                         f"{min(k * args.new, settings.replay)})", fine, float("nan")))
+            n_all = (k + 1) * args.new
+            fresh = hasattr(settings, "from_base") and (k == 0 or n_all <= settings.from_base)
+            how = (f"retrain on all {n_all} labelled" if fresh
+                   else f"fine-tune on {len(new)} new (+ replay {min(k * args.new, settings.replay)})")
+            rows.append((f"[{name}] update {k + 1}: {how}", fine, float("nan")))
             rows.append((f"[{name}] update {k + 1}: whole job (scores, stability, blob {len(result.blob) / 1e6:.1f} MB)",
                          t.wall, t.cpu))
             model, model_id = result.model, k + 1

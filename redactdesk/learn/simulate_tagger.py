@@ -1,10 +1,11 @@
 """The tagger learner inside ``redactdesk simulate``: the same rounds as the CRF, learned as the app does.
 
 The CRF is retrained from scratch on every labelled utterance each round (the thesis' baseline).
-The tagger learner starts from the bundled transcript tagger and, each round, fine-tunes the
-previous round's model on the newly chosen utterances plus a replay sample of earlier ones --
-exactly one app update (:meth:`redactdesk.learn.tagger_model.TaggerModel.updated`). So its curve
-shows what annotators would see, and its 0-label point is the bundled tagger itself.
+The tagger learner starts from the bundled transcript tagger and, each round, makes exactly one
+app update from the previous round's model with the newly chosen utterances
+(:meth:`redactdesk.learn.encoder_learner.EncoderModel.updated`: while few turns are labelled it
+retrains from the bundled tagger on all of them, later it steps on the new ones plus a replay
+sample). So its curve shows what annotators would see.
 
 :class:`TaggerTrainer` keeps the last model of the current run: a call with a superset of the
 last indices is an update; any other call (a new run, the full-data model) starts again from the

@@ -74,3 +74,46 @@ def test_without_pytorch_the_learner_falls_back_to_the_spacy_tagger(monkeypatch)
 
     monkeypatch.setattr(el, "available", lambda language="en": False)
     assert isinstance(bundled_learner("en"), TaggerModel)
+
+
+def _turns(names, category="PERSON"):
+    return [Utterance(f"please put me through to {n} in accounts".split(),
+                      tags=["O", "O", "O", "O", "O", f"B-{category}", "O", "O"]) for n in names]
+
+
+def _weights(m):
+    from redactdesk.learn.encoder_model import trainable_state
+
+    return {k: v.numpy() for k, v in trainable_state(m.net).items()}
+
+
+def test_while_few_turns_are_labelled_a_version_does_not_depend_on_the_order_they_came_in(model):
+    """Labelling A then B gives the version that labelling B and A together gives: going on from the
+    version in use instead swung the F1 of consecutive versions by up to 0.07 (EncoderSettings)."""
+    st = EncoderSettings(epochs=1)
+    a, b = _turns(["pumpkin", "biscuit"]), _turns(["muffin", "pickle"])
+    stepwise = model.updated(a, settings=st).updated(b, a, settings=st)
+    at_once = model.updated(b + a, settings=st)
+    assert stepwise.info["updates"] == 2 and at_once.info["updates"] == 1
+    for name, value in _weights(at_once).items():
+        assert np.array_equal(_weights(stepwise)[name], value), name
+
+
+def test_past_from_base_an_update_is_averaged_with_the_version_in_use(model):
+    """Many labels in: the update steps from the version in use and keeps ``keep`` of its weights, so
+    one batch of labels cannot swing the model far from what it learned before."""
+    a, b = _turns(["pumpkin", "biscuit"]), _turns(["zurich", "leeds"], "CITY")
+    first = model.updated(a, settings=EncoderSettings(epochs=1))
+
+    def step(keep):
+        return first.updated(b, a, settings=EncoderSettings(from_base=0, step_epochs=1, keep=keep))
+
+    held, moved, half = step(1.0), step(0.0), step(0.5)
+    w0, w1, wh = _weights(first), _weights(moved), _weights(half)
+    assert held.labels == moved.labels == first.labels + ["B-CITY", "I-CITY"]
+    assert any(not np.allclose(w0[k], w1[k][: len(w0[k])]) for k in w0)  # the step learned something
+    for k, old in w0.items():
+        assert np.array_equal(_weights(held)[k][: len(old)], old), k
+        assert np.allclose(wh[k][: len(old)], 0.5 * old + 0.5 * w1[k][: len(old)], atol=1e-6), k
+    new_rows = w1["head.bias"][len(w0["head.bias"]):]  # a category added by the step keeps what it learned
+    assert np.array_equal(_weights(held)["head.bias"][len(w0["head.bias"]):], new_rows)
