@@ -2,21 +2,17 @@
 
 import pytest
 
-from redactdesk.detect.pipeline import detect_docs, detect_texts
+from redactdesk.detect.pipeline import detect_docs
 from redactdesk.detect.sources import DetectDoc
-
-
-def persons(text, language="en"):
-    return [text[s["start"]:s["end"]] for s in detect_texts([text], language)[0] if s["category"] == "PERSON"]
 
 
 @pytest.mark.parametrize("text", ["send a message to mom 's phone", "call mom", "text my boss that i am late",
                                   "remind me of grandma's birthday"])
-def test_kin_words_alone_are_no_person(text):
+def test_kin_words_alone_are_no_person(text, persons):
     assert persons(text) == []
 
 
-def test_a_name_beside_a_kin_word_stays_a_person():
+def test_a_name_beside_a_kin_word_stays_a_person(persons):
     assert any("bob" in p for p in persons("uncle bob is coming for dinner"))
     assert any("maria" in p for p in persons("call my sister maria tomorrow"))
 
