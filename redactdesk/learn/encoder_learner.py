@@ -308,8 +308,8 @@ class EncoderModel(TokenDistributions):
         for cat in sorted({c for u in data for c in map(category_of, u.tags or []) if c}):
             if f"B-{cat}" not in labels:
                 labels += [f"B-{cat}", f"I-{cat}"]
-        before = trainable_state(self.net)
-        model = EncoderModel(self.base, labels, None if fresh else before, self.info, self.rank, st.seed)
+        before = None if fresh else trainable_state(self.net)  # what a step starts from and is averaged with
+        model = EncoderModel(self.base, labels, before, self.info, self.rank, st.seed)
         index = {t: i for i, t in enumerate(labels)}
         examples = []
         for (rows, _, first), u in zip(model._encode(data), data, strict=True):
@@ -347,7 +347,7 @@ class EncoderModel(TokenDistributions):
                 loss.backward()
                 opt.step()
         model.net.eval()
-        if not fresh and st.keep > 0:
+        if before is not None and st.keep > 0:
             _average_into(model.net, before, st.keep)
         model.info = {**self.info, "updates": int(self.info.get("updates", 0)) + 1}
         return model
