@@ -201,7 +201,9 @@ class _Addresses:
             key.replace("-", "").isalpha() or self.ordinal[k])
 
     def glued_type(self, key: str) -> bool:
-        return _glued(key)
+        """"hauptstrasse", "kirchweg"; no everyday word that merely ends like one ("expiring 09/27",
+        "offering 5", "gathering 12")."""
+        return _glued(key) and key not in self.common
 
     # street parts ------------------------------------------------------------------------------
     def po_box(self, i: int) -> int:

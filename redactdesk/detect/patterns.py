@@ -40,6 +40,9 @@ _URL = re.compile(
 _EMAIL = re.compile(r"(?<![\w.])[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}")
 _IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
 _NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![\w/])")
+# a card's expiry as printed on it: "09/27", "9/2027", "11-25" (only after an expiry word: alone it
+# is a fraction, a score or a day of a month)
+_MONTH_YEAR = re.compile(r"(?<![\w/.-])(\d{1,2})\s?[/-]\s?(\d{2}|\d{4})(?![\w/.-]|[.,]\d)")
 _IBAN_COUNTRIES = frozenset("es gb de fr it nl pt ie be at ch lu pl se dk fi no mt cy gr".split())
 
 
@@ -268,6 +271,12 @@ class _Finder:
             y = full_year(c) if c < 100 else c
             if (1 <= a <= 12 and is_date(y, a, b)) or (1 <= b <= 12 and is_date(y, b, a)):
                 found.append((m.start(), m.end(), b, a, y))
+        for m in _MONTH_YEAR.finditer(text):
+            month, y = parse_expiry([m.group(1), m.group(2)]) or (0, 0)
+            if 2000 <= y <= 2049:
+                tr = self.chars_to_tokens(m.start(), m.end())
+                if tr and self.ctx("expiry", *self.words(*tr), left=8):
+                    found.append((m.start(), m.end(), None, month, y))
         # longest first, no overlaps
         found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
         for cs, ce, d, _month, y in found:

@@ -54,6 +54,26 @@ def test_expiry_and_cvv_said_in_one_breath_are_two_items(text, expiry, cvv):
     assert ("CARD_EXPIRY", expiry) in hits and ("CVV", cvv) in hits
 
 
+@pytest.mark.parametrize("text,expiry", [
+    ("card 4111 1111 1111 1111 exp 09/27", "09/27"),
+    ("my card number is 4111 1111 1111 1111 expiring 09/27", "09/27"),
+    ("Expiry date: 11/2025.", "11/2025."),
+    ("valid thru 4/26 and the code is 123", "4/26"),
+])
+def test_an_expiry_written_as_on_the_card_is_one_item(text, expiry):
+    assert ("CARD_EXPIRY", expiry) in found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "the meeting is on 09/27",  # no expiry word: a day of a month, or a fraction
+    "we scored 11/25 in the test",
+    "it expires 13/27",  # no month 13
+    "it expired 09/1987",  # no card of that age
+])
+def test_month_and_year_look_alikes_are_no_expiry(text):
+    assert not any(c == "CARD_EXPIRY" for c, _ in found(text))
+
+
 def test_digits_after_an_expiry_with_no_code_asked_are_no_cvv():
     assert not any(c == "CVV" for c, _ in found("what is the expiry date it expires 0532 and the ticket is 396"))
     # a reference that starts with "exp", after the question: no 7/33 and a code

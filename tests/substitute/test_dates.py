@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from redactdesk.substitute import substitute_conversation
 from redactdesk.substitute.dates import DateValue, parse_date
@@ -133,3 +134,14 @@ def test_a_card_expiry_always_changes_its_year(make_conv, secret):
         conv = make_conv([("c", "it expires June 2029 okay")], [(0, "June 2029", "CARD_EXPIRY")], cid=f"e{i}")
         surrogate = substitute_conversation(conv, secret=secret).replacements[0].surrogate
         assert "2029" not in surrogate and "twenty nine" not in surrogate
+
+
+def test_a_written_card_expiry_keeps_its_printed_form(make_conv, secret):
+    """ "09/27" as printed on a card (a chat log, an agent's note) is replaced by a later "MM/YY"."""
+    for i in range(10):
+        conv = make_conv([("c", "card expires 09/27 thanks")], [(0, "09/27", "CARD_EXPIRY")], cid=f"w{i}")
+        res = substitute_conversation(conv, secret=secret)
+        new = res.replacements[0].surrogate
+        assert re.fullmatch(r"\d{2}/\d{2}", new), new
+        month, year = int(new[:2]), 2000 + int(new[3:])
+        assert (year, month) > (2027, 9) and 1 <= month <= 12
