@@ -292,11 +292,14 @@ class _Finder:
         if exp and day is None:
             self.add(*tr, "CARD_EXPIRY", 0.9, f"month and year after '{exp}'")
             return
+        # a day, a month and a year that make a calendar date outweigh a tagger's name over part of
+        # them ("Born on Jan 5th, 1990": "Jan 5th" is no person)
+        whole = day is not None and year is not None
         dob = self.ctx("dob", w0, w1, left=14, right=3)
         if dob:
-            self.add(*tr, "DATE_OF_BIRTH", 0.9, f"date near '{dob}'")
+            self.add(*tr, "DATE_OF_BIRTH", 0.9, f"date near '{dob}'", strong=whole)
             return
-        self.add(*tr, "DATE", 0.75 if year else 0.65, "calendar date" + (" with year" if year else ""))
+        self.add(*tr, "DATE", 0.75 if year else 0.65, "calendar date" + (" with year" if year else ""), strong=whole)
 
     def months(self) -> None:
         """A month name on its own (not part of a date): quasi-identifier, low score."""

@@ -28,6 +28,8 @@ _NANP = re.compile(
     r"(?:\s?(?:x|ext\.?|extension)\s?\d{1,6})?(?![\w-]|\.\d)",
     re.IGNORECASE,
 )
+# a national number with its trunk prefix, in digit groups: "07700 900123", "020 7946 0958", "01 23 45 67 89"
+_TRUNK_GROUPS = re.compile(r"(?<![\w+.,/-])0\d{1,5}(?:[ -]\d{2,8}){1,4}(?![\w/-]|[.,]\d)")
 _MIXED = re.compile(r"\s[-–]\s")
 _QUICK = re.compile(r"\d[\d\s().+-]{5,}\d")
 
@@ -85,10 +87,13 @@ def find_phones(text: str, region: str) -> list[CharSpan]:
         if free(m.start(), m.end()):
             out.append(CharSpan(m.start(), m.end(), "PHONE", 0.7, "North-American 3-3-4 phone number shape"))
             taken.append((m.start(), m.end()))
-    for m in _BRACKETED.finditer(text):
-        if free(m.start(), m.end()):
-            where = _regions_formatting(m.group(0))
-            if where:
-                out.append(CharSpan(m.start(), m.end(), "PHONE", 0.8, f"written in the national format of {where}"))
-                taken.append((m.start(), m.end()))
+    # written exactly as some region formats its numbers: the area code in brackets ("(02) 1234
+    # 5678"), or the trunk prefix 0 and the groups of that region ("07700 900123" in Britain)
+    for rx in (_BRACKETED, _TRUNK_GROUPS):
+        for m in rx.finditer(text):
+            if free(m.start(), m.end()):
+                where = _regions_formatting(m.group(0))
+                if where:
+                    out.append(CharSpan(m.start(), m.end(), "PHONE", 0.8, f"written in the national format of {where}"))
+                    taken.append((m.start(), m.end()))
     return sorted(out)

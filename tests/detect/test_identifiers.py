@@ -166,6 +166,23 @@ def test_phones_in_every_written_form():
         assert "PHONE" in categories(f"Call {shape} now.")
 
 
+@pytest.mark.parametrize("region", ["GB", "FR", "DE", "IT", "IN", "NZ"])
+def test_a_national_number_with_its_trunk_prefix_is_a_phone(region):
+    """Written as its country writes it at home ("07700 900123", "01 23 45 67 89"): a phone, not a
+    reference, so that it is replaced by a phone number of the same shape."""
+    for kind in (PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE):
+        num = phonenumbers.example_number_for_type(region, kind)
+        national = phonenumbers.format_number(num, PhoneNumberFormat.NATIONAL)
+        if not national.startswith("0") or "(" in national:
+            continue
+        assert ("PHONE", national) in found(f"My new number is {national} now."), national
+
+
+@pytest.mark.parametrize("text", ["Ref 0042-1234 please.", "The order 0113 2496 000 shipped.", "It is 0 12 34."])
+def test_zero_led_references_in_no_country_format_are_no_phone(text):
+    assert "PHONE" not in categories(text)
+
+
 # --- network -----------------------------------------------------------------------------------------
 
 
