@@ -337,3 +337,16 @@ def test_whisper_signed_digits_are_no_book_number():
 
     assert is_book_number("0-306-40615-2")
     assert not is_book_number("-9 -9 7 -2 1 -3 3 7 -2 -9")  # a phone number as Whisper writes it
+
+
+@pytest.mark.parametrize("text,date", [
+    ("Born on Jan 5th, 1990 in Paris.", "Jan 5th, 1990"),
+    ("She was born Jan. 5th, 1990.", "Jan. 5th, 1990"),
+    ("We met on June 12, 2019 at noon.", "June 12, 2019"),
+])
+def test_a_whole_date_beats_a_name_read_over_its_month(text, date):
+    """"Jan", "June", "May" are names too: a tagger's person over "Jan 5th" lost the date of birth."""
+    (spans,) = detect_texts([text], "en")
+    got = {(s["category"], text[s["start"]:s["end"]]) for s in spans}
+    assert any(v == date and c in ("DATE", "DATE_OF_BIRTH") for c, v in got), got
+    assert not any(c == "PERSON" for c, _ in got), got
