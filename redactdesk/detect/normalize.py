@@ -38,6 +38,7 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _SIGNED = re.compile(r"[+\-−–]+(\d+)")
 _DIGIT_GROUPS = re.compile(r"\d+(?:[-–]\d+)+")
 _HYPHEN_LETTERS = re.compile(r"[a-zñ](?:[-.][a-zñ])+\.?")
+_CODE_GROUPS = re.compile(r"[a-z0-9]+(?:[-–][a-z0-9]+)+")  # "s530-4127-8391", "ab12-3456": a code in groups
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a|er|ro|do|to|vo|no)")
 _ALNUM = re.compile(r"(?=[a-zñ]*\d)(?=\d*[a-zñ])[a-zñ0-9]+")
 _LETTER = re.compile(r"[a-zñ]")
@@ -137,6 +138,14 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
         return [_Piece(t, NUM, w, w + 1)]
     if _DIGIT_GROUPS.fullmatch(t):
         return [_Piece(g, NUM, w, w + 1) for g in _DIGITS.findall(t)]
+    if _CODE_GROUPS.fullmatch(t) and sum(c.isdigit() for c in t) >= 3:
+        groups = re.split(r"[-–]", t)
+        # letters and digits in groups, as licences and references are printed; no word ("covid-19",
+        # "top-100": a group of more than three letters is a word)
+        if all(g.isdigit() or _ALNUM.fullmatch(g) or len(g) <= 3 for g in groups) and any(
+                _ALNUM.fullmatch(g) for g in groups):
+            return [_Piece(g, NUM if g.isdigit() else ALNUM if _ALNUM.fullmatch(g) else WORD, w, w + 1)
+                    for g in groups]
     if _HYPHEN_LETTERS.fullmatch(t) and t not in ("a.m.", "p.m.", "e.g.", "i.e."):
         return [_Piece(c, LETTER, w, w + 1, formatted=True) for c in t if c.isalpha()]
     m = _ORDINAL.fullmatch(t)

@@ -209,3 +209,19 @@ def test_one_unit_of_a_currency_is_a_currency_not_an_amount(text):
 ])
 def test_amounts_stay_amounts(text, amount):
     assert ("MONEY", amount) in found(text)
+
+
+@pytest.mark.parametrize("text,code", [
+    ("my driver's license is S530-4127-8391.", "S530-4127-8391."),
+    ("ref AB12-3456-7890 ok", "AB12-3456-7890"),
+    ("part number X12-345-678 please", "X12-345-678"),
+])
+def test_a_code_printed_in_groups_of_letters_and_digits_is_one_item(text, code):
+    """Licences and references printed with hyphens were read as one hyphenated word: missed."""
+    assert ("GENERIC_ID", code) in found(text)
+
+
+@pytest.mark.parametrize("text", ["covid-19 cases rose", "I bought a b-52 model", "my mp3-player broke",
+                                  "take the A1-A2 road", "a top-100 hit"])
+def test_hyphenated_words_with_digits_are_no_code(text):
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
