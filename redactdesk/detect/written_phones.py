@@ -29,7 +29,7 @@ _NANP = re.compile(
     re.IGNORECASE,
 )
 # a national number with its trunk prefix, in digit groups: "07700 900123", "020 7946 0958", "01 23 45 67 89"
-_TRUNK_GROUPS = re.compile(r"(?<![\w+.,/-])0\d{1,5}(?:[ -]\d{2,8}){1,4}(?![\w/-]|[.,]\d)")
+_TRUNK_GROUPS = re.compile(r"(?<![\w+.,/-])(?<!\d[ -])0\d{1,5}(?:[ -]\d{2,8}){1,4}(?![\w/-]|[.,]\d|[ -]\d)")
 _MIXED = re.compile(r"\s[-–]\s")
 _QUICK = re.compile(r"\d[\d\s().+-]{5,}\d")
 

@@ -183,6 +183,15 @@ def test_zero_led_references_in_no_country_format_are_no_phone(text):
     assert "PHONE" not in categories(text)
 
 
+@pytest.mark.parametrize("text,whole", [("My card number is 6011 5107 0785 1913.", "6011 5107 0785 1913"),
+                                        ("My phone number is 333 091 234.", "333 091 234")])
+def test_a_trunk_prefixed_group_inside_a_longer_number_is_no_phone_of_its_own(text, whole):
+    (spans,) = detect_texts([text], "en")
+    got = {(s["category"], text[s["start"]:s["end"]]) for s in spans}
+    assert not any(c == "PHONE" and v.startswith("0") for c, v in got), got
+    assert any(v == whole for _, v in got), got
+
+
 # --- network -----------------------------------------------------------------------------------------
 
 
