@@ -38,6 +38,7 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _SIGNED = re.compile(r"[+\-−–]+(\d+)")
 _DIGIT_GROUPS = re.compile(r"\d+(?:[-–]\d+)+")
 _HYPHEN_LETTERS = re.compile(r"[a-zñ](?:[-.][a-zñ])+\.?")
+_AGE_WORD = re.compile(r"(\d{1,3})[-–]((?:year|yr|month|week)s?[-–]olds?)")
 _CODE_GROUPS = re.compile(r"[a-z0-9]+(?:[-–][a-z0-9]+)+")  # "s530-4127-8391", "ab12-3456": a code in groups
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a|er|ro|do|to|vo|no)")
 _ALNUM = re.compile(r"(?=[a-zñ]*\d)(?=\d*[a-zñ])[a-zñ0-9]+")
@@ -138,6 +139,9 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
         return [_Piece(t, NUM, w, w + 1)]
     if _DIGIT_GROUPS.fullmatch(t):
         return [_Piece(g, NUM, w, w + 1) for g in _DIGITS.findall(t)]
+    m = _AGE_WORD.fullmatch(t)
+    if m:  # "67-year-old": the number, then the words that make it an age
+        return [_Piece(m.group(1), NUM, w, w + 1), *(_Piece(x, WORD, w, w + 1) for x in re.split(r"[-–]", m.group(2)))]
     if _CODE_GROUPS.fullmatch(t) and sum(c.isdigit() for c in t) >= 3:
         groups = re.split(r"[-–]", t)
         # letters and digits in groups, as licences and references are printed; no word ("covid-19",

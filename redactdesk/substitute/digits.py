@@ -29,6 +29,8 @@ from redactdesk.substitute.text import apply_case, case_of, split_punct
 
 LETTERS = string.ascii_uppercase
 _NUMERAL = re.compile(r"^\d(?:[\d\-./]*\d)?$")
+# an age written as one word: the number changes, the words stay ("67-year-old", "3-month-olds")
+_AGE_WORD = re.compile(r"^(\d{1,3})([-–](?:year|yr|month|week)s?[-–]olds?)$", re.IGNORECASE)
 # A written code mixing capitals and digits ("JH704755", "H704725", "SP-733551"): a recogniser
 # writes a spelled reference this way when it hears it clearly.
 _CODE = re.compile(r"^(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z\d](?:[A-Za-z\d\-./]*[A-Za-z\d])?$")
@@ -45,6 +47,7 @@ class Unit:
     tokens: tuple[str, ...] = ()  # lower-case words of the original (number units)
     zero: str = ""  # "oh" when the caller said oh for 0
     layout: str = ""  # numeral with separators: "ddd-dddd"
+    suffix: str = ""  # written on after the number in the same word: "-year-old"
 
 
 @dataclass
@@ -85,6 +88,12 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
     i, n = 0, len(tokens)
     while i < n:
         c, lc = cores[i], low[i]
+        age = _AGE_WORD.match(c) if c else None
+        if age:
+            digits = age.group(1)
+            tpl.units.append(Unit(i, i + 1, "numeral", digits, layout="d" * len(digits), suffix=age.group(2)))
+            i += 1
+            continue
         if c and _NUMERAL.match(c.lstrip("-")):  # "-182946": a recogniser's dash stays a literal
             layout = re.sub(r"\d", "d", c)
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=layout))
@@ -337,7 +346,7 @@ def render(tpl: Template, value: str) -> list[str]:
                 if u.kind != "letter" and u.kind != "numeral":
                     said[0] = apply_case(said[0], "title" if case_of(first_core) == "title" else "lower")
                 said[0] = lead + said[0]
-                said[-1] = said[-1] + trail
+                said[-1] = said[-1] + u.suffix + trail
             out += said
             i = u.end
         else:

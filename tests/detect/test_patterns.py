@@ -225,3 +225,17 @@ def test_a_code_printed_in_groups_of_letters_and_digits_is_one_item(text, code):
                                   "take the A1-A2 road", "a top-100 hit"])
 def test_hyphenated_words_with_digits_are_no_code(text):
     assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+@pytest.mark.parametrize("text,age", [
+    ("the 67-year-old man was treated", "67-year-old"),
+    ("a group of 12-year-olds", "12-year-olds"),
+    ("she is 29 years of age", "29"),
+    ("the 3-month-old baby", "3-month-old"),
+])
+def test_ages_written_as_one_word_or_with_of_age(text, age):
+    assert ("AGE", age) in found(text)
+
+
+def test_an_age_word_is_no_code():
+    assert not any(c == "GENERIC_ID" for c, _ in found("the 67-year-old man"))

@@ -121,3 +121,12 @@ def test_money_keeps_words_and_never_says_one_before_a_plural(make_conv, secret)
         assert said[1] == "euros" and said[2] == "con" and said[-1] == "céntimos"
         assert said[0] not in ("uno", "un") and said[3] in TENS_ES + ["veinte"] or said[3] in TENS_ES
         assert not res.warnings
+
+
+def test_an_age_written_as_one_word_keeps_its_words(make_conv, secret):
+    """"67-year-old" was taken for a code: "25-UZID-UPK man". Only the number changes."""
+    for i in range(10):
+        conv = make_conv([("c", "the 67-year-old man")], [(0, "67-year-old", "AGE")], cid=f"a{i}")
+        res = substitute_conversation(conv, secret=secret)
+        new = res.replacements[0].surrogate
+        assert re.fullmatch(r"\d{1,3}-year-old", new) and new != "67-year-old", new
