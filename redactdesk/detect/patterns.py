@@ -898,6 +898,8 @@ class _Finder:
         stop = self.lex.stop_words
         amb = gaz.ambiguous
         hot_first = {p[0] for k in ("card", "phone", "email", "generic_id", "username", "password") for p in self.lex.hot(k)}
+        # "the last name is spelled W A L S H": the words that speak of a name are none
+        hot_first |= {w for p in self.lex.hot("name") for w in p}
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):
                 n = len(ph)

@@ -94,7 +94,7 @@ def detect_docs(
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, spans)))
+        spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_cue_words(doc, spans))))
         out.append(_with_possessives(doc.words, spans))
     return out
 
@@ -147,6 +147,48 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 break
             s.end_word -= 1
     return spans
+
+
+# the lexicon's cue lists whose words announce an item: of "name" every word ("spelled", "surname"),
+# of the others the words that are no everyday word ("DOB", "SSN", "e-mail"; "Max Born", "George
+# Best" keep their surnames)
+_CUE_KEYS = ("dob", "ssn", "phone", "email", "passport", "iban", "card", "cvv", "expiry", "postcode")
+
+
+def _without_cue_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person's first or last word that is a cue for an item is no part of the name: a tagger ran
+    on over it ("Kowalski, Anna (DOB 02/11/1985)", "my name is spelt D A V I S"), and substitution
+    would have replaced the cue with the name. A word that is somebody's name too stays."""
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    if doc.lex is None or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+        return spans
+    cues = _cue_words(doc.lex)
+    names = load_world_names()
+
+    def cue(i: int) -> bool:
+        word = doc.lower[i].strip("()[]{}.,;:!?\"'")
+        return word in cues and not names.is_name(fold_key(word))
+
+    for s in spans:
+        if s.category != "PERSON":
+            continue
+        while s.end_word - s.start_word > 1 and cue(s.end_word - 1):
+            s.end_word -= 1
+        while s.end_word - s.start_word > 1 and cue(s.start_word):
+            s.start_word += 1
+    return spans
+
+
+@functools.lru_cache(maxsize=4)
+def _cue_words(lex: Any) -> frozenset[str]:
+    from redactdesk.detect.worldnames import everyday_words
+
+    stop, everyday = lex.stop_words, everyday_words()
+    named = {w for ph in lex.hot("name") for w in ph}
+    rare = {w for key in _CUE_KEYS for ph in lex.hot(key) for w in ph if w not in everyday}
+    return frozenset(w for w in named | rare if len(w) > 2 and w not in stop)
 
 
 @functools.lru_cache(maxsize=4)

@@ -45,3 +45,21 @@ def test_detection_gives_the_name_without_the_day():
     text = "set a meeting with john tonight"
     persons = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
     assert persons == ["john"]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Kowalski, Anna (DOB 02/11/1985) called.", "Kowalski, Anna"),
+    ("my name is spelt d a v i s", "d a v i s"),
+])
+def test_a_cue_word_at_the_edge_of_a_name_is_no_part_of_it(text, name):
+    """A tagger ran on over "(DOB" and "spelt": substitution would have replaced the cue too."""
+    (spans,) = detect_texts([text], "en")
+    people = [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
+    assert people == [name], people
+
+
+@pytest.mark.parametrize("text,name", [("Max Born was a physicist.", "Max Born"),
+                                       ("George Best played for United.", "George Best")])
+def test_a_surname_that_is_an_everyday_cue_word_stays(text, name):
+    (spans,) = detect_texts([text], "en")
+    assert name in [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
