@@ -446,7 +446,7 @@ def _drop_fillers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
 
 _LABEL_KINDS = (WORD, LETTER, NUM, ALNUM)
 _AT_LABEL_RE = re.compile(r"[a-z0-9][a-z0-9._%+-]*@[a-z0-9][a-z0-9-]*")
-_LABEL_RE = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._+-]*")
+_LABEL_RE = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._+'-]*")  # "o'neill" of "k dot o'neill at ..."
 _DOMAIN_RE = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
 
 

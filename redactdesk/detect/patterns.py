@@ -37,7 +37,7 @@ SOURCE = "patterns"
 _URL = re.compile(
     r"(?<![\w@.])(?:https?://)?(?:www\.)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.([a-z]{2,})(?:/[\w./-]*)?(?![\w@])"
 )
-_EMAIL = re.compile(r"(?<![\w.])[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}")
+_EMAIL = re.compile(r"(?<![\w.'])[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+'-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}")
 _IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
 _NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![\w/])")
 # a card's expiry as printed on it: "09/27", "9/2027", "11-25" (only after an expiry word: alone it

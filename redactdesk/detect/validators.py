@@ -24,7 +24,7 @@ from redactdesk.lang.lexicon import TLDS
 # Its own switch keeps every compiled pattern (a few thousand, a few MB).
 phonenumbers.re_util.enable_pattern_cache()
 
-_EMAIL = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
+_EMAIL = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+'-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
 
 
 def is_card(digits: str) -> bool:

@@ -95,7 +95,7 @@ def _segments(tokens: list[str], language: str, words: dict[str, str]) -> list[S
 def parse_email(tokens: list[str], language: str) -> Spoken | None:
     cores = [split_punct(t)[1] for t in tokens]
     for c in cores:
-        if "@" in c and re.match(r"^[\w.+\-]+@[\w\-]+(\.[\w\-]+)+$", c):
+        if "@" in c and re.match(r"^[\w.+'\-]+@[\w\-]+(\.[\w\-]+)+$", c):  # "k.o'neill@..." too
             local, domain = c.lower().split("@", 1)
             return Spoken([Seg("word", p) if p.isalpha() else Seg("digits" if p.isdigit() else "sep", p)
                            for p in re.findall(r"[a-z]+|\d+|[._\-+]", local)], domain.split("."), written=True)

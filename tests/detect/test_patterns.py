@@ -186,6 +186,9 @@ def test_a_name_spelled_in_capitals_after_a_spelling_cue_is_a_person():
     ("sure Megan. Wright at example .org, your last purchase", "Megan. Wright at example .org,"),
     ("Sure Rebecca Wolfe at Example .org. Anything else", "Rebecca Wolfe at Example .org."),
     ("Christopher .Jones at mail .example .com. Anything else", "Christopher .Jones at mail .example .com."),
+    # an apostrophe in the local part ("O'Neill"): the address was cut to its domain
+    ("you can email me at k dot o'neill at outlook dot co dot uk", "k dot o'neill at outlook dot co dot uk"),
+    ("my email is o'neill at gmail dot com", "o'neill at gmail dot com"),
 ])
 def test_spoken_emails_as_asr_writes_them_are_one_item(text, email):
     assert ("EMAIL", email) in found(text)

@@ -136,3 +136,10 @@ def test_gazetteer_edits_apply_on_top(make_conv, secret):
     with pytest.raises(SubstitutionError, match="unknown list"):
         substitute_conversation(conv, secret=secret, gazetteer_edits=[{"category": "nope", "entry": "x",
                                                                         "action": "add"}])
+
+
+def test_a_written_address_with_an_apostrophe_is_replaced_as_written(make_conv, secret):
+    """"k.o'neill@outlook.co.uk" was said afresh in words ("h dot aotter at home dot example")."""
+    conv = make_conv([("c", "Email: k.o'neill@outlook.co.uk")], [(0, "k.o'neill@outlook.co.uk", "EMAIL")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert " " not in new and new.count("@") == 1 and "neill" not in new, new
