@@ -475,6 +475,7 @@ class _IdFinder:
         """Identifiers and postcodes read aloud: runs of digit and letter tokens of the normaliser."""
         toks = self.doc.norm.tokens
         units = [self._unit(k) for k in range(len(toks))]
+        amb = [u == "?" for u in units]
         # an everyday one-letter word ("a", "i") is a letter between two other pieces of a run, or at
         # its edge beside a letter and a digit ("a five h ...", "... six g a")
         def piece(k: int, seg: int) -> str | None:
@@ -490,6 +491,7 @@ class _IdFinder:
             leads = after is not None and after.isdigit() and after2 is not None and after2.isalpha()
             ends = before is not None and before.isalpha() and before2 is not None and before2.isdigit()
             units[k] = toks[k].text.upper() if inside or leads or ends else None
+        self._postcode_tail_letters(units, amb)
         n = len(toks)
         i = 0
         while i < n:
@@ -503,6 +505,28 @@ class _IdFinder:
             if any(u.isdigit() for u in run) or any(toks[k].kind == ALNUM for k in range(i, j)):
                 self._spoken_run(i, j, run)
             i = j
+
+    def _postcode_tail_letters(self, units: list[str | None], amb: list[bool]) -> None:
+        """Everyday one-letter words that end a postcode spelled out: "s w one a one a a" is SW1A 1AA
+        (the last two "a" have no piece after them, so the rule above left them words)."""
+        toks = self.doc.norm.tokens
+        for k in range(1, len(units)):
+            if units[k] is not None or not amb[k] or units[k - 1] is None or toks[k - 1].seg != toks[k].seg:
+                continue
+            s = k
+            while s > 0 and units[s - 1] is not None and toks[s - 1].seg == toks[k].seg:
+                s -= 1
+            head = "".join(units[s:k])  # type: ignore[arg-type]
+            for extra in (2, 1):
+                tail = range(k, k + extra)
+                if tail.stop > len(units) or not all(amb[x] and units[x] is None and toks[x].seg == toks[k].seg
+                                                     for x in tail):
+                    continue
+                compact = head + "".join(toks[x].text.upper() for x in tail)
+                if any(spoken_postcode(compact[i:]) for i in range(max(0, len(compact) - 7), len(compact) - 4)):
+                    for x in tail:
+                        units[x] = toks[x].text.upper()
+                    break
 
     def _unit(self, k: int) -> str | None:
         """What token ``k`` contributes to an identifier read aloud: digits, a letter, "?" for a letter

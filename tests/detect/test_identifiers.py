@@ -222,6 +222,18 @@ def test_postcodes():
     assert ("POSTCODE", "k one a zero b one") in found("ottawa k one a zero b one")
 
 
+@pytest.mark.parametrize("text,code", [
+    ("my postcode is s w one a one a a", "s w one a one a a"),  # SW1A 1AA: the last two "a" are letters
+    ("the postcode is e one four a a", "e one four a a"),
+])
+def test_a_postcode_spelled_out_keeps_letters_that_are_words(text, code):
+    assert ("POSTCODE", code) in found(text)
+
+
+def test_a_one_letter_word_after_digits_is_no_postcode_letter_without_the_shape():
+    assert "POSTCODE" not in categories("i have a one a day habit")
+
+
 # --- dates -------------------------------------------------------------------------------------------
 
 

@@ -242,3 +242,11 @@ def test_ages_written_as_one_word_or_with_of_age(text, age):
 
 def test_an_age_word_is_no_code():
     assert not any(c == "GENERIC_ID" for c, _ in found("the 67-year-old man"))
+
+
+@pytest.mark.parametrize("text", ["am i speaking with mister abdullah rahman", "can i speak to mrs patel please"])
+def test_a_title_after_a_name_cue_is_no_name_of_its_own(text):
+    """"mister" was a person of its own (substitution would have put a name in its place)."""
+    hits = found(text)
+    assert not any(c == "PERSON" and v in ("mister", "mrs") for c, v in hits), hits
+    assert any(c == "PERSON" and v in ("abdullah rahman", "patel") for c, v in hits), hits
