@@ -216,7 +216,8 @@ PARTS = ("spelling", "addresses", "organisations", "places", "names", "groups")
 def match_lists(doc: DetectDoc, parts: Sequence[str] = PARTS) -> list[Hit]:
     """Hits of the list-based recognisers ``parts`` (in :data:`PARTS` order) in one document."""
     fns = _parts()
-    taken = [False] * len(doc.words)
+    spelled = doc.spelling_words()  # alphabet words are letters: no name, place or organisation ("kilo lima 5 6")
+    taken = [i in spelled for i in range(len(doc.words))]
     hits: list[Hit] = []
     for name in PARTS:
         if name in parts:

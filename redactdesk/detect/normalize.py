@@ -405,6 +405,9 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
             j += 1
         run = out[i:j]
         n_upper = sum(1 for p in run if p.upper)
+        before_digits = j < n and out[j].kind == NUM and not out[j].ordinal
+        # alphabet words spell when three come together, or two lead digits ("alpha bravo seven seven")
+        nato_spells = len(run) >= 3 or (len(run) >= 2 and before_digits and all(p.text in lex.nato for p in run))
         strong = sum(
             1
             for p in run
@@ -412,9 +415,8 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
             or (p.upper and n_upper >= 2)
             or (p.kind == LETTER and p.text not in amb)
             or p.text in lex.unambiguous_letter_names
-            or (p.text in lex.nato and len(run) >= 3)
+            or (p.text in lex.nato and nato_spells)
         )
-        before_digits = j < n and out[j].kind == NUM and not out[j].ordinal
         if (
             (len(run) >= 2 and strong >= 2)
             or (len(run) >= 3 and strong >= 1)

@@ -104,7 +104,10 @@ class DetectDoc:
         got = self.cache.get("spelling_words")
         if got is None:
             toks = self.norm.tokens if self.norm is not None else []
-            got = frozenset(k for t in toks if t.kind == LETTER and t.w1 - t.w0 > 1 for k in range(t.w0, t.w1))
+            nato = self.lex.nato if self.lex is not None else {}
+            # "G as in George" (one letter of several words) and alphabet words read as letters ("alpha bravo 7 7")
+            got = frozenset(k for t in toks if t.kind == LETTER and (t.w1 - t.w0 > 1 or self.lower[t.w0] in nato)
+                            for k in range(t.w0, t.w1))
             self.cache["spelling_words"] = got
         return got
 

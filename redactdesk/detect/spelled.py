@@ -11,7 +11,7 @@ and the vote keeps that category where it does.
 
 from __future__ import annotations
 
-from redactdesk.detect.normalize import LETTER
+from redactdesk.detect.normalize import LETTER, NUM
 from redactdesk.detect.sources import DetectDoc, Hit
 
 SOURCE = "gazetteer"
@@ -33,7 +33,10 @@ def find_spelling_passages(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             j += 1
         run = toks[i:j]
         alphabet = [t for t in run if t.w1 - t.w0 > 1 or doc.lower[t.w0] in lex.nato]
-        if alphabet and (len(run) >= 2 or run[0].w1 - run[0].w0 > 1):
+        # letters that lead digits are part of a code ("alpha bravo seven seven three nine"): the
+        # pattern source reads letters and digits as one reference
+        code = j < len(toks) and toks[j].kind == NUM and toks[j].seg == toks[i].seg
+        if alphabet and not code and (len(run) >= 2 or run[0].w1 - run[0].w0 > 1):
             w0, w1 = run[0].w0, run[-1].w1
             hits.append(Hit(w0, w1, "SPELLED_LETTERS", 0.8, SOURCE,
                             f"{len(run)} letters spelled with a spelling alphabet", True))

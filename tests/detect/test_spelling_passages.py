@@ -83,3 +83,20 @@ def test_a_spelling_whisper_writes_with_hyphens_is_covered_letter_by_letter(text
 def test_a_hyphen_before_a_digit_is_still_a_signed_number():
     doc = DetectDoc.from_words("it was 4 -1 -1 today".split(), "en")
     assert [t.text for t in doc.norm.tokens if t.kind == "num"] == ["4", "1", "1"]
+
+
+@pytest.mark.parametrize("text,code", [
+    ("the reference is alpha bravo seven seven three nine", "alpha bravo seven seven three nine"),
+    ("reference x-ray yankee four four two", "x-ray yankee four four two"),
+    ("my booking code is kilo lima mike five six seven", "kilo lima mike five six seven"),
+])
+def test_alphabet_words_before_digits_are_the_letters_of_one_reference(text, code):
+    """"alpha bravo" was a person and "kilo" a city, and the digits after them were lost in the vote."""
+    (spans,) = detect_texts([text], "en")
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    assert got == [(code, "GENERIC_ID")], got
+
+
+def test_alphabet_words_said_alone_stay_what_they_are():
+    (spans,) = detect_texts(["my name is mike and i live in lima"], "en")
+    assert [s["category"] for s in spans] == ["PERSON", "CITY"]
