@@ -144,12 +144,22 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
         return [_Piece(m.group(1), NUM, w, w + 1), *(_Piece(x, WORD, w, w + 1) for x in re.split(r"[-–]", m.group(2)))]
     if _CODE_GROUPS.fullmatch(t) and sum(c.isdigit() for c in t) >= 3:
         groups = re.split(r"[-–]", t)
-        # letters and digits in groups, as licences and references are printed; no word ("covid-19",
-        # "top-100": a group of more than three letters is a word)
-        if all(g.isdigit() or _ALNUM.fullmatch(g) or len(g) <= 3 for g in groups) and any(
-                _ALNUM.fullmatch(g) for g in groups):
-            return [_Piece(g, NUM if g.isdigit() else ALNUM if _ALNUM.fullmatch(g) else WORD, w, w + 1)
-                    for g in groups]
+        raw_groups = re.split(r"[-–]", raw.strip().strip(_STRIP + "'"))
+        # letters and digits in groups, as licences and references are printed ("S530-4127-8391",
+        # "PX-7734-221-B"); no word: a group of letters is at most three capitals ("covid-19",
+        # "top-100", "f-150" stay words)
+        letters_ok = all(g.isdigit() or _ALNUM.fullmatch(g) or (len(g) <= 3 and r.isupper())
+                         for g, r in zip(groups, raw_groups, strict=False)) and len(groups) == len(raw_groups)
+        if letters_ok and any(not g.isdigit() for g in groups):
+            out: list[_Piece] = []
+            for g in groups:
+                if g.isdigit():
+                    out.append(_Piece(g, NUM, w, w + 1))
+                elif _ALNUM.fullmatch(g):
+                    out.append(_Piece(g, ALNUM, w, w + 1))
+                else:
+                    out.extend(_Piece(c, LETTER, w, w + 1) for c in g)
+            return out
     if _HYPHEN_LETTERS.fullmatch(t) and t not in ("a.m.", "p.m.", "e.g.", "i.e."):
         return [_Piece(c, LETTER, w, w + 1, formatted=True) for c in t if c.isalpha()]
     m = _ORDINAL.fullmatch(t)

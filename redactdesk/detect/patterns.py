@@ -514,12 +514,18 @@ class _Finder:
                 return
         n_letters = sum(ch.isalpha() for t in seg if t.kind in (LETTER, ALNUM) for ch in t.text)
         n_digits = sum(ch.isdigit() for t in seg if t.kind in (NUM, ALNUM) for ch in t.text)
-        if n_digits >= 3 and (written_code(seg, bool(self.ctx("generic_id", w0, w1))) if len(seg) == 1 else
-                              n_letters <= 3 and (self.ctx("generic_id", w0, w1) or len(text) >= 6)):
+        named = bool(self.ctx("generic_id", w0, w1))
+        # one written word in hyphenated groups ("PX-7734-221-B") is held to a written code's length
+        one_word = len(seg) > 1 and all(t.w0 == seg[0].w0 and t.w1 == seg[0].w1 for t in seg)
+        if n_digits >= 3 and (written_code(seg, named) if len(seg) == 1 else
+                              len(text) >= (5 if named else 7) if one_word else
+                              n_letters <= 3 and (named or len(text) >= 6)):
             c = self.ctx("generic_id", w0, w1)
             self.add(run.t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
                      "letters and digits" + (f" after '{c}'" if c else " (alphanumeric code)"))
             return
+        if one_word:
+            return  # "BA-2490" without a reference word: a flight, a model, no spelled letters
         # otherwise treat the pieces separately (a short letter+digit word such as "34k" is neither)
         i = run.t0
         while i < run.t1:

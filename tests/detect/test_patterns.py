@@ -250,3 +250,14 @@ def test_a_title_after_a_name_cue_is_no_name_of_its_own(text):
     hits = found(text)
     assert not any(c == "PERSON" and v in ("mister", "mrs") for c, v in hits), hits
     assert any(c == "PERSON" and v in ("abdullah rahman", "patel") for c, v in hits), hits
+
+
+@pytest.mark.parametrize("text,code", [("Okay, so the policy number is PX-7734-221-B.", "PX-7734-221-B."),
+                                       ("ref AB-123-456 thanks", "AB-123-456")])
+def test_a_code_with_letter_groups_is_one_item(text, code):
+    assert ("GENERIC_ID", code) in found(text)
+
+
+@pytest.mark.parametrize("text", ["Flight BA-2490 left", "the F-150 truck", "a top-100 hit"])
+def test_short_hyphenated_codes_without_a_reference_word_are_no_item(text):
+    assert not any(c in ("GENERIC_ID", "SPELLED_LETTERS") for c, _ in found(text))
