@@ -258,6 +258,9 @@ def _modules() -> Iterable[tuple[str, ModuleType]]:
             continue
         if hasattr(mod, "is_valid") and hasattr(mod, "validate"):
             yield short, mod
+    from redactdesk.detect import gb_nino  # the UK National Insurance number: stdnum has none
+
+    yield "gb.nino", gb_nino
 
 
 @dataclass

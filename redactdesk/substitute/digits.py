@@ -123,12 +123,27 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
             tpl.units.append(Unit(i, i + k, kind, str(value), tuple(low[i : i + k])))
             i += k
             continue
-        if letters and len(c) == 1 and c.isalpha() and c.isupper():
-            tpl.units.append(Unit(i, i + 1, "letter", c.upper()))
+        if letters and len(c) == 1 and c.isalpha() and (c.isupper() or _lower_letter(low, i, language)):
+            # a letter of the code; in a lower-case transcript too ("q q one two three four five six c")
+            tpl.units.append(Unit(i, i + 1, "letter", c.upper(), tokens=(c,)))
             i += 1
             continue
         i += 1
     return tpl
+
+
+# one-letter words of each language: a letter of a code only beside another letter ("a b one two",
+# but "setenta y dos" keeps its "y")
+_LETTER_WORDS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y".split())}
+
+
+def _lower_letter(low: list[str], i: int, language: str) -> bool:
+    """Is the lower-case one-letter token ``i`` a letter of a code read aloud?"""
+    if len(low) < 2:
+        return False
+    if low[i] not in _LETTER_WORDS.get(language, frozenset()):
+        return True
+    return any(0 <= k < len(low) and len(low[k]) == 1 and low[k].isalpha() for k in (i - 1, i + 1))
 
 
 _FIXED_WORDS = {"un", "una", "uno", "veintiún", "veintiuna", "one", "a"}
@@ -345,6 +360,8 @@ def render(tpl: Template, value: str) -> list[str]:
             if said:
                 if u.kind != "letter" and u.kind != "numeral":
                     said[0] = apply_case(said[0], "title" if case_of(first_core) == "title" else "lower")
+                elif u.kind == "letter" and u.tokens and u.tokens[0].islower():
+                    said = [w.lower() for w in said]
                 said[0] = lead + said[0]
                 said[-1] = said[-1] + u.suffix + trail
             out += said

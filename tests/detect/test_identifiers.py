@@ -371,3 +371,22 @@ def test_a_whole_date_beats_a_name_read_over_its_month(text, date):
     got = {(s["category"], text[s["start"]:s["end"]]) for s in spans}
     assert any(v == date and c in ("DATE", "DATE_OF_BIRTH") for c, v in got), got
     assert not any(c == "PERSON" for c, _ in got), got
+
+
+@pytest.mark.parametrize("text,value", [
+    ("My national insurance number is QQ 12 34 56 C.", "QQ 12 34 56 C"),
+    ("My NI number is ZZ 41 15 78 T", "ZZ 41 15 78 T"),  # as Faker's en_GB writes them
+    ("NI number: AB123456C", "AB123456C"),
+    ("my national insurance number is q q one two three four five six c", "q q one two three four five six c"),
+])
+def test_a_uk_national_insurance_number_is_one_national_id(text, value):
+    """stdnum has no NINO: its letters were left out ("12 34 56" flagged, "QQ" and "C" kept)."""
+    assert ("NATIONAL_ID", value) in found(text)
+
+
+def test_the_nino_format_checks_shape_and_length():
+    from redactdesk.detect import gb_nino
+
+    assert gb_nino.is_valid("qq 12 34 56 c") and gb_nino.format("ab123456c") == "AB 12 34 56 C"
+    assert not gb_nino.is_valid("AB12345C") and not gb_nino.is_valid("A1123456C") and not gb_nino.is_valid("AB1234567")
+    assert any(f.name == "gb.nino" and f.category == "NATIONAL_ID" for f in catalog().formats)

@@ -130,3 +130,12 @@ def test_an_age_written_as_one_word_keeps_its_words(make_conv, secret):
         res = substitute_conversation(conv, secret=secret)
         new = res.replacements[0].surrogate
         assert re.fullmatch(r"\d{1,3}-year-old", new) and new != "67-year-old", new
+
+
+def test_letters_of_an_id_read_aloud_in_lower_case_stay_letters(make_conv, secret):
+    """"q q one two three four five six c" came back as "falcon saffron nine six ... saffron"."""
+    text = "my national insurance number is q q one two three four five six c"
+    conv = make_conv([("c", text)], [(0, "q q one two three four five six c", "NATIONAL_ID")])
+    said = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    assert len(said) == 9 and all(len(w) == 1 and w.isalpha() and w.islower() for w in said[:2] + said[-1:]), said
+    assert said != "q q one two three four five six c".split()
