@@ -784,6 +784,40 @@ class _Finder:
             and not gaz.place([word])
         )
 
+    def _names_after_kin(self) -> None:
+        """A name right after a word for kin or a friend ("my little sis Maddie!!", "my son Oisín",
+        "my cousin dave"): written with a capital and no everyday word, or a first name of the list
+        that is no everyday word. A capitalised surname after it joins ("my aunt Ngozi Adichie")."""
+        from redactdesk.detect.worldnames import everyday_words, is_cased, load_world_names, strip_word
+        from redactdesk.lang.folding import fold_key
+
+        kin = frozenset(str(w) for w in (self.lex.raw.get("kin_words") or ()))
+        doc = self.doc
+        words, lower, n = doc.words, doc.lower, len(doc.words)
+        if not kin or not any(w in kin for w in lower):
+            return
+        cased = is_cased(words)
+        names, everyday, stop = load_world_names(), everyday_words(), self.lex.stop_words
+
+        def proper(k: int) -> bool:
+            raw = strip_word(words[k])
+            key = fold_key(raw)
+            if not raw.replace("-", "").replace("'", "").isalpha() or key in stop or key in kin:
+                return False
+            if cased:  # the capital says it: "my wife Rose", "my son Will", "sis Maddie"
+                return raw[:1].isupper() and not raw.isupper()
+            return names.is_first(key) and not names.is_common(key) and key not in everyday
+
+        for i, w in enumerate(lower):
+            k = i + 1
+            if w not in kin or k >= n or k in doc.breaks or words[i][-1:] in ",.;:!?" or not proper(k):
+                continue
+            e = k + 1
+            if cased and e < n and e not in doc.breaks and words[k][-1:] not in ",.;:!?" and proper(e):
+                e += 1
+            if self._free_words(k, e):
+                self.add_words(k, e, "PERSON", 0.7, f"name after '{w}'", strong=True)
+
     def _name_answers(self, gaz: Any) -> None:
         """The answer to "your full name?" in the next turn: its first words that are not everyday
         words are the name (works for names no gazetteer holds)."""
@@ -946,6 +980,7 @@ class _Finder:
                         self.add_words(s, e, "PERSON", 0.75 if strength == "strong" else 0.55,
                                        f"name after '{' '.join(ph)}'", strong=strength == "strong")
         self._name_answers(gaz)
+        self._names_after_kin()
         # a name before a cue: "Karen speaking", "Juan al habla"
         for ph in self.lex.hot("name_cue_right"):
             for w in doc.occurrences(ph):

@@ -261,3 +261,18 @@ def test_a_code_with_letter_groups_is_one_item(text, code):
 @pytest.mark.parametrize("text", ["Flight BA-2490 left", "the F-150 truck", "a top-100 hit"])
 def test_short_hyphenated_codes_without_a_reference_word_are_no_item(text):
     assert not any(c in ("GENERIC_ID", "SPELLED_LETTERS") for c, _ in found(text))
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Happy birthday to my little sis Maddie!! 18 today", "Maddie!!"),  # no list knows "Maddie"
+    ("My son Oisín is 7", "Oisín"),
+    ("my aunt Ngozi Adichie visited", "Ngozi Adichie"),
+    ("i called my son jayden", "jayden"),
+])
+def test_a_name_after_a_word_for_kin_is_a_person(text, name):
+    assert ("PERSON", name) in found(text)
+
+
+@pytest.mark.parametrize("text", ["my sister may come tomorrow", "Dear Brother And Sister In Christ"])
+def test_everyday_words_after_kin_are_no_name_in_speech_or_title_case(text):
+    assert not any(c == "PERSON" for c, _ in found(text))
