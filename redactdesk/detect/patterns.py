@@ -812,6 +812,8 @@ class _Finder:
             k = i + 1
             if w not in kin or k >= n or k in doc.breaks or words[i][-1:] in ",.;:!?" or not proper(k):
                 continue
+            if cased and strip_word(words[i])[:1].isupper():
+                continue  # title case ("Crocs Kids Handle It", "Brother And Sister"), or a title ("Sister Mary")
             e = k + 1
             if cased and e < n and e not in doc.breaks and words[k][-1:] not in ",.;:!?" and proper(e):
                 e += 1
