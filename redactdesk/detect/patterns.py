@@ -43,6 +43,8 @@ _IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
 _NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![\w/])")
 # a card's expiry as printed on it: "09/27", "9/2027", "11-25" (only after an expiry word: alone it
 # is a fraction, a score or a day of a month)
+_YEARS_OF_TIME = frozenset("hace durante desde por en cada últimos ultimos próximos proximos dentro unos "
+                           "algunos varios muchos pocos".split())
 _AGE_AFTER = frozenset({"years old", "year old", "yrs old", "yr old", "year olds", "years olds", "month old",
                         "months old", "week old", "weeks old"})
 _MONTH_YEAR = re.compile(r"(?<![\w/.-])(\d{1,2})\s?[/-]\s?(\d{2}|\d{4})(?![\w/.-]|[.,]\d)")
@@ -728,7 +730,9 @@ class _Finder:
         if n <= 3 and self.p["age"]:
             v = int(digits)
             nxt = [tk.text for tk in self.toks[t1 : t1 + 3]]  # "67-year-old" is one word, three tokens
-            age_after = " ".join(nxt[:2]) in _AGE_AFTER or " ".join(nxt) == "years of age" or nxt[:1] == ["años"]
+            # "tiene 12 años" is an age, "desde hace diez años" a span of time
+            age_after = " ".join(nxt[:2]) in _AGE_AFTER or " ".join(nxt) == "years of age" or (
+                nxt[:1] == ["años"] and before not in _YEARS_OF_TIME)
             age_before = self.ctx("age", w0, w1, left=3)
             if v <= 120 and (age_after or (age_before and not timeish)):
                 self.add(t0, t1, "AGE", 0.7, "age in years")

@@ -21,8 +21,10 @@ IDENTIFIERS = frozenset({"ES_ID", "SSN", "NATIONAL_ID", "VAT_ID", "PASSPORT", "G
 VALIDATED = IDENTIFIERS - {"GENERIC_ID"}
 _NAMES = frozenset({"PERSON", "ORGANIZATION", "LOCATION"})
 # words before a scheme's name ("my CPF", "the UID") and between it and the number ("NIF: ...", "CPF is ...")
-_BEFORE = frozenset({"my", "your", "his", "her", "our", "their", "its", "the", "a", "an"})
-_BETWEEN = frozenset({"is", "was", "number", "no", "nr", "num", "#", "reads", "of", "=", "-", ":"})
+_BEFORE = frozenset({"my", "your", "his", "her", "our", "their", "its", "the", "a", "an",
+                     "mi", "tu", "su", "nuestro", "nuestra", "el", "la", "un", "una"})
+_BETWEEN = frozenset({"is", "was", "number", "no", "nr", "num", "#", "reads", "of", "=", "-", ":",
+                      "es", "era", "número", "numero", "nº", "n.º", "de", "del"})  # "mi DNI es 12345678Z"
 _HEADS = frozenset({"number", "numbers", "identifier", "id", "code", "no", "nr"})
 _GAP = 3  # words at most between the name and the number
 _HOTWORD_KEYS = ("ssn", "passport", "es_id", "generic_id")

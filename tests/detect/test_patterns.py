@@ -277,3 +277,8 @@ def test_a_name_after_a_word_for_kin_is_a_person(text, name):
                                   "Crocs Kids Handle It Rain Boot"])
 def test_everyday_words_after_kin_are_no_name_in_speech_or_title_case(text):
     assert not any(c == "PERSON" for c, _ in found(text))
+
+
+def test_spanish_years_are_an_age_only_when_someone_has_them():
+    assert ("AGE", "12") in found("mi hijo tiene 12 años", "es")
+    assert not any(c == "AGE" for c, _ in found("trabajo allí desde hace diez años", "es"))

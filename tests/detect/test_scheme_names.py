@@ -57,3 +57,11 @@ def test_detection_flags_the_number_not_the_scheme():
     found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
     assert ("K22218003V", "VAT_ID") in found
     assert not any(cat in ("ORGANIZATION", "PERSON") for _, cat in found)
+
+
+def test_a_spanish_scheme_name_before_its_number_is_no_person():
+    """"mi DNI es 12345678Z": the Spanish link words were not read, and "DNI" stayed a person."""
+    text = "Hola, me llamo María José Fernández y mi DNI es 12345678Z."
+    (spans,) = detect_texts([text], "es")
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    assert ("DNI", "PERSON") not in got and ("12345678Z", "ES_ID") in got, got
