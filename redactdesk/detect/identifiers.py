@@ -228,7 +228,7 @@ class _IdFinder:
         text = self.written.text
         has_digits = bool(_HAS_DIGIT.search(text))
         spoken_digits = any(tk.kind == NUM for tk in self.doc.norm.tokens)
-        if self.p["network"] and "@" in text:
+        if self.p["network"] and ("@" in text or "u/" in text):
             self.handles(text)
         if self.p["network"]:
             for h in find_spoken_handles(self.doc, self.used):

@@ -65,12 +65,19 @@ def find_macs(text: str) -> list[CharSpan]:
 _HANDLE = re.compile(r"(?<![\w@.+-])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.[A-Za-z]{2,}\b)")
 
 
+# "u/name" (and "/u/name") as Reddit writes a user; "r/name" is a community, nobody's
+_REDDIT_USER = re.compile(r"(?<![\w/.-])/?u/[A-Za-z0-9_-]{3,20}(?![\w/-])")
+
+
 def find_handles(text: str) -> list[CharSpan]:
-    """Social-media handles ("@JuliaRoberts", "@b2s_tera"): a username, which identifies its owner."""
+    """Social-media handles ("@JuliaRoberts", "@b2s_tera", "u/throwaway_2231"): a username, which
+    identifies its owner."""
     out = []
     for m in _HANDLE.finditer(text):
         body = m.group()[1:]
         if body.isdigit():  # "@5" is a price or a count
             continue
         out.append(CharSpan(m.start(), m.end(), "USERNAME", 0.9, "a social-media handle (@name)"))
+    for m in _REDDIT_USER.finditer(text):
+        out.append(CharSpan(m.start(), m.end(), "USERNAME", 0.9, "a Reddit user (u/name)"))
     return out

@@ -295,6 +295,9 @@ class EmailGenerator(Generator):
         return out
 
 
+_HANDLE_MARK = re.compile(r"^(?:@|/?u/)(?=\w)")
+
+
 class UsernameGenerator(Generator):
     """Usernames said aloud ("j smith eighty four"): parts rebuilt, said the same way. A handle's
     leading "at" (its "@" said, "rt at homedepot") stays: it is how the handle is said, not a part."""
@@ -308,13 +311,18 @@ class UsernameGenerator(Generator):
         segs = _segments(tokens[lead:], ctx.language, words)
         text = " ".join(split_punct(t)[1] for t in tokens)
         said_at = split_punct(tokens[0])[1].lower() if lead else ""
+        # a written handle keeps its mark: "@jess_m" -> "@sunny", "u/throwaway_2231" -> "u/sunny"
+        mark = _HANDLE_MARK.match(tokens[0].strip()) if len(tokens) == 1 else None
         return [Piece(0, len(tokens), "spoken", f"{self.name}:{norm(text)}", self.name, span.category, text,
-                      (segs, words, said_at), derived=True)]
+                      (segs, words, said_at, mark.group(0) if mark else ""), derived=True)]
 
     def generate(self, ctx: Context, item: Item) -> str:
-        segs, words, said_at = item.value
+        segs, words, said_at, mark = item.value
         new = _new_local(ctx, item, segs)
-        return " ".join(([said_at] if said_at else []) + _say_segments(new, segs, ctx.language, words))
+        said = _say_segments(new, segs, ctx.language, words)
+        if mark:
+            return mark + "".join(said)
+        return " ".join(([said_at] if said_at else []) + said)
 
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
         return phrase_tokens(item.surrogate or "", tokens)

@@ -390,3 +390,16 @@ def test_the_nino_format_checks_shape_and_length():
     assert gb_nino.is_valid("qq 12 34 56 c") and gb_nino.format("ab123456c") == "AB 12 34 56 C"
     assert not gb_nino.is_valid("AB12345C") and not gb_nino.is_valid("A1123456C") and not gb_nino.is_valid("AB1234567")
     assert any(f.name == "gb.nino" and f.category == "NATIONAL_ID" for f in catalog().formats)
+
+
+@pytest.mark.parametrize("text,handle", [("Posted by u/throwaway_2231 in r/personalfinance", "u/throwaway_2231"),
+                                         ("thanks /u/spez for the gold", "/u/spez"),
+                                         ("lol just saw @jess_m at the airport", "@jess_m")])
+def test_written_handles_are_usernames(text, handle):
+    got = found(text)
+    assert ("USERNAME", handle) in got and not any(v.startswith("r/") for _, v in got), got
+
+
+@pytest.mark.parametrize("text", ["the ratio is 3 u/s", "see r/AskReddit today"])
+def test_handle_look_alikes_are_no_username(text):
+    assert "USERNAME" not in categories(text)

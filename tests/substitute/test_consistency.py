@@ -143,3 +143,12 @@ def test_a_written_address_with_an_apostrophe_is_replaced_as_written(make_conv, 
     conv = make_conv([("c", "Email: k.o'neill@outlook.co.uk")], [(0, "k.o'neill@outlook.co.uk", "EMAIL")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert " " not in new and new.count("@") == 1 and "neill" not in new, new
+
+
+@pytest.mark.parametrize("text,handle,mark", [("Posted by u/throwaway_2231 in r/personalfinance", "u/throwaway_2231", "u/"),
+                                              ("thanks @jess_m ok", "@jess_m", "@")])
+def test_a_written_handle_keeps_its_mark(make_conv, secret, text, handle, mark):
+    """"@jess_m" became "sunny": the revised text lost that a user was named."""
+    conv = make_conv([("c", text)], [(0, handle, "USERNAME")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new.startswith(mark) and " " not in new and new != handle, new
