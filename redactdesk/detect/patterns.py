@@ -45,6 +45,7 @@ _NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![
 # is a fraction, a score or a day of a month)
 _YEARS_OF_TIME = frozenset("hace durante desde por en cada últimos ultimos próximos proximos dentro unos "
                            "algunos varios muchos pocos".split())
+_ISO_DATE = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")
 _AGE_AFTER = frozenset({"years old", "year old", "yrs old", "yr old", "year olds", "years olds", "month old",
                         "months old", "week old", "weeks old"})
 _MONTH_YEAR = re.compile(r"(?<![\w/.-])(\d{1,2})\s?[/-]\s?(\d{2}|\d{4})(?![\w/.-]|[.,]\d)")
@@ -595,6 +596,8 @@ class _Finder:
         timeish = after and after[0] in _flat(lex.hot("time_after"))
         if not money and self._not_personal(w0, w1):
             return  # an ISBN, a barcode, a device number: nobody's
+        if w1 - w0 == 1 and _ISO_DATE.fullmatch(self.doc.words[w0].strip(".,;:!?()[]\"'")):
+            return  # "2019-06-01": a date, the written-date reader's (no reference after "ID:")
 
         # Spanish IDs: 8 digits + letter (DNI), X/Y/Z + 7 digits + letter (NIE), letter + 7 + control (CIF)
         nxt = self.is_letter_tok(t1) if t1 < len(toks) and toks[t1].seg == seg[0].seg else None

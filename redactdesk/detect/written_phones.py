@@ -63,6 +63,14 @@ def _regions_formatting(candidate: str) -> str | None:
     return None
 
 
+def _inside_a_code(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` glued to letters or digits by a hyphen or slash ("CLM-2023-004512")?"""
+    before = text[max(0, start - 2):start]
+    after = text[end:end + 2]
+    return (len(before) == 2 and before[1] in "-/" and before[0].isalnum()) or (
+        len(after) == 2 and after[0] in "-/" and after[1].isalnum()) or (before[-1:].isalnum()) or after[:1].isalnum()
+
+
 def find_phones(text: str, region: str) -> list[CharSpan]:
     """Phone numbers in written ``text`` (``region``: the lexicon's default, e.g. "US")."""
     if not _QUICK.search(text):
@@ -71,6 +79,8 @@ def find_phones(text: str, region: str) -> list[CharSpan]:
     for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=Leniency.VALID):
         if _MIXED.search(m.raw_string) and "." in m.raw_string:
             continue  # "3.10 - 50.06 - 5.04": decimals in a list, not a number
+        if _inside_a_code(text, m.start, m.end):
+            continue  # "CLM-2023-004512": the digits of a reference, not a phone in it
         num = m.number
         where = phonenumbers.region_code_for_number(num) or region
         intl = m.raw_string.lstrip().startswith("+")

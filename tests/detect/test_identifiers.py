@@ -403,3 +403,17 @@ def test_written_handles_are_usernames(text, handle):
 @pytest.mark.parametrize("text", ["the ratio is 3 u/s", "see r/AskReddit today"])
 def test_handle_look_alikes_are_no_username(text):
     assert "USERNAME" not in categories(text)
+
+
+def test_digits_inside_a_hyphenated_reference_are_no_phone():
+    """"CLM-2023-004512": phonenumbers found (202) 300-4512 in it, and a claim became a phone."""
+    (spans,) = detect_texts(["Claim number CLM-2023-004512 was filed."], "en")
+    assert [s["category"] for s in spans] == ["GENERIC_ID"]
+    assert ("PHONE", "202-300-4512") in found("Call 202-300-4512 now")
+
+
+def test_an_iso_date_after_an_id_word_stays_a_date():
+    text = "Employee ID: E-10234, hired 2019-06-01, salary"
+    (spans,) = detect_texts([text], "en")
+    got = {(text[s["start"]:s["end"]], s["category"]) for s in spans}
+    assert ("2019-06-01", "DATE") in got and ("E-10234", "GENERIC_ID") in got, got
