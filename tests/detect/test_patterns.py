@@ -282,3 +282,18 @@ def test_everyday_words_after_kin_are_no_name_in_speech_or_title_case(text):
 def test_spanish_years_are_an_age_only_when_someone_has_them():
     assert ("AGE", "12") in found("mi hijo tiene 12 años", "es")
     assert not any(c == "AGE" for c, _ in found("trabajo allí desde hace diez años", "es"))
+
+
+@pytest.mark.parametrize("text,value,category", [
+    ("my ssn is one two three dash four five dash six seven eight nine",
+     "one two three dash four five dash six seven eight nine", "SSN"),
+    ("account number one two three four dash five six seven eight", "one two three four dash five six seven eight",
+     "GENERIC_ID"),
+])
+def test_a_number_said_with_dashes_is_one_item(text, value, category):
+    """"dash" between the groups broke the run: an SSN said so was not found at all."""
+    assert (category, value) in found(text)
+
+
+def test_minus_between_numbers_stays_a_sum():
+    assert found("what is nine hundred minus four hundred and twelve") == set()
