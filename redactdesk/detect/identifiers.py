@@ -53,6 +53,7 @@ from redactdesk.lang.lexicon import Lexicon, phrases
 SOURCE = "identifiers"
 
 _HAS_DIGIT = re.compile(r"\d")
+_UK_PLATE = re.compile(r"(?<![\w-])[A-HJ-PR-Y][A-HJ-PR-Y]\d{2} ?[A-HJ-PR-Z]{3}(?![\w-])")
 _ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-/]*")
 _LETTER_WORD = re.compile(r"[A-Z]{1,4}")
 _SEPARATOR_WORD = re.compile(r"[-/.–]")  # "116 - 82 - 00276"
@@ -251,9 +252,18 @@ class _IdFinder:
                 self.add_chars(c)
             if self.p["postcodes"]:
                 self.postcodes_written(text)
+            if self.p["stdnum"]:
+                self.plates_written(text)
         if spoken_digits and (self.p["stdnum"] or self.p["postcodes"]):
             self.spoken()
         return self.relative_dates() if self.p["dates"] else self.hits
+
+    def plates_written(self, text: str) -> None:
+        """A British number plate as written ("AB12 CDE", "AB12CDE"): two letters, the age pair of
+        digits, three letters — a vehicle is its keeper's; no postcode or stdnum format has the shape."""
+        for m in _UK_PLATE.finditer(text):
+            c = CharSpan(m.start(), m.end(), "GENERIC_ID", 0.75, "a British number plate")
+            self.add_chars(c)
 
     def relative_dates(self) -> list[Hit]:
         """"tomorrow", "next friday", "on the fifth" (after every other family: they never overlap one)."""

@@ -520,9 +520,11 @@ class _Finder:
         named = bool(self.ctx("generic_id", w0, w1))
         # one written word in hyphenated groups ("PX-7734-221-B") is held to a written code's length
         one_word = len(seg) > 1 and all(t.w0 == seg[0].w0 and t.w1 == seg[0].w1 for t in seg)
-        if n_digits >= 3 and (written_code(seg, named) if len(seg) == 1 else
-                              len(text) >= (5 if named else 7) if one_word else
-                              n_letters <= 3 and (named or len(text) >= 6)):
+        # said aloud after a reference word, a code may hold more letters ("a b one two c d e": a plate)
+        if (n_digits >= 3 or named and n_digits >= 2 and n_letters >= 3) and (
+                written_code(seg, named) if len(seg) == 1 else
+                len(text) >= (5 if named else 7) if one_word else
+                n_letters <= (6 if named else 3) and (named or len(text) >= 6)):
             c = self.ctx("generic_id", w0, w1)
             self.add(run.t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
                      "letters and digits" + (f" after '{c}'" if c else " (alphanumeric code)"))

@@ -146,6 +146,10 @@ def _first_name_in(doc: DetectDoc) -> bool:
     return any(w not in stop and names.is_first(fold_key(w)) for w in doc.lower)
 
 
+# a written word of capitals and digits ("AB12", "S530"): a code's part
+_CODE_WORD = re.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{2,}")
+
+
 def distinctive(words: Sequence[str], language: str) -> bool:
     """Does a found stretch hold a word that is no everyday word — a listed name or place, or a
     word no word list knows ("adeyemi")? A stretch of everyday words ("delete", "define framework")
@@ -299,6 +303,9 @@ class TaggerSource:
                     a, b = trim_function_words(words, a, b, lang)
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
                         continue  # digit groups and spelled letters are the patterns' business
+                    if cat == "PERSON" and any(_CODE_WORD.fullmatch(clean_token(docs[i].words[where[k]], True))
+                                               for k in range(a, b)):
+                        continue  # "AB12 CDE", "S530 ...": a written code in capitals is nobody's name
                     w0, w1 = where[a], where[b - 1] + 1
                     if all(k in spelled for k in range(w0, w1)) or not name_like(words[a:b], lang, any_word=True):
                         continue  # "G is in George H.": alphabet words are no item; "you." is no organisation

@@ -417,3 +417,11 @@ def test_an_iso_date_after_an_id_word_stays_a_date():
     (spans,) = detect_texts([text], "en")
     got = {(text[s["start"]:s["end"]], s["category"]) for s in spans}
     assert ("2019-06-01", "DATE") in got and ("E-10234", "GENERIC_ID") in got, got
+
+
+@pytest.mark.parametrize("text,plate", [("Vehicle registration AB12 CDE, VIN 1HGCM82633A004352.", "AB12 CDE"),
+                                        ("my car is a blue ford, reg LB07SEO", "LB07SEO")])
+def test_a_british_number_plate_is_one_reference_and_no_person(text, plate):
+    (spans,) = detect_texts([text], "en")
+    got = {(text[s["start"]:s["end"]].rstrip(","), s["category"]) for s in spans}
+    assert (plate, "GENERIC_ID") in got and not any(c == "PERSON" for _, c in got), got

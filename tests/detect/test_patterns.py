@@ -297,3 +297,9 @@ def test_a_number_said_with_dashes_is_one_item(text, value, category):
 
 def test_minus_between_numbers_stays_a_sum():
     assert found("what is nine hundred minus four hundred and twelve") == set()
+
+
+@pytest.mark.parametrize("text,code", [("my vehicle registration is a b one two c d e", "a b one two c d e"),
+                                       ("order number a b c one two three", "a b c one two three")])
+def test_a_code_said_after_a_reference_word_may_hold_more_letters(text, code):
+    assert ("GENERIC_ID", code) in found(text)
