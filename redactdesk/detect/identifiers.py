@@ -53,6 +53,11 @@ from redactdesk.lang.lexicon import Lexicon, phrases
 SOURCE = "identifiers"
 
 _HAS_DIGIT = re.compile(r"\d")
+_PLATE_AFTER_CUE = re.compile(
+    r"(?P<cue>(?i:(?:licen[cs]e|number|registration|car|vehicle)\s+plates?(?:\s+number)?|registration(?:\s+number)?"
+    r"|reg\.?|plate\s+number|matr[ií]cula|kennzeichen|immatriculation|targa))"
+    r"(?:\s+(?i:is|was|reads|es))?\s*[:#]?\s*"
+    r"(?P<plate>[A-Z0-9]{1,4}(?:[- ][A-Z0-9]{1,4}){0,3})(?![\w-])")
 _UK_PLATE = re.compile(r"(?<![\w-])[A-HJ-PR-Y][A-HJ-PR-Y]\d{2} ?[A-HJ-PR-Z]{3}(?![\w-])")
 _ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-/]*")
 _LETTER_WORD = re.compile(r"[A-Z]{1,4}")
@@ -264,6 +269,16 @@ class _IdFinder:
         for m in _UK_PLATE.finditer(text):
             c = CharSpan(m.start(), m.end(), "GENERIC_ID", 0.75, "a British number plate")
             self.add_chars(c)
+        # any country's plate after a word that names one ("license plate is 0181 EM", "Kennzeichen
+        # BL-HC-17"): capitals and digits in up to four groups, a digit and a letter among them ("the
+        # registration is 2019" is a year)
+        for m in _PLATE_AFTER_CUE.finditer(text):
+            plate = m.group("plate").rstrip(" -")
+            compact = re.sub(r"[- ]", "", plate)
+            if 4 <= len(compact) <= 10 and any(ch.isdigit() for ch in compact) and any(ch.isalpha() for ch in compact):
+                start = m.start("plate")
+                self.add_chars(CharSpan(start, start + len(plate), "GENERIC_ID", 0.8,
+                                        f"a number plate after '{m.group('cue').strip()}'"))
 
     def relative_dates(self) -> list[Hit]:
         """"tomorrow", "next friday", "on the fifth" (after every other family: they never overlap one)."""

@@ -147,7 +147,7 @@ def _first_name_in(doc: DetectDoc) -> bool:
 
 
 # a written word of capitals and digits ("AB12", "S530"): a code's part
-_CODE_WORD = re.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{2,}")
+_CODE_WORD = re.compile(r"(?=[A-Z-]*\d)(?=[\d-]*[A-Z])[A-Z\d][A-Z\d-]*[A-Z\d]")  # "AB12", "BL-HC-17"
 
 
 def distinctive(words: Sequence[str], language: str) -> bool:

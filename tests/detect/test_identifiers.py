@@ -425,3 +425,19 @@ def test_a_british_number_plate_is_one_reference_and_no_person(text, plate):
     (spans,) = detect_texts([text], "en")
     got = {(text[s["start"]:s["end"]].rstrip(","), s["category"]) for s in spans}
     assert (plate, "GENERIC_ID") in got and not any(c == "PERSON" for _, c in got), got
+
+
+@pytest.mark.parametrize("text,plate", [("My license plate is 0181 EM.", "0181 EM"),
+                                        ("My license plate is HZ-LS-7.", "HZ-LS-7"),
+                                        ("Kennzeichen BL-HC-17", "BL-HC-17"),
+                                        ("My license plate is ML 1661 GB.", "ML 1661 GB")])
+def test_any_countrys_plate_after_a_word_naming_it_is_a_reference(text, plate):
+    """Plates as Faker writes them for the US, Germany and Spain: 12 of 30 were found bare, 20 after the word."""
+    (spans,) = detect_texts([text], "en")
+    got = {(text[s["start"]:s["end"]], s["category"]) for s in spans}
+    assert (plate, "GENERIC_ID") in got and not any(c == "PERSON" for _, c in got), got
+
+
+def test_a_year_after_registration_is_no_plate():
+    (spans,) = detect_texts(["the registration is 2019 and it was a good year"], "en")
+    assert not any(s["category"] == "GENERIC_ID" for s in spans)
