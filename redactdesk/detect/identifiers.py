@@ -58,7 +58,8 @@ _PLATE_AFTER_CUE = re.compile(
     r"|reg\.?|plate\s+number|matr[ií]cula|kennzeichen|immatriculation|targa))"
     r"(?:\s+(?i:is|was|reads|es))?\s*[:#]?\s*"
     r"(?P<plate>[A-Z0-9]{1,4}(?:[- ][A-Z0-9]{1,4}){0,3})(?![\w-])")
-_UK_PLATE = re.compile(r"(?<![\w-])[A-HJ-PR-Y][A-HJ-PR-Y]\d{2} ?[A-HJ-PR-Z]{3}(?![\w-])")
+# any capitals: the DVLA leaves out I, Q and Z in places, test data does not ("SB16QGB")
+_UK_PLATE = re.compile(r"(?<![\w-])[A-Z]{2}\d{2} ?[A-Z]{3}(?![\w-])")
 _ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-/]*")
 _LETTER_WORD = re.compile(r"[A-Z]{1,4}")
 _SEPARATOR_WORD = re.compile(r"[-/.–]")  # "116 - 82 - 00276"

@@ -664,7 +664,7 @@ class _Finder:
             if me and 2000 <= me[1] <= 2049:
                 self.add(t0, t1, "CARD_EXPIRY", 0.9, f"month/year {me[0]:02d}/{me[1] % 100:02d} after '{exp}'")
                 return
-        if cvv and n in (3, 4):
+        if cvv and n in (3, 4) and not self.ctx("postcode", w0, w1, left=6):  # "post code": no card's code
             self.add(t0, t1, "CVV", 0.9, f"{n} digits after '{cvv}'")
             return
         last = self.ctx("card_last_digits", w0, w1, left=6)
@@ -725,9 +725,11 @@ class _Finder:
             self.add(t0, t1, "BANK_ACCOUNT", 0.8, f"{n} digits after '{bank}'")
             return
         zipc = self.ctx("postcode", w0, w1, left=6)
-        if n == 5 and (zipc or before in _us_states() or self._near_place(w0, w1)):
+        # 4 digits (Australia, Austria, Belgium, Denmark, Switzerland ...) and 6 (India, Russia,
+        # Singapore ...) only after a postcode word; 5 beside a place too
+        if (n == 5 and (zipc or before in _us_states() or self._near_place(w0, w1))) or (n in (4, 6) and zipc):
             self.add(t0, t1, "POSTCODE", 0.85 if zipc else 0.65,
-                     f"5 digits after '{zipc}'" if zipc else "5 digits beside a place name or street")
+                     f"{n} digits after '{zipc}'" if zipc else "5 digits beside a place name or street")
             return
         if n == 9 and lex.language == "en" and [len(g) for g in groups] == [3, 2, 4] and is_ssn(digits):
             self.add(t0, t1, "SSN", 0.7, "valid SSN read in 3-2-4 groups")

@@ -42,6 +42,9 @@ PRIORITY: tuple[str, ...] = (
 )
 
 
+# names, places and organisations: what a tagger may read into a piece of a code or a date
+_NAME_CATEGORIES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP"})
+
 # checksum- or structure-validated categories: nothing else wins an overlap against them
 VALIDATED = frozenset({"EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "NATIONAL_ID", "VAT_ID", "IP_ADDRESS",
                        "MAC_ADDRESS", "URL", "PHONE"})
@@ -163,8 +166,14 @@ def combine(
 def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     """Keep the best candidate where they overlap (strong evidence first, then category priority, then
     score); a loser keeps its largest stretch not covered by a better span."""
+    # a name strictly inside a strong item of another kind is a piece of it, not a name: "RY" of the
+    # postcode "6846 RY", "Jan 5th" of "Jan 5th, 1990", "alpha bravo" of a reference
+    inside = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0 and any(
+        d.strong and d.category not in _NAME_CATEGORIES and d.start <= c.start and c.end <= d.end
+        and d.end - d.start > c.end - c.start for d in candidates)}
+
     def key(c: _Candidate) -> tuple:
-        tier = -1 if c.rank < 0 else (0 if c.category in VALIDATED else 1)
+        tier = -1 if c.rank < 0 else (0 if c.category in VALIDATED else 1) + (2 if id(c) in inside else 0)
         return (tier, not c.strong, c.rank, -c.score, -(c.end - c.start), c.start)
 
     order = sorted(candidates, key=key)

@@ -441,3 +441,19 @@ def test_any_countrys_plate_after_a_word_naming_it_is_a_reference(text, plate):
 def test_a_year_after_registration_is_no_plate():
     (spans,) = detect_texts(["the registration is 2019 and it was a good year"], "en")
     assert not any(s["category"] == "GENERIC_ID" for s in spans)
+
+
+@pytest.mark.parametrize("text,code,category", [
+    ("My postcode is 6846 RY.", "6846 RY", "POSTCODE"),  # the tagger's "RY" (a person) took the letters
+    ("My postcode is 7797.", "7797", "POSTCODE"),  # four digits after a postcode word
+    ("my post code is two three one four", "two three one four", "POSTCODE"),  # "code" made it a CVV
+    ("Please note SB16QGB on the form.", "SB16QGB", "GENERIC_ID"),
+])
+def test_postcodes_and_plates_as_test_data_writes_them(text, code, category):
+    (spans,) = detect_texts([text], "en")
+    got = {(text[s["start"]:s["end"]], s["category"]) for s in spans}
+    assert (code, category) in got and not any(c == "PERSON" for _, c in got), got
+
+
+def test_four_digits_without_a_postcode_word_are_no_postcode():
+    assert "POSTCODE" not in {c for c, _ in found("I paid 2500 for it")}

@@ -125,3 +125,13 @@ def test_a_city_and_its_region_said_together_are_one_place():
     text = "she was born in philadelphia pennsylvania in the spring"
     spans = detect_texts([text], "en")[0]
     assert "philadelphia pennsylvania" in [text[s["start"]:s["end"]] for s in spans]
+
+
+def test_a_strong_name_strictly_inside_a_strong_item_of_another_kind_gives_way():
+    """"RY" of the postcode "6846 RY": a tagger's person inside it took the letters and the postcode lost."""
+    src = [A, B, Src("ids", frozenset({"POSTCODE"}))]
+    spans = combine([h(0, 2, "POSTCODE", "ids", 0.75, strong=True), h(1, 2, "PERSON", "b", 0.8, strong=True)], src)
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(0, 2, "POSTCODE")]
+    # the same name beside the item, or a name holding the item, keeps its priority
+    spans = combine([h(0, 2, "POSTCODE", "ids", 0.75, strong=True), h(1, 3, "PERSON", "b", 0.8, strong=True)], src)
+    assert ("PERSON", 1, 3) in {(s.category, s.start_word, s.end_word) for s in spans}
