@@ -416,8 +416,11 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
         run = out[i:j]
         n_upper = sum(1 for p in run if p.upper)
         before_digits = j < n and out[j].kind == NUM and not out[j].ordinal
-        # alphabet words spell when three come together, or two lead digits ("alpha bravo seven seven")
-        nato_spells = len(run) >= 3 or (len(run) >= 2 and before_digits and all(p.text in lex.nato for p in run))
+        after_digits = bool(result) and result[-1].kind == NUM and not result[-1].ordinal
+        # alphabet words spell when three come together, or two lead or end digits ("alpha bravo
+        # seven seven", "7-7-3-9, alpha, bravo")
+        nato_spells = len(run) >= 3 or (len(run) >= 2 and (before_digits or after_digits)
+                                         and all(p.text in lex.nato for p in run))
         strong = sum(
             1
             for p in run

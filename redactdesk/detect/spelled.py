@@ -33,9 +33,10 @@ def find_spelling_passages(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             j += 1
         run = toks[i:j]
         alphabet = [t for t in run if t.w1 - t.w0 > 1 or doc.lower[t.w0] in lex.nato]
-        # letters that lead digits are part of a code ("alpha bravo seven seven three nine"): the
+        # letters that lead or end digits are part of a code ("alpha bravo seven seven three nine"): the
         # pattern source reads letters and digits as one reference
-        code = j < len(toks) and toks[j].kind == NUM and toks[j].seg == toks[i].seg
+        code = (j < len(toks) and toks[j].kind == NUM and toks[j].seg == toks[i].seg) or (
+            i > 0 and toks[i - 1].kind == NUM and toks[i - 1].seg == toks[i].seg)  # "7-7-3-9, alpha, bravo"
         if alphabet and not code and (len(run) >= 2 or run[0].w1 - run[0].w0 > 1):
             w0, w1 = run[0].w0, run[-1].w1
             hits.append(Hit(w0, w1, "SPELLED_LETTERS", 0.8, SOURCE,

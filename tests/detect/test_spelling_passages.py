@@ -89,6 +89,7 @@ def test_a_hyphen_before_a_digit_is_still_a_signed_number():
     ("the reference is alpha bravo seven seven three nine", "alpha bravo seven seven three nine"),
     ("reference x-ray yankee four four two", "x-ray yankee four four two"),
     ("my booking code is kilo lima mike five six seven", "kilo lima mike five six seven"),
+    ("The reference is 7-7-3-9, alpha, bravo.", "7-7-3-9, alpha, bravo"),  # letters after the digits
 ])
 def test_alphabet_words_before_digits_are_the_letters_of_one_reference(text, code):
     """"alpha bravo" was a person and "kilo" a city, and the digits after them were lost in the vote."""
