@@ -54,7 +54,7 @@ SOURCE = "identifiers"
 
 _HAS_DIGIT = re.compile(r"\d")
 _PLATE_AFTER_CUE = re.compile(
-    r"(?P<cue>(?i:(?:licen[cs]e|number|registration|car|vehicle)\s+plates?(?:\s+number)?|registration(?:\s+number)?"
+    r"(?<!\w)(?P<cue>(?i:(?:licen[cs]e|number|registration|car|vehicle)\s+plates?(?:\s+number)?|registration(?:\s+number)?"
     r"|reg\.?|plate\s+number|matr[ií]cula|kennzeichen|immatriculation|targa))"
     r"(?:\s+(?i:is|was|reads|es))?\s*[:#]?\s*"
     r"(?P<plate>[A-Z0-9]{1,4}(?:[- ][A-Z0-9]{1,4}){0,3})(?![\w-])")

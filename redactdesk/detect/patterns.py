@@ -41,13 +41,14 @@ _URL = re.compile(
 _EMAIL = re.compile(r"(?<![\w.'])[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+'-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}")
 _IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
 _NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![\w/])")
-# a card's expiry as printed on it: "09/27", "9/2027", "11-25" (only after an expiry word: alone it
-# is a fraction, a score or a day of a month)
+# what comes before "años" when it is a span of time, not someone's age
 _YEARS_OF_TIME = frozenset("hace durante desde por en cada últimos ultimos próximos proximos dentro unos "
                            "algunos varios muchos pocos".split())
 _ISO_DATE = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")
 _AGE_AFTER = frozenset({"years old", "year old", "yrs old", "yr old", "year olds", "years olds", "month old",
                         "months old", "week old", "weeks old"})
+# a card's expiry as printed on it: "09/27", "9/2027", "11-25" (only after an expiry word: alone it
+# is a fraction, a score or a day of a month)
 _MONTH_YEAR = re.compile(r"(?<![\w/.-])(\d{1,2})\s?[/-]\s?(\d{2}|\d{4})(?![\w/.-]|[.,]\d)")
 _IBAN_COUNTRIES = frozenset("es gb de fr it nl pt ie be at ch lu pl se dk fi no mt cy gr".split())
 
