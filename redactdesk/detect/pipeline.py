@@ -95,6 +95,7 @@ def detect_docs(
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_cue_words(doc, spans))))
+        spans = _with_name_after_particle(doc, spans)
         out.append(_with_possessives(doc.words, spans))
     return out
 
@@ -146,6 +147,39 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             if word not in tail or names.is_name(fold_key(word)):
                 break
             s.end_word -= 1
+    return spans
+
+
+# a Vietnamese middle name ("Nguyen Van An", "Tran Thi Mai") is followed by the given name, as a
+# particle ("van", "de", "bin") by the rest of the name
+_MIDDLE_WORDS = frozenset({"thi"})
+
+
+def _with_name_after_particle(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person ending in a particle or a Vietnamese middle name goes on to the word after it: no name
+    ends there. The taggers stopped before given names that are function words ("Nguyen Van An",
+    "Le Van Do"). Written, the next word has a capital; said, it is a listed name or no everyday word."""
+    from redactdesk.detect.worldnames import everyday_words, is_cased, load_world_names, strip_word, word_set
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" for s in spans):
+        return spans
+    ends = word_set("name_particles") | _MIDDLE_WORDS
+    words, n = doc.words, len(doc.words)
+    cased = is_cased(words)
+    names, everyday = load_world_names(), everyday_words()
+    covered = {w for s in spans for w in s.word_range()}
+    for s in spans:
+        while s.category == "PERSON" and s.end_word < n and s.end_word not in doc.breaks:
+            last, nxt = words[s.end_word - 1], words[s.end_word]
+            core = strip_word(nxt)
+            if fold_key(strip_word(last)) not in ends or last[-1:] in ",.;:!?" or s.end_word in covered:
+                break
+            if not core.isalpha() or (cased and not core[:1].isupper()) or (
+                    not cased and not names.is_name(fold_key(core)) and fold_key(core) in everyday):
+                break
+            covered.add(s.end_word)
+            s.end_word += 1
     return spans
 
 

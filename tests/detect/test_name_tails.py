@@ -63,3 +63,21 @@ def test_a_cue_word_at_the_edge_of_a_name_is_no_part_of_it(text, name):
 def test_a_surname_that_is_an_everyday_cue_word_stays(text, name):
     (spans,) = detect_texts([text], "en")
     assert name in [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Hi, I'm Nguyen Van An.", "Nguyen Van An"),  # the given name is a function word: the taggers stopped
+    ("hi i'm nguyen van an", "nguyen van an"),
+    ("Please ask for Mr. Le Van Do.", "Mr. Le Van Do"),
+])
+def test_a_name_ending_in_a_particle_or_middle_name_goes_on_to_the_given_name(text, name):
+    (spans,) = detect_texts([text], "en")
+    assert name in [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
+
+
+def test_an_everyday_word_after_a_particle_in_speech_is_no_name():
+    from redactdesk.detect.pipeline import _with_name_after_particle
+
+    doc = DetectDoc.from_words("i met maria de today".split(), "en")
+    (s,) = _with_name_after_particle(doc, [Span(2, 4, "PERSON")])
+    assert (s.start_word, s.end_word) == (2, 4)
