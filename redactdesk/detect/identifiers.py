@@ -48,6 +48,7 @@ from redactdesk.detect.stdnum_catalog import chance, documented_layout, formats_
 from redactdesk.detect.stdnum_catalog import compact as compact_of
 from redactdesk.detect.written_dates import find_dates
 from redactdesk.detect.written_phones import find_phones
+from redactdesk.lang.alphabet import ONE_LETTER_WORDS
 from redactdesk.lang.lexicon import Lexicon, phrases
 
 SOURCE = "identifiers"
@@ -83,7 +84,6 @@ _NOT_STRONG = frozenset({"DATE", "DATE_OF_BIRTH"})
 _MAX_CHANCE = 0.2  # one check digit passes ~1 string in 10: enough beside a distinctive shape
 _MAX_CHANCE_GENERIC = 0.02  # a vague word ("ID", "tax") and bare digits: a date or two checks inside
 # one-letter words that are also everyday words (the normaliser's ambiguous letters)
-_WORD_LETTERS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y".split())}
 
 
 @functools.lru_cache(maxsize=4)
@@ -564,7 +564,7 @@ class _IdFinder:
             return None if tk.ordinal else tk.text.upper()
         if tk.kind == WORD:
             if len(tk.text) == 1 and tk.text.isalpha():
-                return "?" if tk.text in _WORD_LETTERS.get(self.lex.language, frozenset()) else tk.text.upper()
+                return "?" if tk.text in ONE_LETTER_WORDS.get(self.lex.language, frozenset()) else tk.text.upper()
             if tk.text in self.lex.unambiguous_letter_names:
                 return self.lex.letter_names.get(tk.text, "").upper() or None
         return None

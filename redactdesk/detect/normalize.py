@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from text_to_num import find_numbers
 
-from redactdesk.lang.alphabet import fold1, fused_spelling
+from redactdesk.lang.alphabet import ONE_LETTER_WORDS, fold1, fused_spelling
 from redactdesk.lang.digits import (
     DIGIT_WORDS,
     MISHEARD_DIGITS,
@@ -345,7 +345,6 @@ def _letter_of(p: _Piece, lex: Lexicon) -> str | None:
     return None
 
 
-_AMBIGUOUS_LETTERS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y".split())}
 
 
 # Letters Whisper writes for another that sounds the same: Spanish "i" is heard as the word "y".
@@ -401,7 +400,7 @@ def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
 def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Keep only letter runs that are really spelling (two or more letters, not all everyday words)."""
     # Find runs of letter-like pieces; keep runs that are spelling, demote the rest to words.
-    amb = _AMBIGUOUS_LETTERS.get(lex.language, frozenset())
+    amb = ONE_LETTER_WORDS.get(lex.language, frozenset())
     result: list[_Piece] = []
     i = 0
     n = len(out)

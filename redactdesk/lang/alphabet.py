@@ -8,6 +8,7 @@
   word ("erederamón" = erre de Ramón). It differs from the lexicon's ``letter_names`` on purpose:
   it adds "ere" (the fused form of "erre") and leaves out the two-word names ("uve doble") and "eñe",
   which are never fused.
+- :data:`ONE_LETTER_WORDS`: letters that are words too ("a", "i"; Spanish "y", "o" ...).
 - :func:`plain_letters`: the letters a caller spells out for a word ("Muñoz" -> "MUÑOZ").
 - :func:`fused_letter` / :func:`fused_spelling`: read a fused spelling back ("udeúbeda" -> u de úbeda).
 """
@@ -20,6 +21,10 @@ import unicodedata
 from redactdesk.lang.folding import strip_accents
 from redactdesk.lang.lexicon import Lexicon, check_language
 from redactdesk.resources import resource
+
+# one-letter words of each language: a letter only where a spelling or a code says so ("a b one
+# two", but "setenta y dos" keeps its "y")
+ONE_LETTER_WORDS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y".split())}
 
 NATO = {
     "A": "Alfa", "B": "Bravo", "C": "Charlie", "D": "Delta", "E": "Echo", "F": "Foxtrot", "G": "Golf",

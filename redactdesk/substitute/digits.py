@@ -19,6 +19,7 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from redactdesk.lang.alphabet import ONE_LETTER_WORDS
 from redactdesk.lang.digits import DIGIT_WORDS
 from redactdesk.substitute.numbers import (
     REPEAT_WORDS,
@@ -132,16 +133,12 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
     return tpl
 
 
-# one-letter words of each language: a letter of a code only beside another letter ("a b one two",
-# but "setenta y dos" keeps its "y")
-_LETTER_WORDS = {"en": frozenset("a i".split()), "es": frozenset("a e o u y".split())}
-
-
 def _lower_letter(low: list[str], i: int, language: str) -> bool:
-    """Is the lower-case one-letter token ``i`` a letter of a code read aloud?"""
+    """Is the lower-case one-letter token ``i`` a letter of a code read aloud? A one-letter word
+    ("a", "y") only beside another letter."""
     if len(low) < 2:
         return False
-    if low[i] not in _LETTER_WORDS.get(language, frozenset()):
+    if low[i] not in ONE_LETTER_WORDS.get(language, frozenset()):
         return True
     return any(0 <= k < len(low) and len(low[k]) == 1 and low[k].isalpha() for k in (i - 1, i + 1))
 
