@@ -32,6 +32,7 @@ from redactdesk.detect.validators import (
     phone_check,
 )
 from redactdesk.detect.worldnames import word_set
+from redactdesk.lang.lexicon import word_list
 
 SOURCE = "patterns"
 
@@ -803,7 +804,7 @@ class _Finder:
         from redactdesk.detect.worldnames import everyday_words, is_cased, load_world_names, strip_word
         from redactdesk.lang.folding import fold_key
 
-        kin = frozenset(str(w) for w in (self.lex.raw.get("kin_words") or ()))
+        kin = word_list(self.lex, "kin_words")
         doc = self.doc
         words, lower, n = doc.words, doc.lower, len(doc.words)
         if not kin or not any(w in kin for w in lower):

@@ -26,7 +26,7 @@ from redactdesk.detect.scheme_names import schemes_are_no_names
 from redactdesk.detect.sources import DetectDoc, Source
 from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine, propagate_names
 from redactdesk.formats.files import atomic_path
-from redactdesk.lang.lexicon import check_language, context_words, default_allow
+from redactdesk.lang.lexicon import check_language, context_words, default_allow, word_list
 
 SourceSpec = str | Source | tuple[str | Source, Mapping[str, Any]]
 DenySpec = str | DenyEntry | Mapping[str, str] | tuple[str, str]
@@ -139,7 +139,7 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     if is_cased(doc.words) or doc.lex is None or not any(
             s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
         return spans
-    tail = _name_tail_words(doc.lex)
+    tail = word_list(doc.lex, "name_tail_words")
     names = load_world_names()
     for s in spans:
         while s.category == "PERSON" and s.end_word - s.start_word > 1:
@@ -225,11 +225,6 @@ def _cue_words(lex: Any) -> frozenset[str]:
     return frozenset(w for w in named | rare if len(w) > 2 and w not in stop)
 
 
-@functools.lru_cache(maxsize=4)
-def _name_tail_words(lex: Any) -> frozenset[str]:
-    return frozenset(str(w) for w in (lex.raw.get("name_tail_words") or ()))
-
-
 # titles that are somebody's name too: never joined, so substitution replaces them with the name
 _NAME_LIKE_TITLES = frozenset({"hon", "justice", "pani"})
 
@@ -302,18 +297,11 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A PERSON of kin words only ("call mom", "mom 's phone", "tell grandma") names no one: what
     someone is to the speaker is no identifier (SLURP labels it ``relation``). "Uncle Bob" keeps its
     name. The words: the lexicon's ``kin_words``."""
-    kin = _kin_words(doc.lex) if doc.lex else frozenset()
+    kin = word_list(doc.lex, "kin_words") if doc.lex else frozenset()
     if not kin:
         return spans
     return [s for s in spans if s.category != "PERSON" or not all(
         _without_possessive(w) in kin for w in doc.lower[s.start_word:s.end_word] if w not in _POSSESSIVE_WORDS)]
-
-
-
-
-@functools.lru_cache(maxsize=4)
-def _kin_words(lex: Any) -> frozenset[str]:
-    return frozenset(str(w) for w in (lex.raw.get("kin_words") or ()))
 
 
 def _without_possessive(word: str) -> str:

@@ -196,3 +196,9 @@ def month_and_day_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
     rel = lex.raw.get("relative_dates") or {}
     days = frozenset(str(w).lower() for key in ("ordinals", "tens") for w in rel.get(key, ()))
     return frozenset(lex.months), days
+
+
+@functools.lru_cache(maxsize=32)
+def word_list(lex: Lexicon, key: str) -> frozenset[str]:
+    """A plain word list of the lexicon file (``kin_words``, ``name_tail_words`` ...), read once."""
+    return frozenset(str(w) for w in (lex.raw.get(key) or ()))
