@@ -22,6 +22,7 @@ from text_to_num import find_numbers
 
 from redactdesk.lang.alphabet import ONE_LETTER_WORDS, fold1, fused_spelling
 from redactdesk.lang.digits import (
+    AGE_WORD,
     DIGIT_WORDS,
     MISHEARD_DIGITS,
     NUMBER_WORDS,
@@ -38,7 +39,6 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _SIGNED = re.compile(r"[+\-−–]+(\d+)")
 _DIGIT_GROUPS = re.compile(r"\d+(?:[-–]\d+)+")
 _HYPHEN_LETTERS = re.compile(r"[a-zñ](?:[-.][a-zñ])+\.?")
-_AGE_WORD = re.compile(r"(\d{1,3})[-–]((?:year|yr|month|week)s?[-–]olds?)")
 _CODE_GROUPS = re.compile(r"[a-z0-9]+(?:[-–][a-z0-9]+)+")  # "s530-4127-8391", "ab12-3456": a code in groups
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a|er|ro|do|to|vo|no)")
 _ALNUM = re.compile(r"(?=[a-zñ]*\d)(?=\d*[a-zñ])[a-zñ0-9]+")
@@ -139,9 +139,10 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
         return [_Piece(t, NUM, w, w + 1)]
     if _DIGIT_GROUPS.fullmatch(t):
         return [_Piece(g, NUM, w, w + 1) for g in _DIGITS.findall(t)]
-    m = _AGE_WORD.fullmatch(t)
+    m = AGE_WORD.fullmatch(t)
     if m:  # "67-year-old": the number, then the words that make it an age
-        return [_Piece(m.group(1), NUM, w, w + 1), *(_Piece(x, WORD, w, w + 1) for x in re.split(r"[-–]", m.group(2)))]
+        return [_Piece(m.group(1), NUM, w, w + 1),
+                *(_Piece(x, WORD, w, w + 1) for x in re.split(r"[-–]", m.group(2)) if x)]
     if _CODE_GROUPS.fullmatch(t) and sum(c.isdigit() for c in t) >= 3:
         groups = re.split(r"[-–]", t)
         raw_groups = re.split(r"[-–]", raw.strip().strip(_STRIP + "'"))

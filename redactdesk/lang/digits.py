@@ -7,9 +7,15 @@
 - :data:`SPANISH_TENS`: "treinta".."noventa", joined to their units with "y".
 - :data:`MISHEARD_DIGITS`: words a recogniser writes for a digit said inside a digit string
   ("for one one" = 4 1 1; "won" = 1). Only read as digits between other digits.
+- :data:`AGE_WORD`: an age written as one word ("67-year-old", "3-month-olds"): its number, then
+  the words after it (hyphen included).
 """
 
 from __future__ import annotations
+
+import re
+
+AGE_WORD = re.compile(r"(\d{1,3})([-–](?:year|yr|month|week)s?[-–]olds?)", re.IGNORECASE)
 
 DIGIT_WORDS: dict[str, tuple[str, ...]] = {
     "en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),

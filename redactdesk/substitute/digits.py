@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from redactdesk.lang.alphabet import ONE_LETTER_WORDS
-from redactdesk.lang.digits import DIGIT_WORDS
+from redactdesk.lang.digits import AGE_WORD, DIGIT_WORDS
 from redactdesk.substitute.numbers import (
     REPEAT_WORDS,
     ZERO_ALIASES,
@@ -30,8 +30,6 @@ from redactdesk.substitute.text import apply_case, case_of, split_punct
 
 LETTERS = string.ascii_uppercase
 _NUMERAL = re.compile(r"^\d(?:[\d\-./]*\d)?$")
-# an age written as one word: the number changes, the words stay ("67-year-old", "3-month-olds")
-_AGE_WORD = re.compile(r"^(\d{1,3})([-–](?:year|yr|month|week)s?[-–]olds?)$", re.IGNORECASE)
 # A written code mixing capitals and digits ("JH704755", "H704725", "SP-733551"): a recogniser
 # writes a spelled reference this way when it hears it clearly.
 _CODE = re.compile(r"^(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z\d](?:[A-Za-z\d\-./]*[A-Za-z\d])?$")
@@ -89,7 +87,7 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
     i, n = 0, len(tokens)
     while i < n:
         c, lc = cores[i], low[i]
-        age = _AGE_WORD.match(c) if c else None
+        age = AGE_WORD.fullmatch(c) if c else None  # "67-year-old": the number changes, the words stay
         if age:
             digits = age.group(1)
             tpl.units.append(Unit(i, i + 1, "numeral", digits, layout="d" * len(digits), suffix=age.group(2)))
