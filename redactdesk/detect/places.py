@@ -16,6 +16,8 @@ import functools
 from dataclasses import dataclass
 
 from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.lang.calendar import weekday_words
+from redactdesk.lang.lexicon import month_and_day_words
 from redactdesk.detect.worldnames import data_lines, everyday_words, load_world_names, word_set, word_view
 
 SOURCE = "gazetteer"
@@ -65,6 +67,13 @@ def load_places() -> PlaceList:
     return PlaceList(entries, {k: tuple(sorted(v, reverse=True)) for k, v in lengths.items()})
 
 
+@functools.lru_cache(maxsize=4)
+def calendar_words(language: str) -> frozenset[str]:
+    """Month and weekday names of ``language``: a one-word place of that name ("March", a town in
+    Cambridgeshire) is the month unless a region or country follows it."""
+    return month_and_day_words(language)[0] | frozenset(weekday_words(language))
+
+
 # words before a noun that no town's name follows in speech (a country or region may: "the uk", "the landes";
 # "a" is a Spanish place cue)
 _NOUN_BEFORE = frozenset({"the", "an", "this", "that", "these", "those", "my", "your", "his", "her", "our", "their",
@@ -72,6 +81,14 @@ _NOUN_BEFORE = frozenset({"the", "an", "this", "that", "these", "those", "my", "
 
 _CONNECT = frozenset({"de", "del", "la", "las", "los", "of", "the", "and", "upon", "on", "en", "le", "les", "du",
                       "des", "am", "an", "der", "di", "da", "do", "dos", "das", "y", "sur", "sous", "lès", "im"})
+
+
+def _place_follows(keys: list[str], places: PlaceList, j: int, seg_end: int) -> bool:
+    """Does a region or country of the list start at word ``j`` of the segment?"""
+    if j >= seg_end or not keys[j]:
+        return False
+    m = places.match(keys, j, seg_end)
+    return m is not None and m[1].category in ("COUNTRY", "LOCATION")
 
 
 def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
@@ -82,6 +99,7 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     common = everyday_words()
     stop = doc.lex.stop_words if doc.lex else frozenset()
     cues = word_set("place_cues")
+    calendar = calendar_words(doc.language)
     keys = v.keys
     n = len(keys)
     hits: list[Hit] = []
@@ -106,6 +124,9 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             i += 1
             continue
         words = keys[i : i + length]
+        if length == 1 and words[0] in calendar and not _place_follows(keys, places, i + 1, seg_end):
+            i += 1  # "in March", "see you Sunday": the month; "March, Cambridgeshire" the town
+            continue
         content = [k for k in range(i, i + length) if keys[k] not in _CONNECT]
         if not content:
             i += 1

@@ -48,6 +48,16 @@ def test_everyday_words_are_no_places(text):
     assert places(text, "es" if text.startswith("la paz") else "en") == []
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("We moved there in March.", []),
+    ("we moved there in march and left in june", []),
+    ("He lives in March, Cambridgeshire.", [("March", "CITY"), ("Cambridgeshire", "LOCATION")]),
+    ("he lives in march cambridgeshire", [("march", "CITY"), ("cambridgeshire", "LOCATION")]),
+])
+def test_a_month_is_a_place_only_before_its_region(text, expected):
+    assert places(text) == expected
+
+
 def test_names_that_are_places():
     assert places("Michael Jordan flew to Jordan.") == [("Jordan", "COUNTRY")]
     assert places("David Ferrier and Victoria Beckham came.") == []
