@@ -32,6 +32,7 @@ from redactdesk.detect.validators import (
     phone_check,
 )
 from redactdesk.detect.worldnames import word_set
+from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.lexicon import word_list
 
 SOURCE = "patterns"
@@ -314,13 +315,20 @@ class _Finder:
         for i, tk in enumerate(self.toks):
             if self.claimed[i] or tk.kind != WORD or tk.text not in self.lex.months:
                 continue
-            if tk.text in self.lex.ambiguous_months or len(tk.text) <= 3:
+            if (tk.text in self.lex.ambiguous_months or len(tk.text) <= 3) and not self._month_after_preposition(i):
                 continue
             w0, w1 = tk.w0, tk.w1
             if self.ctx("dob", w0, w1, left=10):
                 self.add(i, i + 1, "DATE_OF_BIRTH", 0.6, "month name near a birth-date cue")
             else:
                 self.add(i, i + 1, "MONTH", 0.5, "month name")
+
+    def _month_after_preposition(self, i: int) -> bool:
+        """Is token ``i``, a full month name that is also another word ("may", "march"), said
+        right after a word that puts a month in time ("in may", "since march"; not "you may")?"""
+        preps = word_list(self.lex, "month_prepositions")
+        return (i > 0 and self.toks[i].text in month_keys(self.lex.language) and self.toks[i - 1].kind == WORD
+                and self.toks[i - 1].text in preps and not self.claimed[i - 1])
 
     # street addresses ---------------------------------------------------------------------------
 

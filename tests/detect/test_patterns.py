@@ -303,3 +303,22 @@ def test_minus_between_numbers_stays_a_sum():
                                        ("order number a b c one two three", "a b c one two three")])
 def test_a_code_said_after_a_reference_word_may_hold_more_letters(text, code):
     assert ("GENERIC_ID", code) in found(text)
+
+
+@pytest.mark.parametrize("text,month", [
+    ("what is on my calendar in march", "march"),
+    ("we moved here in may", "may"),
+    ("prices went up since march", "march"),
+    ("we met in june", "june"),
+])
+def test_a_month_said_after_in_or_since_is_a_month(text, month):
+    assert ("MONTH", month) in found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "you may go now",  # the verb
+    "the band will march past",
+    "in jan we moved",  # an abbreviation stays a name ("jan") unless in a date
+])
+def test_the_words_may_and_march_elsewhere_are_no_month(text):
+    assert not {c for c, _ in found(text)} & {"MONTH", "DATE"}
