@@ -235,3 +235,13 @@ def test_the_spacy_tagger_reads_a_turn_of_everyday_words_only_when_the_contextua
     read_by_spacy.clear()
     src.apply([DetectDoc.from_words(t.split()) for t in texts], src.validate({"model": "spacy"}))
     assert read_by_spacy == texts  # without the contextual tagger the spaCy tagger reads everything
+
+
+@pytest.mark.parametrize("turn", ["space research", "entertainment news", "catch a ride", "social info", "fashion"])
+def test_a_lower_case_turn_of_everyday_words_is_no_organisation(turn):
+    assert ("ORGANIZATION" not in {c for _, c in _spans(turn)})
+
+
+def test_an_everyday_word_organisation_inside_a_sentence_or_in_capitals_stays():
+    assert ("general motors", "ORGANIZATION") in _spans("i work for general motors")
+    assert ("new york times", "ORGANIZATION") in _spans("i read it in the new york times")
