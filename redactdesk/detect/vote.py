@@ -163,6 +163,17 @@ def combine(
     return resolve_overlaps(candidates)
 
 
+def _tiled_by_more_votes(c: _Candidate, candidates: list[_Candidate]) -> bool:
+    """Do name candidates of other kinds, each inside ``c``, as strong and with more sources, cover
+    every word of ``c``?"""
+    words: set[int] = set()
+    for d in candidates:
+        if (d is not c and d.category in _NAME_CATEGORIES and d.category != c.category and c.start <= d.start
+                and d.end <= c.end and d.strong >= c.strong and len(d.sources) > len(c.sources)):
+            words.update(range(d.start, d.end))
+    return len(words) == c.end - c.start
+
+
 def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     """Keep the best candidate where they overlap (strong evidence first, then category priority, then
     score); a loser keeps its largest stretch not covered by a better span."""
@@ -171,6 +182,13 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     inside = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0 and any(
         d.strong and d.category not in _NAME_CATEGORIES and d.start <= c.start and c.end <= d.end
         and d.end - d.start > c.end - c.start for d in candidates)}
+
+    # words that other kinds of name tile, each with more sources agreeing, are those names: "Cardiff,
+    # Wales" is a city and a region to the place list and the contextual tagger, and an organisation
+    # to the cased tagger alone ("Bank of America", only partly a place, stays the organisation)
+    outvoted = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0
+                and _tiled_by_more_votes(c, candidates)}
+    candidates = [c for c in candidates if id(c) not in outvoted]
 
     def key(c: _Candidate) -> tuple:
         tier = -1 if c.rank < 0 else (0 if c.category in VALIDATED else 1) + (2 if id(c) in inside else 0)

@@ -135,3 +135,18 @@ def test_a_strong_name_strictly_inside_a_strong_item_of_another_kind_gives_way()
     # the same name beside the item, or a name holding the item, keeps its priority
     spans = combine([h(0, 2, "POSTCODE", "ids", 0.75, strong=True), h(1, 3, "PERSON", "b", 0.8, strong=True)], src)
     assert ("PERSON", 1, 3) in {(s.category, s.start_word, s.end_word) for s in spans}
+
+
+def test_words_that_better_supported_names_of_other_kinds_tile_are_those_names():
+    """"Cardiff, Wales": a city and a region to two sources each, an organisation to one."""
+    src = [A, B, Src("org", frozenset({"ORGANIZATION", "LOCATION"}))]
+    hits = [h(0, 1, "CITY", "a", 0.8, strong=True), h(0, 1, "CITY", "b", 0.5),
+            h(1, 2, "LOCATION", "org", 0.8, strong=True), h(1, 2, "LOCATION", "a", 0.5),
+            h(0, 2, "ORGANIZATION", "b", 0.6, strong=True)]
+    src[0] = Src("a", frozenset({"PERSON", "CITY", "LOCATION"}))
+    spans = combine(hits, src)
+    assert {s.category for s in spans} == {"CITY", "LOCATION"}
+    # a place that covers only part of the organisation ("Bank of America") leaves it the organisation
+    hits = [h(2, 3, "CITY", "a", 0.8, strong=True), h(2, 3, "CITY", "b", 0.5),
+            h(0, 3, "ORGANIZATION", "b", 0.6, strong=True)]
+    assert [(s.start_word, s.end_word, s.category) for s in combine(hits, src)] == [(0, 3, "ORGANIZATION")]
