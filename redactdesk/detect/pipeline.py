@@ -95,7 +95,7 @@ def detect_docs(
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_cue_words(doc, spans))))
-        spans = _with_name_after_particle(doc, spans)
+        spans = _with_split_given_name(doc, _with_name_after_particle(doc, spans))
         out.append(_with_possessives(doc.words, spans))
     return out
 
@@ -181,6 +181,65 @@ def _with_name_after_particle(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             covered.add(s.end_word)
             s.end_word += 1
     return spans
+
+
+_SYLLABLE_MAX = 5  # "Ji", "Won", "Shu", "Fen": a syllable of a given name written apart
+
+
+def _with_split_given_name(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A given name of two syllables written apart ("Park Ji Won", "Wang Shu Fen", "Kim Min Jun") is
+    part of the person beside it: the lists hold it joined ("jiwon", "shufen"), the taggers read
+    "Ji" and "Won" as other words or another kind of name. Two persons side by side with nothing
+    between them are first made one ("Park" "Ji"). A syllable pair joins the person when, joined,
+    it is a listed first name and no everyday word, and neither is a function word ("is a": "isa");
+    written, each syllable has a capital."""
+    from redactdesk.detect.worldnames import everyday_words, is_cased, load_world_names, strip_word
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" for s in spans):
+        return spans
+    words, n = doc.words, len(doc.words)
+    cased = is_cased(words)
+    names, everyday = load_world_names(), everyday_words()
+    stop = doc.lex.stop_words if doc.lex else frozenset()
+
+    def syllable(k: int) -> str | None:
+        core = strip_word(words[k])
+        if not core.isalpha() or len(core) > _SYLLABLE_MAX or (cased and not core[:1].isupper()) \
+                or core.lower() in stop:
+            return None  # "is a", "as her": function words join to "isa", "asher"
+        return fold_key(core)
+
+    def given(a: str | None, b: str | None) -> bool:
+        return a is not None and b is not None and names.is_first(a + b) and a + b not in everyday
+
+    def open_after(k: int) -> bool:  # may the person go on past word k?
+        return k + 1 < n and k + 1 not in doc.breaks and words[k][-1:] not in ",.;:!?)"
+
+    spans = sorted(spans, key=lambda s: (s.start_word, s.end_word))
+    merged: list[Span] = []
+    for s in spans:
+        prev = merged[-1] if merged else None
+        if prev is not None and prev.category == s.category == "PERSON" and prev.end_word == s.start_word \
+                and open_after(prev.end_word - 1) and (
+                    given(syllable(prev.end_word - 1), syllable(s.start_word))
+                    or s.end_word == s.start_word + 1 < n and given(syllable(s.start_word), syllable(s.end_word))):
+            prev.end_word = s.end_word  # "Park" "Ji" (Won): one person
+            continue
+        merged.append(s)
+    covered = {w for s in merged for w in s.word_range()}
+    for s in merged:
+        if s.category != "PERSON":
+            continue
+        e = s.end_word
+        if not open_after(e - 1) or e in covered:
+            continue
+        if given(syllable(e - 1), syllable(e)):
+            s.end_word = e + 1
+        elif open_after(e) and e + 1 not in covered and given(syllable(e), syllable(e + 1)):
+            s.end_word = e + 2
+        covered.update(range(e, s.end_word))
+    return merged
 
 
 # the lexicon's cue lists whose words announce an item: of "name" every word ("spelled", "surname"),

@@ -81,3 +81,26 @@ def test_an_everyday_word_after_a_particle_in_speech_is_no_name():
     doc = DetectDoc.from_words("i met maria de today".split(), "en")
     (s,) = _with_name_after_particle(doc, [Span(2, 4, "PERSON")])
     assert (s.start_word, s.end_word) == (2, 4)
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Please contact Park Ji Won at the Seoul office.", "Park Ji Won"),  # the tagger read "Park", "Ji"
+    ("i spoke to park ji won yesterday", "park ji won"),  # the lists knew "park ji" only
+])
+def test_a_two_syllable_given_name_written_apart_is_part_of_the_person(text, name):
+    (spans,) = detect_texts([text], "en")
+    assert name in [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
+
+
+def test_words_after_a_person_that_join_to_no_given_name_stay_out():
+    from redactdesk.detect.pipeline import _with_split_given_name
+
+    doc = DetectDoc.from_words("I met John Smith Park Avenue today.".split(), "en")
+    (s,) = _with_split_given_name(doc, [Span(2, 4, "PERSON")])
+    assert (s.start_word, s.end_word) == (2, 4)
+    doc = DetectDoc.from_words("tell me why bill bur is a better comedian".split(), "en")  # "isa" is a name
+    (s,) = _with_split_given_name(doc, [Span(3, 5, "PERSON")])
+    assert (s.start_word, s.end_word) == (3, 5)
+    doc = DetectDoc.from_words("Ask Park Ji, Won told me.".split(), "en")  # a comma ends the name
+    (s,) = _with_split_given_name(doc, [Span(1, 3, "PERSON")])
+    assert (s.start_word, s.end_word) == (1, 3)
