@@ -30,6 +30,16 @@ _NANP = re.compile(
 )
 # a national number with its trunk prefix, in digit groups: "07700 900123", "020 7946 0958", "01 23 45 67 89"
 _TRUNK_GROUPS = re.compile(r"(?<![\w+.,/-])(?<!\d[ -])0\d{1,5}(?:[ -]\d{2,8}){1,4}(?![\w/-]|[.,]\d|[ -]\d)")
+# international, with the trunk prefix in brackets or the area code in brackets: "+44(0)1632 960 012",
+# "+41 (0)37 117 71 51", "+90(273)4646869", "+(371) 95896935"
+_INTERNATIONAL = re.compile(
+    r"(?<![\w+])\+\(?\d{1,3}\)?(?:[ .-]?\(0\))?[ .-]?(?:\(\d{1,5}\)[ .-]?)?\d[\d .-]{4,16}\d"
+    r"(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w/-]|[.,]\d)", re.IGNORECASE)
+# a national number with the trunk-prefixed area code in brackets or before a slash, whatever the
+# separators after it: "(02)-4796-6697", "(0251)-027346", "05366/97251027", "030/12345678"
+_AREA_CODE = re.compile(r"(?<![\w+(/.-])(?:\(0\d{1,4}\)[ .-]?\d[\d .-]{4,12}|0\d{2,4}/\d[\d ]{4,12})\d"
+                        r"(?![\w/-]|[.,]\d)")  # after a slash no hyphen: "0251/2019-2020" is a file
+_EXTENSION = re.compile(r"\s?(?:x|ext\.?)\s?\d{1,6}$", re.IGNORECASE)
 _MIXED = re.compile(r"\s[-–]\s")
 _QUICK = re.compile(r"\d[\d\s().+-]{5,}\d")
 
@@ -60,6 +70,31 @@ def _regions_formatting(candidate: str) -> str | None:
             continue
         if phonenumbers.is_valid_number(num) and phonenumbers.format_number(num, PhoneNumberFormat.NATIONAL) == want:
             return region
+    return None
+
+
+def _possible_international(candidate: str) -> bool:
+    """Is ``candidate`` ("+44(0)1632 960 012") a possible number of the country its prefix names?"""
+    digits = _EXTENSION.sub("", candidate).replace("(0)", "")
+    try:
+        return phonenumbers.is_possible_number(phonenumbers.parse(digits, None))
+    except phonenumbers.NumberParseException:
+        return False
+
+
+def _possible_national(candidate: str) -> str | None:
+    """A region dialled with trunk prefix 0 where ``candidate`` ("(02)-4796-6697") is a possible
+    national number."""
+    digits = re.sub(r"\D", "", candidate)
+    for region in _regions_by_digits().get(len(digits), ()):
+        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if meta is None or meta.national_prefix != "0":
+            continue
+        try:
+            if phonenumbers.is_possible_number(phonenumbers.parse(digits, region)):
+                return region
+        except phonenumbers.NumberParseException:
+            continue
     return None
 
 
@@ -106,4 +141,17 @@ def find_phones(text: str, region: str) -> list[CharSpan]:
                 if where:
                     out.append(CharSpan(m.start(), m.end(), "PHONE", 0.8, f"written in the national format of {where}"))
                     taken.append((m.start(), m.end()))
+    # the shapes only phones have, whether or not the number is assigned: a country code with the
+    # trunk prefix or the area code in brackets; a trunk-prefixed area code in brackets or before a slash
+    for m in _INTERNATIONAL.finditer(text):
+        if free(m.start(), m.end()) and not _inside_a_code(text, m.start(), m.end()) \
+                and _possible_international(m.group(0)):
+            out.append(CharSpan(m.start(), m.end(), "PHONE", 0.75, "phone number with a country code"))
+            taken.append((m.start(), m.end()))
+    for m in _AREA_CODE.finditer(text):
+        if free(m.start(), m.end()) and not _inside_a_code(text, m.start(), m.end()):
+            where = _possible_national(m.group(0))
+            if where:
+                out.append(CharSpan(m.start(), m.end(), "PHONE", 0.7, f"phone number with its area code, as {where} writes it"))
+                taken.append((m.start(), m.end()))
     return sorted(out)
