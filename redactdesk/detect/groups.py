@@ -43,6 +43,12 @@ _THING_AFTER = frozenset({"language", "languages", "speaker", "speakers", "versi
                           "press", "horn", "bulldog", "shepherd", "kiss", "market", "markets", "time"})
 
 
+def _hyphenated_groups(key: str, groups) -> bool:
+    """Is ``key`` group words joined by hyphens ("nigerian-american", "african-american")?"""
+    parts = key.split("-")
+    return len(parts) > 1 and all((p,) in groups.by_key for p in parts)
+
+
 def _context(v, i: int, j: int) -> tuple[bool, bool]:
     """(said of someone, said of a language or a thing) for the words [i, j) of a word view."""
     n = len(v.keys)
@@ -85,10 +91,17 @@ def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             if tuple(v.keys[i:i + length]) in groups.by_key and all(v.seg[k] == v.seg[i] for k in range(i, i + length)):
                 match = length
                 break
+        if not match and _hyphenated_groups(v.keys[i], groups):
+            match = 1  # "Nigerian-American", "British-Pakistani"
         if not match:
             i += 1
             continue
         j = i + match
+        # a second group word right after the first is part of it: "British Pakistani", "Irish Catholic"
+        while j < n and not taken[j] and v.seg[j] == v.seg[i] and not v.comma_after[j - 1] and (
+                (v.keys[j],) in groups.by_key or _hyphenated_groups(v.keys[j], groups)) and (
+                not v.cased or v.cap[j]):
+            j += 1
         cue, thing = _context(v, i, j)
         if v.cased:
             ok = v.cap[i] and (cue or not thing)

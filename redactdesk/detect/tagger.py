@@ -240,6 +240,23 @@ def _whole_everyday_sentence(doc: DetectDoc, w0: int, w1: int, stretch: Sequence
     return (w0 == 0 or w0 in doc.breaks) and (w1 == len(doc.words) or w1 in doc.breaks)
 
 
+def _group_and_everyday_words(stretch: Sequence[str], language: str) -> bool:
+    """Is a person the tagger read a nationality, religion or political group (that is nobody's
+    name) with everyday words ("Pakistani doctor", "catholic priest")?"""
+    from redactdesk.detect.worldnames import everyday_words, load_world_names
+    from redactdesk.lang.folding import fold_key
+    from redactdesk.lang.groups import load_groups
+
+    groups = load_groups(language)
+    if groups is None:
+        return False
+    keys = [fold_key(w) for w in stretch]
+    names, everyday = load_world_names(), everyday_words()
+    in_group = [(k,) in groups.by_key for k in keys]
+    # a group word that is a first name too ("Christian Bale") leaves the person be
+    return any(in_group) and all(not names.is_name(k) if g else k in everyday for k, g in zip(keys, in_group))
+
+
 def _capitalised(doc: DetectDoc, w0: int, w1: int) -> bool:
     """In cased writing, a stretch whose every word is capitalised — and that is not just a capital
     at the start of a sentence — is a proper noun the tagger is right about ("Ice Cube", "Lady Gaga")."""
@@ -333,6 +350,8 @@ class TaggerSource:
                     stretch = words[a:b]
                     if cat == "ORGANIZATION" and _whole_everyday_sentence(docs[i], w0, w1, stretch, lang):
                         continue
+                    if cat == "PERSON" and _group_and_everyday_words(stretch, lang):
+                        continue  # "a British Pakistani doctor": the group is the item (NRP), no one's name
                     # a lone word opening a turn is often a command verb the tagger took for a brand
                     opens = len(stretch) == 1 and (w0 == 0 or w0 in docs[i].breaks)
                     strong = self._strong(backend, docs[i], cat, stretch, opens, lang, w0, w1, prob,

@@ -20,6 +20,10 @@ def spans(text):
     ("as a muslim i fast during ramadan", "muslim"),
     ("my mother is polish", "polish"),
     ("he is of korean descent", "korean"),
+    ("She described herself as Nigerian-American and bilingual.", "Nigerian-American"),  # joined by a hyphen
+    ("An African-American family moved in.", "African-American"),
+    ("He is a British Pakistani doctor.", "British Pakistani"),  # two group words: one item, no person
+    ("i'm nigerian american myself", "nigerian american"),
 ])
 def test_a_group_said_of_someone_is_an_item(text, item):
     assert (item, "NRP") in spans(text)
