@@ -240,6 +240,19 @@ def _whole_everyday_sentence(doc: DetectDoc, w0: int, w1: int, stretch: Sequence
     return (w0 == 0 or w0 in doc.breaks) and (w1 == len(doc.words) or w1 in doc.breaks)
 
 
+def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
+    """Does a person the tagger read of two words or more start with a word that opens organisation
+    names ("Banca", "Hotel", "Universidad") and that is no first name of its own?"""
+    from redactdesk.detect.worldnames import load_world_names, word_set
+    from redactdesk.lang.folding import fold_key
+
+    if len(stretch) < 2:
+        return False
+    first = fold_key(stretch[0])
+    names = load_world_names()
+    return first in word_set("org_before") and not (names.is_first(first) and not names.is_common(first))
+
+
 def _group_and_everyday_words(stretch: Sequence[str], language: str) -> bool:
     """Is a person the tagger read a nationality, religion or political group (that is nobody's
     name) with everyday words ("Pakistani doctor", "catholic priest")?"""
@@ -352,6 +365,8 @@ class TaggerSource:
                         continue
                     if cat == "PERSON" and _group_and_everyday_words(stretch, lang):
                         continue  # "a British Pakistani doctor": the group is the item (NRP), no one's name
+                    if cat == "PERSON" and _opens_with_organisation_word(stretch):
+                        cat = "ORGANIZATION"  # "Banca Transilvania", "Hotel Adlon"
                     # a lone word opening a turn is often a command verb the tagger took for a brand
                     opens = len(stretch) == 1 and (w0 == 0 or w0 in docs[i].breaks)
                     strong = self._strong(backend, docs[i], cat, stretch, opens, lang, w0, w1, prob,

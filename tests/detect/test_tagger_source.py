@@ -245,3 +245,9 @@ def test_a_lower_case_turn_of_everyday_words_is_no_organisation(turn):
 def test_an_everyday_word_organisation_inside_a_sentence_or_in_capitals_stays():
     assert ("general motors", "ORGANIZATION") in _spans("i work for general motors")
     assert ("new york times", "ORGANIZATION") in _spans("i read it in the new york times")
+
+
+@pytest.mark.parametrize("text,org", [("The transfer came from Banca Transilvania yesterday.", "Banca Transilvania"),
+                                      ("We stayed at Hotel Adlon in Berlin.", "Hotel Adlon")])
+def test_a_name_opening_with_an_organisation_word_is_an_organisation(text, org):
+    assert (org, "ORGANIZATION") in _spans(text)
