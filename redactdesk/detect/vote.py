@@ -178,10 +178,14 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     """Keep the best candidate where they overlap (strong evidence first, then category priority, then
     score); a loser keeps its largest stretch not covered by a better span."""
     # a name strictly inside a strong item of another kind is a piece of it, not a name: "RY" of the
-    # postcode "6846 RY", "Jan 5th" of "Jan 5th, 1990", "alpha bravo" of a reference
+    # postcode "6846 RY", "Jan 5th" of "Jan 5th, 1990", "alpha bravo" of a reference; so is a person or
+    # a place inside an organisation ("Johns Hopkins University", "Nicholson's Limited": public dev
+    # sets, quasi recall written 85.4 -> 86.3 %, spoken 77.7 -> 78.8 %, written precision 87.5 -> 87.2 %;
+    # asking two sources for the organisation kept a fifth of that). A person inside one tagger's wide
+    # organisation is masked with it ("County Sheriff Don Eslinger"): covered, if in the wrong kind
     inside = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0 and any(
-        d.strong and d.category not in _NAME_CATEGORIES and d.start <= c.start and c.end <= d.end
-        and d.end - d.start > c.end - c.start for d in candidates)}
+        d.strong and (d.category not in _NAME_CATEGORIES or d.category == "ORGANIZATION" != c.category)
+        and d.start <= c.start and c.end <= d.end and d.end - d.start > c.end - c.start for d in candidates)}
 
     # words that other kinds of name tile, each with more sources agreeing, are those names: "Cardiff,
     # Wales" is a city and a region to the place list and the contextual tagger, and an organisation

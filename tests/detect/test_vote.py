@@ -150,3 +150,13 @@ def test_words_that_better_supported_names_of_other_kinds_tile_are_those_names()
     hits = [h(2, 3, "CITY", "a", 0.8, strong=True), h(2, 3, "CITY", "b", 0.5),
             h(0, 3, "ORGANIZATION", "b", 0.6, strong=True)]
     assert [(s.start_word, s.end_word, s.category) for s in combine(hits, src)] == [(0, 3, "ORGANIZATION")]
+
+
+def test_a_person_or_place_strictly_inside_a_strong_organisation_is_part_of_it():
+    """"Nicholson's Limited": the tagger's person "Nicholson's" won the overlap and the firm was lost."""
+    src = [A, B, Src("org", frozenset({"ORGANIZATION"}))]
+    hits = [h(0, 2, "ORGANIZATION", "org", 0.85, strong=True), h(0, 1, "PERSON", "b", 0.8, strong=True)]
+    assert [(s.start_word, s.end_word, s.category) for s in combine(hits, src)] == [(0, 2, "ORGANIZATION")]
+    # side by side, or the person wider, the person stands
+    hits = [h(1, 3, "ORGANIZATION", "org", 0.85, strong=True), h(0, 2, "PERSON", "b", 0.8, strong=True)]
+    assert ("PERSON", 0, 2) in {(s.category, s.start_word, s.end_word) for s in combine(hits, src)}
