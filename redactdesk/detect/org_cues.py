@@ -62,7 +62,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
 
     def name_word(k: int) -> bool:
         w = lower[k]
-        return (w.replace("'", "").replace(".", "").isalpha() and w not in stop and w not in context
+        return (w.replace("'", "").replace(".", "").replace("-", "").isalpha() and w not in stop and w not in context
                 and w not in generic and k not in starts)
 
     hits: list[Hit] = []

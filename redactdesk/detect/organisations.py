@@ -49,6 +49,24 @@ def _starts_longer_place(keys: list[str], i: int, m: int, end: int) -> bool:
     return hit is not None and hit[0] > m
 
 
+_AND = frozenset({"and", "&", "e", "y", "et", "und", "i", "en", "og", "och"})
+
+
+def _partners(v, keys: list[str], i: int, end: int, names, common: frozenset[str]) -> int:
+    """Words of a firm named after three partners at word ``i`` of cased text: "Surname, Surname and
+    Surname", each capitalised and a listed surname, one at least no everyday word (0: none). Two names alone
+    ("Smith and Jones") are as often two people, and stay theirs."""
+    if i + 4 > end or not v.comma_after[i] or v.comma_after[i + 1] or keys[i + 2] not in _AND:
+        return 0
+    if any(v.stop_after[k] for k in (i, i + 1, i + 2)):
+        return 0
+    if v.comma_after[i + 3] and i + 4 < end and v.cap[i + 4] and names.is_first(keys[i + 4]):
+        return 0  # "Eklund, Michael and Hodge, Anna": people, surname first
+    parts = (i, i + 1, i + 3)
+    ok = all(v.cap[k] and names.is_last(keys[k]) for k in parts) and any(keys[k] not in common for k in parts)
+    return 4 if ok else 0
+
+
 def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     v = word_view(doc)
     keys = v.keys
@@ -58,6 +76,8 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     names = load_world_names()
     legal, after, before = _index("org_legal"), _index("org_after"), _index("org_before")
     connectors = {p[0] for p in structures().get("org_connectors", ())}
+    # "&" has no key of its own (the keys keep letters and digits): read it as the connector it is
+    keys = [k if k or doc.words[i].strip() != "&" else "&" for i, k in enumerate(keys)]
     hits: list[Hit] = []
 
     def seg_end(i: int) -> int:
@@ -123,6 +143,15 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             i += 1
             continue
         end = seg_end(i)
+        m = _partners(v, keys, i, end, names, common) if v.cased else 0
+        if m:  # "Guerrero, Walker and Rowe", "Scarponi, Salvo e Tomasetti e figli"
+            e = i + m
+            e += _phrase_at(keys, e, legal, end) if e < end else 0
+            hits.append(Hit(i, e, "ORGANIZATION", 0.8, SOURCE, "partners' surnames", True))
+            for k in range(i, e):
+                taken[k] = True
+            i = e
+            continue
         # legal form after a name: "Acme Corp", "Banco Santander S.A."
         m = _phrase_at(keys, i, legal, end)
         if m and i > 0:

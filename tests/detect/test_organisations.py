@@ -40,3 +40,28 @@ def test_a_generic_word_that_starts_a_country_makes_no_organisation(text):
 
 def test_a_club_named_with_united_stays_an_organisation_in_speech():
     assert "manchester united" in orgs("he played for manchester united last year")
+
+
+@pytest.mark.parametrize("text,org", [
+    ("Contact Salomonsson & Olsson HB today.", "Salomonsson & Olsson HB"),  # "&" has no key of its own
+    ("Write to Fundacja Lemke Sp. z o.o. now.", "Fundacja Lemke Sp. z o.o."),  # a legal form with dots
+    ("It was Clerc et Fils all along.", "Clerc et Fils"),
+])
+def test_firms_joined_by_an_ampersand_or_with_a_dotted_legal_form(text, org):
+    assert org in orgs(text)
+
+
+@pytest.mark.parametrize("text,org", [("He works at Carter-Thompson.", "Carter-Thompson"),
+                                      ("Employer: Wright-Wilson", "Wright-Wilson")])
+def test_a_double_barrelled_name_after_an_employer_cue_is_the_employer(text, org):
+    from redactdesk.detect.pipeline import detect_texts
+
+    (spans,) = detect_texts([text], "en")
+    assert (org, "ORGANIZATION") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+
+
+@pytest.mark.parametrize("text", ["I work at a well-known firm.", "The employer is responsible for safety."])
+def test_no_employer_where_none_is_named(text):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]

@@ -59,8 +59,20 @@ def test_written_names(text, expected):
 
 
 def test_last_first_and_lists():
-    found = texts("Present were Eklund, Michael and Hodge at the hearing.")
-    assert "Eklund, Michael" in found and "Hodge" in found
+    found = texts("Present were Eklund, Michael and Hodge, Anna at the hearing.")
+    assert "Eklund, Michael" in found and "Hodge, Anna" in found
+
+
+def test_three_surnames_in_a_row_are_one_item():
+    """"Eklund, Michael and Hodge" (surname, surname and surname) is how firms are named, and Faker
+    names companies so: as two persons, " and " was left uncovered and the item half found."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    for text, item in (("Present were Eklund, Michael and Hodge at the hearing.", "Eklund, Michael and Hodge"),
+                       ("She works for Guerrero, Walker and Rowe in Leeds.", "Guerrero, Walker and Rowe"),
+                       ("Contact Scarponi, Salvo e Tomasetti e figli today.", "Scarponi, Salvo e Tomasetti e figli")):
+        (spans,) = detect_texts([text], "en")
+        assert (item, "ORGANIZATION") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
 
 
 @pytest.mark.parametrize("text,expected", [
