@@ -160,7 +160,7 @@ def distinctive(words: Sequence[str], language: str) -> bool:
 
     names, everyday = load_world_names(), everyday_words()
     stop = load_lexicon(language).stop_words
-    for w in words:
+    for w in (part for word in words for part in word.split("-")):  # "Carter-Thompson": each part
         key = fold_key(w)
         if len(key) < 2 or not key.isalpha() or w.lower() in stop:
             continue
@@ -253,6 +253,25 @@ def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     return first in word_set("org_before") and not (names.is_first(first) and not names.is_common(first))
 
 
+def _cased_name_end(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
+    """In cased writing a person ends at its last capitalised word when only lower-case function or
+    everyday words follow it: the tagger ran on into the sentence ("Jose at the bar"). "Stephen I of
+    Hungary", "Ludwig van Beethoven" and a name all in lower case ("alicia keys") stay."""
+    from redactdesk.detect.worldnames import everyday_words, word_set
+
+    words = [clean_token(doc.words[where[k]], True) for k in range(a, b)]
+    caps = [k for k, w in enumerate(words) if w[:1].isupper()]
+    if not caps or caps[-1] == len(words) - 1:
+        return b
+    particles = word_set("name_particles") | {"thi"}
+    stop = doc.lex.stop_words if doc.lex else frozenset()
+    everyday = everyday_words()
+    tail = [w.lower() for w in words[caps[-1] + 1:]]
+    if all(w not in particles and (w in stop or w in everyday or not any(c.isalpha() for c in w)) for w in tail):
+        return a + caps[-1] + 1
+    return b
+
+
 def _group_and_everyday_words(stretch: Sequence[str], language: str) -> bool:
     """Is a person the tagger read a nationality, religion or political group (that is nobody's
     name) with everyday words ("Pakistani doctor", "catholic priest")?"""
@@ -342,6 +361,8 @@ class TaggerSource:
                 spelled = docs[i].spelling_words()
                 for a, b, cat, prob in spans:
                     a, b = trim_function_words(words, a, b, lang)
+                    if cat == "PERSON" and _mixed_case(docs[i]):
+                        b = _cased_name_end(docs[i], where, a, b)
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
                         continue  # digit groups and spelled letters are the patterns' business
                     if cat == "PERSON" and any(_CODE_WORD.fullmatch(clean_token(docs[i].words[where[k]], True))

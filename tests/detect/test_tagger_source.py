@@ -251,3 +251,11 @@ def test_an_everyday_word_organisation_inside_a_sentence_or_in_capitals_stays():
                                       ("We stayed at Hotel Adlon in Berlin.", "Hotel Adlon")])
 def test_a_name_opening_with_an_organisation_word_is_an_organisation(text, org):
     assert (org, "ORGANIZATION") in _spans(text)
+
+
+def test_in_cased_writing_a_person_ends_at_its_last_capitalised_word():
+    """The cased tagger read "Jose at the bar" as the person."""
+    found = _spans("I met Anna, Maria and Jose at the bar.")
+    assert ("Jose", "PERSON") in found and not any("bar" in t for t, _ in found)
+    for text in ("Stephen I of Hungary was crowned.", "Ludwig van Beethoven wrote it."):
+        assert text.rsplit(" ", 2)[0] in [t for t, c in _spans(text) if c == "PERSON"], text
