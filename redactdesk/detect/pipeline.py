@@ -286,6 +286,9 @@ def _cue_words(lex: Any) -> frozenset[str]:
 
 # titles that are somebody's name too: never joined, so substitution replaces them with the name
 _NAME_LIKE_TITLES = frozenset({"hon", "justice", "pani"})
+# titles that are everyday words too, joined only written with a capital in cased text ("Miss Sandra
+# Harrison", "Doctor Ahmed Khan"; "I miss Sandra"); substitution keeps them as it keeps "Mr"
+_CASED_TITLES = frozenset({"miss", "doctor"})
 
 
 def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
@@ -299,7 +302,10 @@ def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
     if not any(s.category == "PERSON" for s in spans):
         return spans
+    from redactdesk.detect.worldnames import is_cased
+
     titles = joinable_titles()
+    cased = is_cased(doc.words)
     covered = {w for s in spans for w in s.word_range()}
     for s in spans:
         if s.category != "PERSON":
@@ -307,7 +313,8 @@ def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         w = s.start_word
         while w > 0 and w not in doc.breaks and w - 1 not in covered and s.start_word - w < 3:
             word = doc.words[w - 1]
-            if word[-1:] in ",;:!?" or fold_key(word.rstrip(".")) not in titles:
+            key = fold_key(word.rstrip("."))
+            if word[-1:] in ",;:!?" or key not in titles and not (cased and word[:1].isupper() and key in _CASED_TITLES):
                 break
             w -= 1
         s.start_word = w
