@@ -36,6 +36,7 @@ _POSTCODE_ONE = re.compile(
 _POSTCODE_FIRST = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z]|\d{4}|\d{3}|[A-Z]\d{2}")  # UK/CA/NL/SE/IE halves
 _POSTCODE_SECOND = re.compile(r"\d[A-Z]{2}|\d[A-Z]\d|[A-Z]{2}|\d{2}|[A-Z\d]{4}")
 _SPOKEN_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}|[A-Z]\d[A-Z]\d[A-Z]\d|\d{4}[A-Z]{2}")  # UK, CA, NL
+_TOWN_PIN = re.compile(r"[A-Z][a-z]+-[1-9]\d{5}")
 _HOUSE = re.compile(r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?|[A-Za-z]?\d{1,5}")
 _UNIT_ID = re.compile(r"#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,4}|\d+(?:º|ª|o|a|st|nd|rd|th)|[IVX]{1,4}")
 _PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard blvd terrace crescent parkway "
@@ -265,7 +266,10 @@ class _Addresses:
             return 0  # inside a longer number (a phone number, an amount), not a flat's ("Flat 14 10 ...")
         j = e
         keys = self.keys
-        if self.v.comma_after[j - 1] and not (j < self.n and keys[j] in self.before):
+        # a comma after the number: before a type ("12, Calle Mayor") or, written, before a name and
+        # its type ("12, High Street", "69, Bandi Chowk": British and Indian style)
+        if self.v.comma_after[j - 1] and not (j < self.n and keys[j] in self.before) and not (
+                self.v.cased and j < self.n and self.v.cap[j]):
             return 0
         # "12 rue de la Paix", "5 Avenue des Champs", "8932 chemin Poirier": the number-then-type order of
         # French addresses (in speech only the types no everyday phrase starts with: "two place settings")
@@ -695,6 +699,11 @@ class _Addresses:
                 break
             if self.v.stop_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end]:
                 break
+            if self.v.cased and self.free(end) and _TOWN_PIN.fullmatch(self.cores[end]):
+                end += 1  # "Delhi-596123": an Indian town and its PIN in one word
+                items += 1
+                last_postcode = True
+                continue
             for fn in (self.unit, self.postcode) if self.v.cased else (self.postcode, self.unit):
                 e = fn(end)
                 if e:

@@ -170,3 +170,21 @@ def test_spoken_addresses_are_one_item_with_their_tail(text, address):
 ])
 def test_spoken_look_alikes_are_no_address_or_stop_where_the_address_does(text):
     assert addresses(text) in ([], ["twelve oak lane"])
+
+
+@pytest.mark.parametrize("address", [
+    "12, High Street, Leeds LS1 4AB",  # a comma after the house number (British and Indian style)
+    "69, Bandi Chowk, Panvel 150211",  # Indian street types, the 6-digit PIN after the town
+    "707, Vig Zila, Aurangabad 891225",
+    "22, Kari Road, Jhansi-836791",  # the town and its PIN in one word
+    "69 Johnson Ground, Bensonstad, ACT, 2631",  # Australian road types (AS/NZS 4819)
+    "585 James Corso, Brianchester, ACT, 2619",
+])
+def test_indian_british_and_australian_writing_of_addresses(address):
+    assert addresses(f"Please send it to {address} as soon as possible.") == [address]
+
+
+@pytest.mark.parametrize("text", ["I have 3, Main concerns about it.", "Call me at 22, Kari said.",
+                                  "The Red Line is late."])
+def test_numbers_and_names_that_only_look_like_such_addresses(text):
+    assert addresses(text) == []
