@@ -253,9 +253,11 @@ def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     return first in word_set("org_before") and not (names.is_first(first) and not names.is_common(first))
 
 
-def _cased_name_end(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
-    """In cased writing a person ends at its last capitalised word when only lower-case function or
-    everyday words follow it: the tagger ran on into the sentence ("Jose at the bar"). "Stephen I of
+def _cased_name_end(doc: DetectDoc, where: Sequence[int], a: int, b: int, person: bool = True) -> int:
+    """In cased writing a name ends at its last capitalised word when the tagger ran on into the
+    sentence after it: for a person, when only lower-case function or everyday words follow ("Jose
+    at the bar"); for an organisation or a place, whose names end in such words ("Cosham railway
+    station", "Interstate 40"), when a function word follows ("The Red Line is late"). "Stephen I of
     Hungary", "Ludwig van Beethoven" and a name all in lower case ("alicia keys") stay."""
     from redactdesk.detect.worldnames import everyday_words, word_set
 
@@ -265,8 +267,10 @@ def _cased_name_end(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int
         return b
     particles = word_set("name_particles") | {"thi"}
     stop = doc.lex.stop_words if doc.lex else frozenset()
-    everyday = everyday_words()
     tail = [w.lower() for w in words[caps[-1] + 1:]]
+    if not person:
+        return a + caps[-1] + 1 if words[caps[-1] + 1][:1].islower() and tail[0] in stop else b
+    everyday = everyday_words()
     if all(w not in particles and (w in stop or w in everyday or not any(c.isalpha() for c in w)) for w in tail):
         return a + caps[-1] + 1
     return b
@@ -361,8 +365,8 @@ class TaggerSource:
                 spelled = docs[i].spelling_words()
                 for a, b, cat, prob in spans:
                     a, b = trim_function_words(words, a, b, lang)
-                    if cat == "PERSON" and _mixed_case(docs[i]):
-                        b = _cased_name_end(docs[i], where, a, b)
+                    if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
+                        b = _cased_name_end(docs[i], where, a, b, person=cat == "PERSON")
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
                         continue  # digit groups and spelled letters are the patterns' business
                     if cat == "PERSON" and any(_CODE_WORD.fullmatch(clean_token(docs[i].words[where[k]], True))

@@ -259,3 +259,10 @@ def test_in_cased_writing_a_person_ends_at_its_last_capitalised_word():
     assert ("Jose", "PERSON") in found and not any("bar" in t for t, _ in found)
     for text in ("Stephen I of Hungary was crowned.", "Ludwig van Beethoven wrote it."):
         assert text.rsplit(" ", 2)[0] in [t for t, c in _spans(text) if c == "PERSON"], text
+
+
+def test_an_organisation_the_cased_tagger_ran_on_into_the_sentence_ends_at_its_last_capital():
+    assert ("The Red Line", "ORGANIZATION") in _spans("The Red Line is late.")
+    # names that end in lower-case words keep them ("Cosham railway station", "Interstate 40")
+    found = [t for t, _ in _spans("Cosham railway station serves the village.")]
+    assert any(t.endswith("railway station") for t in found), found
