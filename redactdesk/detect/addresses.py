@@ -190,8 +190,8 @@ class _Addresses:
         return len(self._number_text(k))
 
     def name_word(self, k: int, first: bool = False) -> bool:
-        if not self.free(k) or not self.keys[k]:
-            return False
+        if not self.free(k) or not self.keys[k] or self.doc.words[k].rstrip().endswith(":"):
+            return False  # "Address: Flat 22": a form's label, no street's name
         key = self.keys[k]
         if self.v.cased:
             return self.v.cap[k] or self.ordinal[k] or (not first and key in ("de", "del", "la", "las", "los", "of",
@@ -699,6 +699,11 @@ class _Addresses:
                 break
             if self.v.stop_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end]:
                 break
+            if self.v.cased and self.cores[end] == "RD" and end + 1 < self.n and self.cores[end + 1].isdigit() and (
+                    self.same(end, end + 1)):
+                end += 2  # New Zealand's rural delivery: "48 Stevenson Quay, RD 10, Whangaawa 9611"
+                items += 1
+                continue
             if self.v.cased and self.free(end) and _TOWN_PIN.fullmatch(self.cores[end]):
                 end += 1  # "Delhi-596123": an Indian town and its PIN in one word
                 items += 1

@@ -201,6 +201,9 @@ class _Finder:
             if m.group(1) not in TLDS or m.group(0).replace(".", "").isdigit():
                 continue
             w0, w1 = self.words(*tr)
+            written_tld = " ".join(self.doc.words[w0:w1]).rstrip(".,;:!?)").rsplit(".", 1)[-1]
+            if written_tld[:1].isupper() and not written_tld.isupper():
+                continue  # "H.No. 25" (house number), "St.Louis": an abbreviation, no domain
             score = 0.85 if (self.ctx("url", w0, w1) or m.group(0).startswith("www")) else 0.7
             self.add(*tr, "URL", score, "web address / domain")
 

@@ -45,6 +45,9 @@ PRIORITY: tuple[str, ...] = (
 # names, places and organisations: what a tagger may read into a piece of a code or a date
 _NAME_CATEGORIES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP"})
 
+# numbers of the stdnum catalog: national and tax numbers of every country, some with loose formats
+_CATALOG_NUMBERS = frozenset({"NATIONAL_ID", "VAT_ID"})
+
 # checksum- or structure-validated categories: nothing else wins an overlap against them
 VALIDATED = frozenset({"EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "NATIONAL_ID", "VAT_ID", "IP_ADDRESS",
                        "MAC_ADDRESS", "URL", "PHONE"})
@@ -193,6 +196,12 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     outvoted = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0
                 and _tiled_by_more_votes(c, candidates)}
     candidates = [c for c in candidates if id(c) not in outvoted]
+
+    # digits and letters of an address that some country's number format happens to accept are the
+    # address's: "9420 APO AA 90324" of "PSC 7428, Box 9420, APO AA 90324" is a valid Brazilian CNPJ
+    inside |= {id(c) for c in candidates if c.category in _CATALOG_NUMBERS and any(
+        d.strong and d.category == "ADDRESS" and d.start <= c.start and c.end <= d.end
+        and d.end - d.start > c.end - c.start for d in candidates)}
 
     def key(c: _Candidate) -> tuple:
         tier = -1 if c.rank < 0 else (0 if c.category in VALIDATED else 1) + (2 if id(c) in inside else 0)

@@ -179,6 +179,8 @@ def test_spoken_look_alikes_are_no_address_or_stop_where_the_address_does(text):
     "22, Kari Road, Jhansi-836791",  # the town and its PIN in one word
     "69 Johnson Ground, Bensonstad, ACT, 2631",  # Australian road types (AS/NZS 4819)
     "585 James Corso, Brianchester, ACT, 2619",
+    "H.No. 25, Sandhu Nagar, Amaravati 428942",  # "H.No." opens the house number (and is no domain)
+    "48 Stevenson Quay, RD 10, Whangaawa 9611",  # New Zealand's rural delivery
 ])
 def test_indian_british_and_australian_writing_of_addresses(address):
     assert addresses(f"Please send it to {address} as soon as possible.") == [address]
@@ -188,3 +190,22 @@ def test_indian_british_and_australian_writing_of_addresses(address):
                                   "The Red Line is late."])
 def test_numbers_and_names_that_only_look_like_such_addresses(text):
     assert addresses(text) == []
+
+
+def test_a_forms_label_is_no_part_of_the_address():
+    """"Address: Flat 22" read as the street "Address", type "Flat", number 22."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "Address: Flat 22, 10 Patricia Court, North Jemma, TN21 4FN"
+    (spans,) = detect_texts([text], "en")
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in spans] == [(text[9:], "ADDRESS")]
+
+
+def test_a_military_address_is_not_a_foreign_tax_number():
+    """"9420 APO AA 90324" is a valid Brazilian CNPJ: it beat the address it is part of."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    for text in ("Address: PSC 7428, Box 9420, APO AA 90324", "Send it to PSC 7428, Box 9420\nAPO AA 90324 please"):
+        (spans,) = detect_texts([text], "en")
+        assert [s["category"] for s in spans] == ["ADDRESS"], spans
+        assert text[spans[0]["start"]:spans[0]["end"]].startswith("PSC 7428")
