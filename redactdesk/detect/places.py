@@ -16,9 +16,9 @@ import functools
 from dataclasses import dataclass
 
 from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.detect.worldnames import data_lines, everyday_words, load_world_names, word_set, word_view
 from redactdesk.lang.calendar import weekday_words
 from redactdesk.lang.lexicon import month_and_day_words
-from redactdesk.detect.worldnames import data_lines, everyday_words, load_world_names, word_set, word_view
 
 SOURCE = "gazetteer"
 
