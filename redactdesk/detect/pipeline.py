@@ -95,7 +95,7 @@ def detect_docs(
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_cue_words(doc, spans))))
-        spans = _with_split_given_name(doc, _with_name_after_particle(doc, spans))
+        spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
         out.append(_with_possessives(doc.words, spans))
     return out
 
@@ -240,6 +240,44 @@ def _with_split_given_name(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             s.end_word = e + 2
         covered.update(range(e, s.end_word))
     return merged
+
+
+# letters after a name written as degrees are ("Ph.D.", "B.A.", "S.Pd.", "S.IP"), and the ones written
+# without dots (the structures list ``post_nominals``: "DDS", "MBA", "Jr")
+_DOTTED_DEGREE = re.compile(r"(?:[A-Z][A-Za-z]{0,3}\.){1,4}[A-Za-z]{0,3}")
+
+
+def _with_post_nominals(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """In cased writing the letters after a person's name are part of the item: a generational
+    suffix or a degree ("Anthony Lawson DDS", "Bohumila Vesela Ph.D.", "Makara Hidayanto, S.Pd."):
+    with the name they narrow who it is, and left out they were a half-found item. A street type or
+    a legal form is none ("Lawson St.", "Smith Inc.")."""
+    from redactdesk.detect.worldnames import is_cased, word_set
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" for s in spans) or not is_cased(doc.words):
+        return spans
+    listed = word_set("post_nominals")
+    never = word_set("street_after") | word_set("street_after_cased") | word_set("org_legal") | {"st", "dr"}
+    words, n = doc.words, len(doc.words)
+    starts = {s.start_word for s in spans if s.category != "SPELLED_LETTERS"}  # "B.A." read as letters
+    for s in spans:
+        while s.category == "PERSON" and s.end_word < n and s.end_word not in doc.breaks \
+                and s.end_word not in starts and s.end_word - s.start_word < 8:
+            last, nxt = words[s.end_word - 1], words[s.end_word].rstrip(",;:!?)")
+            core = nxt.rstrip(".") if nxt.count(".") <= 1 else nxt
+            key = fold_key(core.replace(".", "").replace("-", ""))
+            if not key or key in never or last[-1:] in ".;:!?)" and not _DOTTED_DEGREE.fullmatch(last.rstrip(",")):
+                break
+            dotted = bool(_DOTTED_DEGREE.fullmatch(nxt)) and any(c.isupper() for c in nxt[1:] + "x") and "." in nxt
+            if not (key in listed and (nxt[:1].isupper()) or dotted):
+                break
+            if last.endswith(",") and not dotted:
+                break  # "Smith, MBA" is written so too, but "Smith, Jr" reads as a list as often
+            s.end_word += 1
+    people = [s for s in spans if s.category == "PERSON"]
+    return [s for s in spans if s.category == "PERSON" or not any(
+        p.start_word <= s.start_word and s.end_word <= p.end_word for p in people)]
 
 
 # the lexicon's cue lists whose words announce an item: of "name" every word ("spelled", "surname"),
@@ -478,9 +516,22 @@ def _char_bounds(text: str, offsets: list[tuple[int, int]], w0: int, w1: int) ->
     last_start = offsets[w1 - 1][0]
     while s < first_end - 1 and text[s] in _EDGE_PUNCT and not _closed_inside(text, s, e):
         s += 1
-    while e > last_start + 1 and text[e - 1] in _EDGE_PUNCT and not _opened_inside(text, s, e):
+    while e > last_start + 1 and text[e - 1] in _EDGE_PUNCT and not _opened_inside(text, s, e) and not (
+            text[e - 1] == "." and _abbreviation(text[last_start:e - 1])):
         e -= 1
     return s, e
+
+
+# abbreviations that end items, whose dot is theirs ("John Smith Jr.", "Acme Inc.", "12 Main St.")
+_ABBREVIATIONS = frozenset("jr sr esq inc ltd co corp bros mfg st ave rd blvd dr ln ct pl sq hwy pkwy apt "
+                           "dept".split())
+
+
+def _abbreviation(word: str) -> bool:
+    """Is ``word`` (its final dot removed) an abbreviation: dotted ("Ph.D", "S.Pd", "B.A") or one of
+    :data:`_ABBREVIATIONS`?"""
+    word = word.lstrip("(\"'")
+    return bool(re.fullmatch(r"(?:[A-Za-z]{1,4}\.)+[A-Za-z]{1,4}", word)) or word.lower() in _ABBREVIATIONS
 
 
 _PAIRS = {"(": ")", "[": "]", "{": "}"}

@@ -290,7 +290,7 @@ def _group_and_everyday_words(stretch: Sequence[str], language: str) -> bool:
     names, everyday = load_world_names(), everyday_words()
     in_group = [(k,) in groups.by_key for k in keys]
     # a group word that is a first name too ("Christian Bale") leaves the person be
-    return any(in_group) and all(not names.is_name(k) if g else k in everyday for k, g in zip(keys, in_group))
+    return any(in_group) and all(not names.is_name(k) if g else k in everyday for k, g in zip(keys, in_group, strict=True))
 
 
 def _capitalised(doc: DetectDoc, w0: int, w1: int) -> bool:

@@ -103,8 +103,11 @@ class PersonGenerator(Generator):
         lead = 0  # titles are kept only before the name: "Stephen King", "Ana Santa" keep no surname
         while lead < len(cores) - 1 and (not cores[lead] or gaz.contains("titles", cores[lead])):
             lead += 1
+        tail = len(cores)  # and the letters after it: "Anthony Lawson DDS", "Bohumila Vesela Ph.D."
+        while tail > lead + 1 and (not cores[tail - 1] or gaz.contains("post_nominals", cores[tail - 1])):
+            tail -= 1
         names = [i for i, c in enumerate(cores)
-                 if c and i >= lead and not (i > 0 and c.islower() and norm(c) in PARTICLES)]
+                 if c and lead <= i < tail and not (i > 0 and c.islower() and norm(c) in PARTICLES)]
         pieces: list[Piece] = []
         if not names:
             return pieces

@@ -107,3 +107,13 @@ def test_a_possessive_written_apart_belongs_to_the_item_before_it():
                        ("read finlee 's email", "finlee 's")):
         found = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
         assert item in found, (text, found)
+
+
+def test_an_abbreviations_dot_ends_the_item_and_a_sentences_does_not():
+    from redactdesk.detect.pipeline import detect_texts
+
+    for text, item in (("I met John Smith Jr.", "John Smith Jr."), ("I live at 12 Main St.", "12 Main St."),
+                       ("I spoke with Bohumila Vesela Ph.D.", "Bohumila Vesela Ph.D."),
+                       ("I met Anna Smith.", "Anna Smith")):
+        (spans,) = detect_texts([text], "en")
+        assert item in [text[s["start"]:s["end"]] for s in spans], (text, spans)

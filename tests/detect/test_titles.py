@@ -44,3 +44,20 @@ def test_miss_and_doctor_join_written_with_a_capital_in_cased_text():
     assert join("Signed, Dott. Diana Visintini", 2, 4) == "Dott. Diana Visintini"
     assert join("I miss Sandra Harrison a lot.", 2, 4) == "Sandra Harrison"  # the verb
     assert join("i asked miss sandra harrison", 3, 5) == "sandra harrison"  # said: "miss" may be the verb
+
+
+@pytest.mark.parametrize("text,person", [
+    ("Please forward this to Anthony Lawson DDS by Friday.", "Anthony Lawson DDS"),
+    ("I spoke with Bohumila Vesela Ph.D. yesterday.", "Bohumila Vesela Ph.D."),
+    ("The account holder is Makara Hidayanto, S.Pd.", "Makara Hidayanto, S.Pd."),
+    ("Univ.Prof. Susanne Reichmann B.A. called.", "Univ.Prof. Susanne Reichmann B.A."),
+    ("Dipl.-Ing. Esther Steinberg agreed.", "Dipl.-Ing. Esther Steinberg"),
+])
+def test_degrees_and_suffixes_after_a_name_and_titles_before_it_are_part_of_the_person(text, person, persons):
+    assert person in persons(text)
+
+
+@pytest.mark.parametrize("text,word", [("Take it to Anthony Lawson St. tomorrow.", "St."),
+                                       ("It went to John Smith Inc. today.", "Inc.")])
+def test_a_street_type_or_legal_form_after_a_name_is_no_letters_of_the_person(text, word, persons):
+    assert not any(p.endswith(word) for p in persons(text)), persons(text)

@@ -194,3 +194,20 @@ def test_every_title_the_detector_joins_to_a_name_is_one_substitution_keeps():
     for language in ("en", "es"):
         gaz = load_gazetteer(language)
         assert [t for t in sorted(joinable_titles()) if not gaz.contains("titles", t)] == [], language
+
+
+@pytest.mark.parametrize("span, kept", [("Anthony Lawson DDS", "DDS"), ("Bohumila Vesela Ph.D.", "Ph.D."),
+                                        ("John Smith Jr.", "Jr."), ("Univ.Prof. Eric Hofmann", "Univ.Prof.")])
+def test_titles_and_the_letters_after_a_name_stay_and_the_name_changes(make_conv, secret, span, kept):
+    """"Anthony Lawson DDS" became "David Walls HINES": the degree was taken for a surname."""
+    conv = make_conv([("a", f"please forward this to {span} today")], [(0, span, "PERSON")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    assert kept in new and not {w for w in span.split() if w != kept} & set(new), new
+
+
+def test_every_post_nominal_the_detector_joins_is_one_substitution_keeps():
+    from redactdesk.detect.worldnames import word_set
+
+    for language in ("en", "es"):
+        gaz = load_gazetteer(language)
+        assert [t for t in sorted(word_set("post_nominals")) if not gaz.contains("post_nominals", t)] == []

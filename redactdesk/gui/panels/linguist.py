@@ -229,7 +229,7 @@ class LinguistPanel(QWidget):
         self.list_choice = QComboBox()
         self.list_choice.setObjectName("gazetteerList")
         self.list_choice.addItems([n for n in LISTS if n not in ("street_types", "address_words", "org_words",
-                                                                 "titles")])
+                                                                 "titles", "post_nominals")])
         self.list_entry = QLineEdit()
         self.list_entry.setPlaceholderText("gazetteer entry (surrogates are drawn from these lists)")
         self.list_add = QPushButton("Add to list")
