@@ -164,6 +164,8 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                     a -= 1
                 short = m == 1 and len(keys[i]) <= 2 and not v.cased
                 if not short:
+                    while i + m < end and (more := _phrase_at(keys, i + m, legal, end)):
+                        m += more  # "Pou y asociados S.Com.", "Lemke Sp. z o.o. Sp.k.": forms in a row
                     hits.append(Hit(a, i + m, "ORGANIZATION", 0.85, SOURCE, "name and legal form", True))
                     for k in range(a, i + m):
                         taken[k] = True

@@ -46,6 +46,7 @@ def test_a_club_named_with_united_stays_an_organisation_in_speech():
     ("Contact Salomonsson & Olsson HB today.", "Salomonsson & Olsson HB"),  # "&" has no key of its own
     ("Write to Fundacja Lemke Sp. z o.o. now.", "Fundacja Lemke Sp. z o.o."),  # a legal form with dots
     ("It was Clerc et Fils all along.", "Clerc et Fils"),
+    ("She joined Industrias Pou y asociados S.Com. in May.", "Industrias Pou y asociados S.Com."),  # forms in a row
 ])
 def test_firms_joined_by_an_ampersand_or_with_a_dotted_legal_form(text, org):
     assert org in orgs(text)
