@@ -578,6 +578,9 @@ class _Finder:
         letters = "".join(t.text for t in seg)
         if len(letters) < 2:
             return
+        if letters.lower() in ("am", "pm") and t0 > 0 and (
+                self.toks[t0 - 1].kind == NUM or re.fullmatch(r"\d{1,2}[:.]\d{2}", self.toks[t0 - 1].text)):
+            return  # "10:30 a.m.": the time of day, no spelling
         w0, w1 = self.words(t0, t1)
         for key, cat, score in (("username", "USERNAME", 0.8), ("password", "PASSWORD", 0.8),
                                 ("email", "EMAIL", 0.6), ("name", "PERSON", 0.85), ("passport", "PASSPORT", 0.6)):

@@ -96,6 +96,7 @@ def detect_docs(
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_cue_words(doc, spans))))
         spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
+        spans = _with_time_after(doc, spans)
         out.append(_with_possessives(doc.words, spans))
     return out
 
@@ -240,6 +241,31 @@ def _with_split_given_name(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             s.end_word = e + 2
         covered.update(range(e, s.end_word))
     return merged
+
+
+_CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:[ap]m|[ap]\.m\.)?", re.IGNORECASE)
+_MERIDIEM = re.compile(r"(?:[ap]m|[ap]\.m\.?)", re.IGNORECASE)
+
+
+def _with_time_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A clock time written right after a date is part of it: "07/23/1984 05:01 AM",
+    "2019-12-31 23:59:59" (a timestamp says the day and the minute together)."""
+    words, n = doc.words, len(doc.words)
+    starts = {s.start_word for s in spans}
+    for s in spans:
+        if s.category not in ("DATE", "DATE_OF_BIRTH") or s.end_word >= n or s.end_word in starts:
+            continue
+        if words[s.end_word - 1][-1:] in ",;:!?" or s.end_word in doc.breaks:
+            continue
+        e = s.end_word
+        if not _CLOCK.fullmatch(words[e].rstrip(".,;:!?)")):
+            continue
+        e += 1
+        if e < n and e not in starts and e not in doc.breaks and words[e - 1][-1:] not in ",;" and \
+                _MERIDIEM.fullmatch(words[e].rstrip(".,;:!?)")):
+            e += 1
+        s.end_word = e
+    return spans
 
 
 # letters after a name written as degrees are ("Ph.D.", "B.A.", "S.Pd.", "S.IP"), and the ones written

@@ -117,3 +117,22 @@ def test_an_abbreviations_dot_ends_the_item_and_a_sentences_does_not():
                        ("I met Anna Smith.", "Anna Smith")):
         (spans,) = detect_texts([text], "en")
         assert item in [text[s["start"]:s["end"]] for s in spans], (text, spans)
+
+
+@pytest.mark.parametrize("text,item", [("The appointment is on 07/23/1984 05:01 AM.", "07/23/1984 05:01 AM"),
+                                       ("Meet on 3 May 2021 10:30 a.m. please", "3 May 2021 10:30 a.m."),
+                                       ("Logged 2019-12-31 23:59:59 by the system", "2019-12-31 23:59:59")])
+def test_a_clock_time_right_after_a_date_is_part_of_it(text, item):
+    from redactdesk.detect.pipeline import detect_texts
+
+    (spans,) = detect_texts([text], "en")
+    assert item in [text[s["start"]:s["end"]] for s in spans], spans
+
+
+def test_a_m_after_a_time_is_no_spelling_and_a_time_after_a_comma_stays_apart():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "Born 12 March 1984 at 10:30 a.m. in Leeds"
+    assert "SPELLED_LETTERS" not in {s["category"] for s in detect_texts([text], "en")[0]}
+    text = "meet on 07/23/2025, 10:00 works"
+    assert [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]] == ["07/23/2025"]
