@@ -160,3 +160,12 @@ def test_a_person_or_place_strictly_inside_a_strong_organisation_is_part_of_it()
     # side by side, or the person wider, the person stands
     hits = [h(1, 3, "ORGANIZATION", "org", 0.85, strong=True), h(0, 2, "PERSON", "b", 0.8, strong=True)]
     assert ("PERSON", 0, 2) in {(s.category, s.start_word, s.end_word) for s in combine(hits, src)}
+
+
+def test_a_name_strictly_inside_a_strong_name_of_another_kind_is_part_of_it():
+    from redactdesk.detect.pipeline import detect_texts
+
+    for text, item, cat in (("Ship it to Saint Kitts and Nevis, please.", "Saint Kitts and Nevis", "COUNTRY"),
+                            ("The office in Libyan Arab Jamahiriya is closed.", "Libyan Arab Jamahiriya", "LOCATION")):
+        (spans,) = detect_texts([text], "en")
+        assert (item, cat) in [(text[s["start"]:s["end"]], s["category"]) for s in spans], spans
