@@ -49,10 +49,12 @@ def _hyphenated_groups(key: str, groups) -> bool:
     return len(parts) > 1 and all((p,) in groups.by_key for p in parts)
 
 
-def _context(v, i: int, j: int) -> tuple[bool, bool]:
+def _context(v, i: int, j: int, words: list[str] | None = None) -> tuple[bool, bool]:
     """(said of someone, said of a language or a thing) for the words [i, j) of a word view."""
     n = len(v.keys)
     before = v.keys[i - 1] if i > 0 and v.seg[i - 1] == v.seg[i] else ""
+    if before in ("she", "he") and words and words[i - 1].lower().replace("’", "'").rstrip(",.").endswith("'s"):
+        before += "'s"  # the keys drop a possessive's "'s": "she's nigerian" is "she is"
     before2 = v.keys[i - 2] if i > 1 and v.seg[i - 2] == v.seg[i] else ""
     after = v.keys[j] if j < n and v.seg[j] == v.seg[i] else ""
     thing = before in _LANGUAGE_BEFORE or after in _THING_AFTER
@@ -70,7 +72,7 @@ def group_reading(doc: DetectDoc, w0: int, w1: int) -> str | None:
     v = word_view(doc)
     if tuple(v.keys[w0:w1]) not in groups.by_key:
         return None
-    cue, thing = _context(v, w0, w1)
+    cue, thing = _context(v, w0, w1, doc.words)
     return "thing" if thing and not cue else "group"
 
 
@@ -102,7 +104,7 @@ def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 (v.keys[j],) in groups.by_key or _hyphenated_groups(v.keys[j], groups)) and (
                 not v.cased or v.cap[j]):
             j += 1
-        cue, thing = _context(v, i, j)
+        cue, thing = _context(v, i, j, doc.words)
         if v.cased:
             ok = v.cap[i] and (cue or not thing)
         else:

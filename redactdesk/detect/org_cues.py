@@ -84,6 +84,9 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                     b += 1
                 if b == a:
                     continue
+                # a firm of partners said: "guerrero walker and rowe", "marks and spencer"
+                if b + 1 < len(lower) and lower[b] in ("and", "&") and name_word(b + 1) and b + 1 not in starts:
+                    b += 2
                 if key in ("org_cue_market_before", "org_cue_greeting"):
                     add(a, b, True, f"company after '{' '.join(ph)}'")
                 else:

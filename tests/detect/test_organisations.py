@@ -66,3 +66,13 @@ def test_no_employer_where_none_is_named(text):
     from redactdesk.detect.pipeline import detect_texts
 
     assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]
+
+
+@pytest.mark.parametrize("text,org", [("i work for guerrero walker and rowe in leeds", "guerrero walker and rowe"),
+                                      ("i work for marks and spencer", "marks and spencer")])
+def test_a_firm_of_partners_said_after_an_employer_cue_is_one_employer(text, org):
+    from redactdesk.detect.pipeline import detect_texts
+
+    (spans,) = detect_texts([text], "en")
+    assert (org, "ORGANIZATION") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    assert not [s for s in detect_texts(["i work at tesco and i love it"], "en")[0] if s["end"] > 20]
