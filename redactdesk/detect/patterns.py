@@ -989,9 +989,14 @@ class _Finder:
                         self.add_words(s, s + 1, "PERSON", 0.7, f"name after '{' '.join(ph)}' in the opening turn",
                                        strong=True)
                         continue
-                    while e < len(lower) and e - s < 3:
+                    particles = word_set("name_particles")
+                    while e < len(lower) and e - s - sum(w in particles for w in lower[s:e]) < 3:
                         word = lower[e]
                         t = self.norm.token_of_word(e)
+                        if word in particles and t is not None and not self.claimed[t] and e + 1 < len(lower) and (
+                                e + 1 not in doc.breaks):
+                            e += 1  # "de la Cruz", "van der Berg": particles inside a name
+                            continue
                         if t is None or self.claimed[t] or not word.isalpha() or word in stop or word in hot_first:
                             break
                         if e > s and (doc.breaks and e in doc.breaks):
@@ -1005,6 +1010,8 @@ class _Finder:
                         if e > s and not known and strength == "strong" and word in gaz.common:
                             break
                         e += 1
+                    while e > s and lower[e - 1] in particles:
+                        e -= 1  # no name ends in a particle ("ask for de")
                     if e > s and self._free_words(s, e):
                         self.add_words(s, e, "PERSON", 0.75 if strength == "strong" else 0.55,
                                        f"name after '{' '.join(ph)}'", strong=strength == "strong")

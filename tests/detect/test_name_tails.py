@@ -104,3 +104,11 @@ def test_words_after_a_person_that_join_to_no_given_name_stay_out():
     doc = DetectDoc.from_words("Ask Park Ji, Won told me.".split(), "en")  # a comma ends the name
     (s,) = _with_split_given_name(doc, [Span(1, 3, "PERSON")])
     assert (s.start_word, s.end_word) == (1, 3)
+
+
+@pytest.mark.parametrize("text,name", [("Ask for de la Cruz at the desk.", "de la Cruz"),
+                                       ("my name is maria de la cruz", "maria de la cruz")])
+def test_particles_inside_a_name_after_a_cue_belong_to_it(text, name):
+    """"Ask for de la Cruz" gave the person "de": the walk after the cue stopped at "la"."""
+    (spans,) = detect_texts([text], "en")
+    assert name in [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
