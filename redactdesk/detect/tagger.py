@@ -253,6 +253,25 @@ def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     return first in word_set("org_before") and not (names.is_first(first) and not names.is_common(first))
 
 
+def _cased_name_start(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
+    """In cased writing a name starts at its first capitalised word when only lower-case function or
+    everyday words come before it: the tagger began in the sentence ("economies of Western Europe");
+    a particle stays ("van Gogh", "de la Cruz")."""
+    from redactdesk.detect.worldnames import everyday_words, word_set
+
+    words = [clean_token(doc.words[where[k]], True) for k in range(a, b)]
+    first = next((k for k, w in enumerate(words) if w[:1].isupper()), None)
+    if not first:
+        return a
+    particles = word_set("name_particles") | {"thi"}
+    stop = doc.lex.stop_words if doc.lex else frozenset()
+    everyday = everyday_words()
+    head = [w.lower() for w in words[:first]]
+    if all(w[:1].islower() and w not in particles and (w in stop or w in everyday) for w in head):
+        return a + first
+    return a
+
+
 def _cased_name_end(doc: DetectDoc, where: Sequence[int], a: int, b: int, person: bool = True) -> int:
     """In cased writing a name ends at its last capitalised word when the tagger ran on into the
     sentence after it: for a person, when only lower-case function or everyday words follow ("Jose
@@ -367,6 +386,7 @@ class TaggerSource:
                     a, b = trim_function_words(words, a, b, lang)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
                         b = _cased_name_end(docs[i], where, a, b, person=cat == "PERSON")
+                        a = _cased_name_start(docs[i], where, a, b)
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
                         continue  # digit groups and spelled letters are the patterns' business
                     if cat == "PERSON" and any(_CODE_WORD.fullmatch(clean_token(docs[i].words[where[k]], True))

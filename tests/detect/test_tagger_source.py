@@ -266,3 +266,10 @@ def test_an_organisation_the_cased_tagger_ran_on_into_the_sentence_ends_at_its_l
     # names that end in lower-case words keep them ("Cosham railway station", "Interstate 40")
     found = [t for t, _ in _spans("Cosham railway station serves the village.")]
     assert any(t.endswith("railway station") for t in found), found
+
+
+def test_in_cased_writing_a_name_starts_at_its_first_capital():
+    """The cased tagger read "economies of Western Europe" as an organisation."""
+    assert ("Western Europe", "LOCATION") in _spans("The Industrial Revolution transformed the economies of "
+                                                    "Western Europe.")
+    assert ("van Gogh", "PERSON") in _spans("I love the paintings of van Gogh.")
