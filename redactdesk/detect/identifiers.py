@@ -75,6 +75,7 @@ _TRIM = 3  # tokens a spoken candidate may lose at either end
 # which context group confirms which category
 _GROUP_CATEGORIES = {
     "national": frozenset({"NATIONAL_ID", "SSN", "ES_ID", "PASSPORT"}),
+    "passport": frozenset({"PASSPORT"}),
     "vat": frozenset({"VAT_ID", "ES_ID"}),
     "bank": frozenset({"IBAN", "BANK_ACCOUNT", "ROUTING"}),
     "generic": frozenset(),
@@ -95,7 +96,8 @@ def _context_groups(lex: Lexicon) -> tuple[tuple[str, tuple[tuple[str, ...], ...
         return phrases(own.get(key) or [])
 
     return (
-        ("national", mine("national_id") + lex.hot("passport")),
+        ("national", mine("national_id")),
+        ("passport", lex.hot("passport")),  # a passport number is none of the national numbers it may pass
         ("vat", mine("vat_id")),
         ("bank", lex.hot("iban") + lex.hot("bank_account") + lex.hot("routing")),
         ("generic", mine("id_generic") + lex.hot("ssn") + lex.hot("es_id")),  # "social", "documento": vaguer
@@ -116,6 +118,18 @@ def _context_index(lex: Lexicon) -> dict[str, tuple[tuple[str, tuple[str, ...]],
 @functools.lru_cache(maxsize=4)
 def _mac_words(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
     return phrases((lex.raw.get("identifier_words") or {}).get("mac") or [])
+
+
+_DATE_WRITTEN = re.compile(r"(?:(?:19|20)\d\d[-/.](\d\d)[-/.](\d\d)|(\d\d?)[-/.](\d\d?)[-/.](?:19|20)\d\d)")
+
+
+def _written_date(raw: str) -> bool:
+    """Is ``raw`` a calendar date as written: "2031-04-17", "17/04/2031", "04.17.2031"?"""
+    m = _DATE_WRITTEN.fullmatch(raw.strip(".,;:!?()[]\"'"))
+    if not m:
+        return False
+    a, b = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(3)), int(m.group(4)))
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
 
 
 @dataclass
@@ -308,8 +322,11 @@ class _IdFinder:
             r = self.written.words(c.start, c.end)
             if r is None or not self.free(*r) or self._after_country_code(r[0]):
                 continue
-            if self.doc.context("expiry", r[0], r[1], left=8):
-                continue  # a card expiry: the pattern source reads those
+            value = text[c.start:c.end]
+            groups = len(re.findall(r"\d+", value))
+            whole = groups >= 3 or (groups == 2 and re.search(r"[^\W\d_]", value) is not None)
+            if not whole and self.doc.context("expiry", r[0], r[1], left=8):
+                continue  # a card expiry ("exp 09/27"): the pattern source reads those; a whole date stays
             dob = self.doc.context("dob", r[0], r[1], left=14, right=3)
             if dob:
                 self.add_chars(c, "DATE_OF_BIRTH", f"date near '{dob}'")
@@ -412,6 +429,8 @@ class _IdFinder:
         c = cand.compact
         if not _MIN_ID <= len(c) <= 64 or not _HAS_DIGIT.search(c):
             return False
+        if not cand.spoken and _written_date(cand.raw):
+            return False  # "expires on 2031-04-17": a date, whatever number format it also passes
         fmts = formats_for(c)
         if not fmts or _placeholder(c):
             return False

@@ -35,6 +35,7 @@ from redactdesk.detect.encoder import load_encoder
 from redactdesk.detect.groups import group_reading
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.worldnames import is_cased
+from redactdesk.lang.lexicon import context_words
 from redactdesk.lang.word_vectors import fill_vectors
 
 log = logging.getLogger(__name__)
@@ -408,6 +409,9 @@ class TaggerSource:
                     stretch = words[a:b]
                     if cat == "ORGANIZATION" and _whole_everyday_sentence(docs[i], w0, w1, stretch, lang):
                         continue
+                    if len(stretch) == 1 and stretch[0].islower() and docs[i].lex is not None and (
+                            stretch[0] in context_words(docs[i].lex)):
+                        continue  # "exp 11/2025 cvv 123": a word that frames an item is none
                     if cat == "PERSON" and _group_and_everyday_words(stretch, lang):
                         continue  # "a British Pakistani doctor": the group is the item (NRP), no one's name
                     if cat == "PERSON" and _opens_with_organisation_word(stretch):

@@ -483,3 +483,18 @@ def test_the_format_catalog_is_the_same_in_every_run():
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(runs) == 1
+
+
+def test_a_number_after_passport_is_the_passport_and_its_expiry_date_a_date():
+    """"533380006" after "passport number" was an SSN, and "2031-04-17" a Peruvian CUI."""
+    text = "My passport number is 533380006 and it expires on 2031-04-17."
+    (spans,) = detect_texts([text], "en")
+    got = {(text[s["start"]:s["end"]], s["category"]) for s in spans}
+    assert ("533380006", "PASSPORT") in got and ("2031-04-17", "DATE") in got, got
+
+
+@pytest.mark.parametrize("text,expiry", [("Card expiry 09/27", "09/27"), ("exp 11/2025 cvv 123", "11/2025")])
+def test_a_card_expiry_stays_an_expiry_and_its_cue_word_no_name(text, expiry):
+    (spans,) = detect_texts([text], "en")
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    assert (expiry, "CARD_EXPIRY") in got and not any(c == "ORGANIZATION" for _, c in got), got
