@@ -435,6 +435,9 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
             or (len(run) >= 3 and strong >= 1)
             or (len(run) >= 2 and strong >= 1 and before_digits)
             or (len(run) == 1 and run[0].formatted and run[0].kind == LETTER)
+            # one alphabet word or unambiguous letter between digits: "one alpha two", "four b six"
+            or (len(run) == 1 and before_digits and after_digits and (
+                run[0].text in lex.nato or (run[0].kind == LETTER and run[0].text not in amb)))
         ):
             for p in run:
                 result.append(_Piece(_letter_of(p, lex) or p.text, LETTER, p.w0, p.w1, formatted=p.formatted))

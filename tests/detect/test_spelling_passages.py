@@ -101,3 +101,17 @@ def test_alphabet_words_before_digits_are_the_letters_of_one_reference(text, cod
 def test_alphabet_words_said_alone_stay_what_they_are():
     (spans,) = detect_texts(["my name is mike and i live in lima"], "en")
     assert [s["category"] for s in spans] == ["PERSON", "CITY"]
+
+
+@pytest.mark.parametrize("text,item", [
+    ("my postcode is sierra whiskey one alpha two alpha alpha", "sierra whiskey one alpha two alpha alpha"),
+    ("The postcode is SW1A 2AA, that's Sierra Whiskey One Alpha Two Alpha Alpha.",
+     "Sierra Whiskey One Alpha Two Alpha Alpha"),
+])
+def test_one_alphabet_word_between_digits_is_a_letter_of_the_code(text, item):
+    """The lone "alpha" between "one" and "two" stayed a word and cut the postcode in three."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    (spans,) = detect_texts([text], "en")
+    assert (item, "POSTCODE") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    assert detect_texts(["take one alpha two times a day"], "en") == [[]]
