@@ -28,6 +28,7 @@ from redactdesk.detect.validators import (
     is_ip,
     is_routing,
     is_ssn,
+    national_phone_region,
     parse_expiry,
     phone_check,
 )
@@ -47,6 +48,9 @@ _NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![
 _YEARS_OF_TIME = frozenset("hace durante desde por en cada últimos ultimos próximos proximos dentro unos "
                            "algunos varios muchos pocos".split())
 _ISO_DATE = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")
+# words after which four digits from 1900 to 2099 are a year ("since 2010", "in 1998")
+_YEAR_BEFORE = frozenset("since in from until till by before after around circa during of year desde en hasta "
+                         "antes después durante año".split())
 _AGE_AFTER = frozenset({"years old", "year old", "yrs old", "yr old", "year olds", "years olds", "month old",
                         "months old", "week old", "weeks old"})
 # a card's expiry as printed on it: "09/27", "9/2027", "11-25" (only after an expiry word: alone it
@@ -728,9 +732,12 @@ class _Finder:
                 v2, p2 = phone_check(digits, lex.phone_region, plus=True)
                 valid, possible = valid or v2, possible or p2
             id_ctx = self.ctx("generic_id", w0, w1, left=6) or self.ctx("bank_account", w0, w1, left=8)
+            region = lex.phone_region
+            if phone_ctx and not valid and (home := national_phone_region(digits)):
+                valid, region = True, home  # "my mobile is 07700 900 123": a British number, as dialled there
             if phone_ctx and (valid or possible or n == 7):
                 self.add(t0, t1, "PHONE", 0.95 if valid else 0.75,
-                         ("valid" if valid else "possible") + f" {lex.phone_region} phone number after '{phone_ctx}'")
+                         ("valid" if valid else "possible") + f" {region} phone number after '{phone_ctx}'")
                 return
             if valid and not (id_ctx and not phone_ctx) and not card_ctx and not named_id:
                 self.add(t0, t1, "PHONE", 0.8, f"valid {lex.phone_region} phone number read as digits")
@@ -762,6 +769,8 @@ class _Finder:
                 return
         if timeish:
             return
+        if n == 4 and 1900 <= int(digits) <= 2099 and before in _YEAR_BEFORE:
+            return  # "a customer since 2010": a year, whatever identifier word came before
         gid = self.ctx("generic_id", w0, w1)
         if gid and n >= 3:
             self.add(t0, t1, "GENERIC_ID", 0.8, f"{n}-digit number after '{gid}'")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import ipaddress
 import re
 
@@ -59,6 +60,33 @@ def phone_check(digits: str, region: str, *, plus: bool = False) -> tuple[bool, 
     except phonenumbers.NumberParseException:
         return False, False
     return phonenumbers.is_valid_number(num), phonenumbers.is_possible_number(num)
+
+
+@functools.lru_cache(maxsize=1)
+def _trunk_regions_by_length() -> dict[int, tuple[str, ...]]:
+    """Regions dialled with trunk prefix 0, by the digit count of their national numbers with it."""
+    out: dict[int, list[str]] = {}
+    for region in sorted(phonenumbers.SUPPORTED_REGIONS):
+        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if meta is None or meta.national_prefix != "0" or meta.general_desc is None:
+            continue
+        for n in meta.general_desc.possible_length or ():
+            out.setdefault(n + 1, []).append(region)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def national_phone_region(digits: str) -> str | None:
+    """A region where ``digits``, led by the trunk prefix 0, is a valid national number
+    ("07700900123" in GB); None when none."""
+    if not digits.isdigit() or not digits.startswith("0"):
+        return None
+    for region in _trunk_regions_by_length().get(len(digits), ()):
+        try:
+            if phonenumbers.is_valid_number(phonenumbers.parse(digits, region)):
+                return region
+        except phonenumbers.NumberParseException:
+            continue
+    return None
 
 
 def is_ssn(digits: str) -> bool:

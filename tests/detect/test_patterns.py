@@ -322,3 +322,13 @@ def test_a_month_said_after_in_or_since_is_a_month(text, month):
 ])
 def test_the_words_may_and_march_elsewhere_are_no_month(text):
     assert not {c for c, _ in found(text)} & {"MONTH", "DATE"}
+
+
+def test_a_number_dialled_with_its_trunk_prefix_after_a_phone_word_is_a_phone():
+    """"My mobile is 07700 900 123" was a reference: the lexicon's region (US) does not dial it."""
+    assert "PHONE" in {c for c, _ in found("my mobile is 07700 900 123")}
+
+
+def test_a_year_after_since_or_in_is_no_identifier():
+    assert not {c for c, _ in found("i have been a customer since 2010")} & {"GENERIC_ID"}
+    assert ("GENERIC_ID", "2010") in found("my customer number is 2010")
