@@ -23,3 +23,13 @@ def test_any_token_mix_gives_valid_spans(tokens, language):
     spans = detect_conversation(conv, sources=["patterns", "gazetteer"])
     for s in spans:
         assert 0 <= s.start_word < s.end_word <= len(words)
+
+
+def test_a_word_longer_than_the_network_reads_is_read_not_a_crash():
+    """A 40,000-character "word" (a run of initials, a pasted blob) made one window of 40,003 pieces:
+    ONNX Runtime failed and detection with it. Each word is now read by its first pieces."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "Please call John Smith about " + "A.B.C.D." * 5000 + " tomorrow."
+    (spans,) = detect_texts([text], "en")
+    assert ("John Smith", "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
