@@ -80,15 +80,51 @@ def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
     for k in range(len(lower) - 1):
         if lower[k] != "at" or used[k] or used[k + 1]:
             continue
-        if not (k in starts or lower[k - 1] in cues or (hits and hits[-1].end_word == k)):
+        anywhere = _letters_and_digits(doc, k + 1, everyday, stop)  # a handle no sentence says otherwise
+        if not (anywhere or k in starts or lower[k - 1] in cues or (hits and hits[-1].end_word == k)):
             continue
         if k + 2 < len(lower) and lower[k + 2] == "dot":
+            continue
+        mixed = _letters_and_digits(doc, k + 1, everyday, stop)
+        if mixed:  # "at r zero bynbird", "at two pmagreement two hundred and eleven"
+            hits.append(Hit(k, mixed, "USERNAME", 0.75, SOURCE, "a social-media handle of letters and digits said aloud",
+                            True))
             continue
         word = lower[k + 1].strip(".,;:!?\"'")
         end = _digits_after(doc, k + 2, everyday, stop)
         if _unknown_word(word, everyday, stop) or (end > k + 2 and _listed_name(word, doc.lex, stop)):
             hits.append(Hit(k, end, "USERNAME", 0.75, SOURCE, "a social-media handle said aloud (at ...)", True))
     return hits
+
+
+def _letters_and_digits(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozenset[str]) -> int:
+    """End of a handle said as pieces from word ``w`` on: short letter groups, numbers and made-up
+    words, with a number and a made-up word of four letters or more among them ("r zero bynbird",
+    "b two utymakassar"); 0 when the words there are no such handle ("two pm", "gate forty two")."""
+    norm = doc.norm
+    if norm is None:
+        return 0
+    lower, n = doc.lower, len(doc.lower)
+    e, digits, made_up = w, False, False
+    while e < n and e - w < 8 and (e == w or e not in doc.breaks):
+        t = norm.token_of_word(e)
+        tok = norm.tokens[t] if t is not None else None
+        word = lower[e].strip(".,;:!?\"'")
+        if tok is not None and tok.kind == NUM and tok.w0 == e:
+            if tok.ordinal:
+                break  # "at five hontour fifth harmony": an ordinal begins the words after the handle
+            digits, e = True, tok.w1
+            continue
+        if _unknown_word(word, everyday, stop):
+            made_up, e = True, e + 1
+            continue
+        if 1 <= len(word) <= 3 and word.isalpha() and word not in stop and word not in everyday:
+            e += 1
+            continue
+        break
+    while e > w and lower[e - 1].strip(".,;:!?\"'") in everyday:
+        e -= 1
+    return e if digits and made_up and e - w >= 2 else 0
 
 
 def _digits_after(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozenset[str]) -> int:

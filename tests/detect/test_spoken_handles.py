@@ -57,3 +57,15 @@ def test_an_email_read_aloud_stays_an_email():
 
 def test_a_transcript_with_only_a_capital_i_still_reads_as_speech():
     assert handles("I said rt at homedepot thanks") == ["at homedepot"]
+
+
+@pytest.mark.parametrize("text,handle", [("rt at r zero bynbird you wake up", "at r zero bynbird"),
+                                         ("photos at b two utymakassar owner", "at b two utymakassar")])
+def test_a_handle_said_as_letters_digits_and_a_made_up_word_is_one_username(text, handle):
+    assert handle in handles(text)
+
+
+@pytest.mark.parametrize("text", ["meet me at two pm tomorrow", "we land at gate forty two",
+                                  "see you at heathrow terminal five", "rt at five hontour fifth harmony"])
+def test_times_gates_places_and_ordinals_after_at_make_no_such_handle(text):
+    assert not any(h.count(" ") >= 3 for h in handles(text)), handles(text)
