@@ -75,14 +75,15 @@ def _trunk_regions_by_length() -> dict[int, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def national_phone_region(digits: str) -> str | None:
+def national_phone_region(digits: str, *, possible: bool = False) -> str | None:
     """A region where ``digits``, led by the trunk prefix 0, is a valid national number
-    ("07700900123" in GB); None when none."""
+    ("07700900123" in GB) — with ``possible``, one of a possible length there; None when none."""
     if not digits.isdigit() or not digits.startswith("0"):
         return None
+    check = phonenumbers.is_possible_number if possible else phonenumbers.is_valid_number
     for region in _trunk_regions_by_length().get(len(digits), ()):
         try:
-            if phonenumbers.is_valid_number(phonenumbers.parse(digits, region)):
+            if check(phonenumbers.parse(digits, region)):
                 return region
         except phonenumbers.NumberParseException:
             continue

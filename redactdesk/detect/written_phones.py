@@ -20,6 +20,7 @@ import phonenumbers
 from phonenumbers import Leniency, PhoneNumberFormat
 
 from redactdesk.detect.char_spans import CharSpan
+from redactdesk.detect.validators import national_phone_region
 
 _BRACKETED = re.compile(r"(?<![\w+(])\(\d{1,5}(?:-\d{1,5})?\)[ .-]?\d[\d .-]{3,16}\d(?!\w)")
 _NANP = re.compile(
@@ -82,22 +83,6 @@ def _possible_international(candidate: str) -> bool:
         return False
 
 
-def _possible_national(candidate: str) -> str | None:
-    """A region dialled with trunk prefix 0 where ``candidate`` ("(02)-4796-6697") is a possible
-    national number."""
-    digits = re.sub(r"\D", "", candidate)
-    for region in _regions_by_digits().get(len(digits), ()):
-        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
-        if meta is None or meta.national_prefix != "0":
-            continue
-        try:
-            if phonenumbers.is_possible_number(phonenumbers.parse(digits, region)):
-                return region
-        except phonenumbers.NumberParseException:
-            continue
-    return None
-
-
 def _inside_a_code(text: str, start: int, end: int) -> bool:
     """Is ``text[start:end]`` glued to letters or digits by a hyphen or slash ("CLM-2023-004512")?"""
     before = text[max(0, start - 2):start]
@@ -150,7 +135,7 @@ def find_phones(text: str, region: str) -> list[CharSpan]:
             taken.append((m.start(), m.end()))
     for m in _AREA_CODE.finditer(text):
         if free(m.start(), m.end()) and not _inside_a_code(text, m.start(), m.end()):
-            where = _possible_national(m.group(0))
+            where = national_phone_region(re.sub(r"\D", "", m.group(0)), possible=True)
             if where:
                 out.append(CharSpan(m.start(), m.end(), "PHONE", 0.7, f"phone number with its area code, as {where} writes it"))
                 taken.append((m.start(), m.end()))
