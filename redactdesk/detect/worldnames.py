@@ -283,6 +283,8 @@ class _Names:
         parts = [p for p in key.replace("-", " ").split() if p]
         if not parts:
             return None
+        if key in self.titles and v.cap[i] and raw.rstrip().endswith(".") and not self.nl.is_name(key):
+            return None  # "Mrs.", "Dr.": the cue before a name, no part of a run of capitalised words
         if len(parts) > 1:
             # hyphenated: "Jean-Pierre", "Al-Hassan", "Smith-Jones"
             content = [p for p in parts if p not in self.particles]
@@ -324,6 +326,12 @@ class _Names:
             return False
         tok = norm.tokens[t]
         return tok.kind == NUM and tok.text.isdigit() and 1 <= int(tok.text) <= 31
+
+    def _double_barrelled(self, i: int) -> bool:
+        """Is word ``i`` two capitalised surnames of the lists joined by a hyphen ("Curtis-Woods")?"""
+        parts = strip_word(self.doc.words[i]).split("-")
+        return len(parts) == 2 and all(p[:1].isupper() and p[1:].islower() and self.nl.is_last(fold_key(p))
+                                       for p in parts)
 
     def strong_part(self, i: int) -> bool:
         """A word that is a name on its own evidence: a non-everyday name, or an everyday-word
@@ -485,9 +493,14 @@ class _Names:
         if t.kind == "unknown":
             return None
         if t.kind == "proper":
+            if cue == "title" and cased:
+                return a, b, 0.75, True, "capitalised name after a title"  # "Mrs. Oyelaran-Smith"
             if cue == "weak" and cased:
                 return a, b, 0.6, False, "capitalised word after a name cue"
             return None
+        if cased and n == 1 and self._double_barrelled(k) and not (
+                self.lex is not None and self.doc.context_distance("org_cue_employer", k, left=3) == 0):
+            return a, b, 0.7, True, "double-barrelled surname"  # "Curtis-Woods"; "works at Carter-Thompson": a firm
         if not self.strong_part(k):
             if cue == "weak" and t.kind in ("name", "cname") and v.keys[k] not in self.stop and (cased and v.cap[k]):
                 return a, b, 0.6, False, "name after a name cue"

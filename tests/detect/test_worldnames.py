@@ -141,3 +141,14 @@ def test_a_contraction_of_a_function_word_is_no_name():
     assert spans("Hi, I'm locked out of my online account.") == []
     assert ("Megan", "PERSON") in spans("yeah I'm Megan")
     assert ("O'Neill", "PERSON") in spans("it's O'Neill speaking")  # a name with an apostrophe stays one
+
+
+@pytest.mark.parametrize("text,name", [("Harris-Lee sent the invoice.", "Harris-Lee"),
+                                       ("Please contact Curtis-Woods today.", "Curtis-Woods"),
+                                       ("We met Mrs. Oyelaran-Smith there.", "Oyelaran-Smith")])
+def test_a_double_barrelled_surname_or_a_capitalised_name_after_a_title_is_a_person(text, name):
+    assert any(name in t and strong for t, strong in names(text)), names(text)
+
+
+def test_hyphenated_words_that_are_no_two_surnames_are_no_person():
+    assert names("A well-known Anglo-Saxon custom.") == []
