@@ -277,7 +277,8 @@ def _cased_name_end(doc: DetectDoc, where: Sequence[int], a: int, b: int, person
     """In cased writing a name ends at its last capitalised word when the tagger ran on into the
     sentence after it: for a person, when only lower-case function or everyday words follow ("Jose
     at the bar"); for an organisation or a place, whose names end in such words ("Cosham railway
-    station", "Interstate 40"), when a function word follows ("The Red Line is late"). "Stephen I of
+    station", "Interstate 40"), when a function word or a comma follows ("The Red Line is late",
+    "Faleti, finance team"). "Stephen I of
     Hungary", "Ludwig van Beethoven" and a name all in lower case ("alicia keys") stay."""
     from redactdesk.detect.worldnames import everyday_words, word_set
 
@@ -288,8 +289,9 @@ def _cased_name_end(doc: DetectDoc, where: Sequence[int], a: int, b: int, person
     particles = word_set("name_particles") | {"thi"}
     stop = doc.lex.stop_words if doc.lex else frozenset()
     tail = [w.lower() for w in words[caps[-1] + 1:]]
-    if not person:
-        return a + caps[-1] + 1 if words[caps[-1] + 1][:1].islower() and tail[0] in stop else b
+    if not person:  # ... or a comma ends the capitals: "Mofifoluwa Faleti, finance team"
+        comma = doc.words[where[a + caps[-1]]].rstrip().endswith(",")
+        return a + caps[-1] + 1 if words[caps[-1] + 1][:1].islower() and (tail[0] in stop or comma) else b
     everyday = everyday_words()
     if all(w not in particles and (w in stop or w in everyday or not any(c.isalpha() for c in w)) for w in tail):
         return a + caps[-1] + 1

@@ -273,3 +273,9 @@ def test_in_cased_writing_a_name_starts_at_its_first_capital():
     assert ("Western Europe", "LOCATION") in _spans("The Industrial Revolution transformed the economies of "
                                                     "Western Europe.")
     assert ("van Gogh", "PERSON") in _spans("I love the paintings of van Gogh.")
+
+
+def test_an_organisation_the_cased_tagger_ran_over_a_comma_into_the_sentence_ends_at_the_comma():
+    """"cc: Mrs. Mofifoluwa Faleti, finance team" was the organisation "Mofifoluwa Faleti, finance team"."""
+    text = "cc: Mrs. Mofifoluwa Faleti, finance team"
+    assert ("Mrs. Mofifoluwa Faleti", "PERSON") in _spans(text), _spans(text)
