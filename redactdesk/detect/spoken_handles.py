@@ -85,9 +85,8 @@ def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
             continue
         if k + 2 < len(lower) and lower[k + 2] == "dot":
             continue
-        mixed = _letters_and_digits(doc, k + 1, everyday, stop)
-        if mixed:  # "at r zero bynbird", "at two pmagreement two hundred and eleven"
-            hits.append(Hit(k, mixed, "USERNAME", 0.75, SOURCE, "a social-media handle of letters and digits said aloud",
+        if anywhere:  # "at r zero bynbird", "at two pmagreement two hundred and eleven"
+            hits.append(Hit(k, anywhere, "USERNAME", 0.75, SOURCE, "a social-media handle of letters and digits said aloud",
                             True))
             continue
         word = lower[k + 1].strip(".,;:!?\"'")
