@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from redactdesk.detect.places import load_places
 from redactdesk.detect.sources import DetectDoc, Hit
-from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_view
+from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_set, word_view
 
 SOURCE = "gazetteer"
 
@@ -91,6 +91,16 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             return v.cap[k] or any(c.isdigit() for c in keys[k])
         return spoken_ok and keys[k] not in stop and keys[k].replace(" ", "").isalnum()
 
+    titles = word_set("titles")
+
+    def person_before(j: int) -> bool:
+        """Do the capitalised words before connector ``j`` name a person ("Dr. Hiroshi Tanaka of
+        Kyoto University": the person is of the university, not part of its name)?"""
+        r = j
+        while r - 1 >= 0 and v.cap[r - 1] and v.seg[r - 1] == v.seg[j] and not v.comma_after[r - 1]:
+            r -= 1
+        return r < j and (keys[r] in titles or names.is_first(keys[r]) and not names.is_common(keys[r]))
+
     def left_name(w: int, comma: bool = True) -> int:
         """Start of the capitalised (or spoken) name that ends right before word ``w``; a comma
         between the name and ``w`` only where ``comma`` (a legal form: "Babson-United, Inc.")."""
@@ -104,7 +114,8 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             if proper(j, True):
                 k = j
                 continue
-            if keys[j] in connectors and k < w and j - 1 >= 0 and proper(j - 1, True) and v.cased:
+            if keys[j] in connectors and k < w and j - 1 >= 0 and proper(j - 1, True) and v.cased \
+                    and not person_before(j):
                 k = j
                 continue
             break

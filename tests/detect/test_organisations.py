@@ -76,3 +76,17 @@ def test_a_firm_of_partners_said_after_an_employer_cue_is_one_employer(text, org
     (spans,) = detect_texts([text], "en")
     assert (org, "ORGANIZATION") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
     assert not [s for s in detect_texts(["i work at tesco and i love it"], "en")[0] if s["end"] > 20]
+
+
+@pytest.mark.parametrize("text,person,org", [
+    ("According to Dr. Hiroshi Tanaka of Kyoto University, the results were surprising.", "Dr. Hiroshi Tanaka",
+     "Kyoto University"),
+    ("Maria Lopez of Acme Corp called.", "Maria Lopez", "Acme Corp"),
+])
+def test_a_person_of_an_organisation_is_no_part_of_its_name(text, person, org):
+    from redactdesk.detect.pipeline import detect_texts
+
+    (spans,) = detect_texts([text], "en")
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    assert (person, "PERSON") in got and (org, "ORGANIZATION") in got, got
+    assert "University of Leicester" in orgs("He studied at the University of Leicester now.")
