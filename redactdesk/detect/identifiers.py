@@ -46,7 +46,7 @@ from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.spoken_handles import find_spoken_handles
 from redactdesk.detect.stdnum_catalog import chance, documented_layout, formats_for, layout
 from redactdesk.detect.stdnum_catalog import compact as compact_of
-from redactdesk.detect.written_dates import find_dates
+from redactdesk.detect.written_dates import find_dates, is_written_date
 from redactdesk.detect.written_phones import find_phones
 from redactdesk.lang.alphabet import ONE_LETTER_WORDS
 from redactdesk.lang.lexicon import Lexicon, phrases
@@ -118,18 +118,6 @@ def _context_index(lex: Lexicon) -> dict[str, tuple[tuple[str, tuple[str, ...]],
 @functools.lru_cache(maxsize=4)
 def _mac_words(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
     return phrases((lex.raw.get("identifier_words") or {}).get("mac") or [])
-
-
-_DATE_WRITTEN = re.compile(r"(?:(?:19|20)\d\d[-/.](\d\d)[-/.](\d\d)|(\d\d?)[-/.](\d\d?)[-/.](?:19|20)\d\d)")
-
-
-def _written_date(raw: str) -> bool:
-    """Is ``raw`` a calendar date as written: "2031-04-17", "17/04/2031", "04.17.2031"?"""
-    m = _DATE_WRITTEN.fullmatch(raw.strip(".,;:!?()[]\"'"))
-    if not m:
-        return False
-    a, b = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(3)), int(m.group(4)))
-    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
 
 
 @dataclass
@@ -429,7 +417,7 @@ class _IdFinder:
         c = cand.compact
         if not _MIN_ID <= len(c) <= 64 or not _HAS_DIGIT.search(c):
             return False
-        if not cand.spoken and _written_date(cand.raw):
+        if not cand.spoken and is_written_date(cand.raw, self.lex):
             return False  # "expires on 2031-04-17": a date, whatever number format it also passes
         fmts = formats_for(c)
         if not fmts or _placeholder(c):

@@ -33,6 +33,7 @@ from redactdesk.detect.validators import (
     phone_check,
 )
 from redactdesk.detect.worldnames import word_set
+from redactdesk.detect.written_dates import is_written_date
 from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.lexicon import word_list
 
@@ -47,7 +48,6 @@ _NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![
 # what comes before "años" when it is a span of time, not someone's age
 _YEARS_OF_TIME = frozenset("hace durante desde por en cada últimos ultimos próximos proximos dentro unos "
                            "algunos varios muchos pocos".split())
-_ISO_DATE = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")
 # words after which four digits from 1900 to 2099 are a year ("since 2010", "in 1998")
 _YEAR_BEFORE = frozenset("since in from until till by before after around circa during of year desde en hasta "
                          "antes después durante año".split())
@@ -618,7 +618,7 @@ class _Finder:
         timeish = after and after[0] in _flat(lex.hot("time_after"))
         if not money and self._not_personal(w0, w1):
             return  # an ISBN, a barcode, a device number: nobody's
-        if w1 - w0 == 1 and _ISO_DATE.fullmatch(self.doc.words[w0].strip(".,;:!?()[]\"'")):
+        if w1 - w0 == 1 and is_written_date(self.doc.words[w0], lex):
             return  # "2019-06-01": a date, the written-date reader's (no reference after "ID:")
 
         # Spanish IDs: 8 digits + letter (DNI), X/Y/Z + 7 digits + letter (NIE), letter + 7 + control (CIF)

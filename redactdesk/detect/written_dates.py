@@ -108,3 +108,11 @@ def find_dates(text: str, lex: Any) -> list[CharSpan]:
         out.append(CharSpan(s, e, "DATE", 0.8 if has_year else 0.7,
                             "written calendar date" + (" with year" if has_year else "")))
     return sorted(out)
+
+
+def is_written_date(word: str, lex: Any) -> bool:
+    """Is ``word`` (edge punctuation aside) one calendar date as written: "2031-04-17", "17/04/2031"?
+    A number format that also accepts it is no reason to read it as an identifier."""
+    core = word.strip(".,;:!?()[]\"'")
+    found = find_dates(core, lex) if core else []
+    return len(found) == 1 and (found[0].start, found[0].end) == (0, len(core))
