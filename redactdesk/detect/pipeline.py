@@ -151,21 +151,22 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     return spans
 
 
-# a Vietnamese middle name ("Nguyen Van An", "Tran Thi Mai") is followed by the given name, as a
-# particle ("van", "de", "bin") by the rest of the name
-_MIDDLE_WORDS = frozenset({"thi"})
-
-
 def _with_name_after_particle(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A person ending in a particle or a Vietnamese middle name goes on to the word after it: no name
     ends there. The taggers stopped before given names that are function words ("Nguyen Van An",
     "Le Van Do"). Written, the next word has a capital; said, it is a listed name or no everyday word."""
-    from redactdesk.detect.worldnames import everyday_words, is_cased, load_world_names, strip_word, word_set
+    from redactdesk.detect.worldnames import (
+        everyday_words,
+        is_cased,
+        load_world_names,
+        name_joiners,
+        strip_word,
+    )
     from redactdesk.lang.folding import fold_key
 
     if not any(s.category == "PERSON" for s in spans):
         return spans
-    ends = word_set("name_particles") | _MIDDLE_WORDS
+    ends = name_joiners()
     words, n = doc.words, len(doc.words)
     cased = is_cased(words)
     names, everyday = load_world_names(), everyday_words()
@@ -273,6 +274,14 @@ def _with_time_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 _DOTTED_DEGREE = re.compile(r"(?:[A-Z][A-Za-z]{0,3}\.){1,4}[A-Za-z]{0,3}")
 
 
+@functools.lru_cache(maxsize=1)
+def _no_post_nominals() -> frozenset[str]:
+    """Words after a name that are no letters of it: street types and legal forms ("Lawson St.")."""
+    from redactdesk.detect.worldnames import word_set
+
+    return word_set("street_after") | word_set("street_after_cased") | word_set("org_legal") | {"st", "dr"}
+
+
 def _with_post_nominals(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """In cased writing the letters after a person's name are part of the item: a generational
     suffix or a degree ("Anthony Lawson DDS", "Bohumila Vesela Ph.D.", "Makara Hidayanto, S.Pd."):
@@ -284,7 +293,7 @@ def _with_post_nominals(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     if not any(s.category == "PERSON" for s in spans) or not is_cased(doc.words):
         return spans
     listed = word_set("post_nominals")
-    never = word_set("street_after") | word_set("street_after_cased") | word_set("org_legal") | {"st", "dr"}
+    never = _no_post_nominals()
     words, n = doc.words, len(doc.words)
     starts = {s.start_word for s in spans if s.category != "SPELLED_LETTERS"}  # "B.A." read as letters
     for s in spans:

@@ -254,48 +254,41 @@ def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     return first in word_set("org_before") and not (names.is_first(first) and not names.is_common(first))
 
 
-def _cased_name_start(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
-    """In cased writing a name starts at its first capitalised word when only lower-case function or
-    everyday words come before it: the tagger began in the sentence ("economies of Western Europe");
-    a particle stays ("van Gogh", "de la Cruz")."""
-    from redactdesk.detect.worldnames import everyday_words, word_set
-
-    words = [clean_token(doc.words[where[k]], True) for k in range(a, b)]
-    first = next((k for k, w in enumerate(words) if w[:1].isupper()), None)
-    if not first:
-        return a
-    particles = word_set("name_particles") | {"thi"}
-    stop = doc.lex.stop_words if doc.lex else frozenset()
-    everyday = everyday_words()
-    head = [w.lower() for w in words[:first]]
-    if all(w[:1].islower() and w not in particles and (w in stop or w in everyday) for w in head):
-        return a + first
-    return a
-
-
-def _cased_name_end(doc: DetectDoc, where: Sequence[int], a: int, b: int, person: bool = True) -> int:
-    """In cased writing a name ends at its last capitalised word when the tagger ran on into the
-    sentence after it: for a person, when only lower-case function or everyday words follow ("Jose
-    at the bar"); for an organisation or a place, whose names end in such words ("Cosham railway
-    station", "Interstate 40"), when a function word or a comma follows ("The Red Line is late",
-    "Faleti, finance team"). "Stephen I of
-    Hungary", "Ludwig van Beethoven" and a name all in lower case ("alicia keys") stay."""
-    from redactdesk.detect.worldnames import everyday_words, word_set
+def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, person: bool) -> tuple[int, int]:
+    """Where a name the tagger read in cased writing starts and ends: at its first capital when only
+    lower-case function or everyday words come before it ("economies of Western Europe"; a particle
+    stays: "van Gogh"), and at its last capital when the tagger ran on into the sentence after it —
+    for a person, when only such words follow ("Jose at the bar"); for an organisation or a place,
+    whose names end in such words ("Cosham railway station", "Interstate 40"), when a function word
+    or a comma follows ("The Red Line is late", "Faleti, finance team"). "Stephen I of Hungary",
+    "Ludwig van Beethoven" and a name all in lower case ("alicia keys") stay."""
+    from redactdesk.detect.worldnames import everyday_words, name_joiners
 
     words = [clean_token(doc.words[where[k]], True) for k in range(a, b)]
     caps = [k for k, w in enumerate(words) if w[:1].isupper()]
-    if not caps or caps[-1] == len(words) - 1:
-        return b
-    particles = word_set("name_particles") | {"thi"}
+    if not caps:
+        return a, b
+    particles = name_joiners()
     stop = doc.lex.stop_words if doc.lex else frozenset()
-    tail = [w.lower() for w in words[caps[-1] + 1:]]
-    if not person:  # ... or a comma ends the capitals: "Mofifoluwa Faleti, finance team"
-        comma = doc.words[where[a + caps[-1]]].rstrip().endswith(",")
-        return a + caps[-1] + 1 if words[caps[-1] + 1][:1].islower() and (tail[0] in stop or comma) else b
     everyday = everyday_words()
-    if all(w not in particles and (w in stop or w in everyday or not any(c.isalpha() for c in w)) for w in tail):
-        return a + caps[-1] + 1
-    return b
+
+    def filler(w: str) -> bool:  # a lower-case word a name neither starts nor ends with
+        return w not in particles and (w in stop or w in everyday or not any(c.isalpha() for c in w))
+
+    end = b
+    if caps[-1] < len(words) - 1:
+        tail = [w.lower() for w in words[caps[-1] + 1:]]
+        if person:
+            cut = all(filler(w) for w in tail)
+        else:
+            comma = doc.words[where[a + caps[-1]]].rstrip().endswith(",")
+            cut = words[caps[-1] + 1][:1].islower() and (tail[0] in stop or comma)
+        end = a + caps[-1] + 1 if cut else b
+    start = a
+    head = words[:caps[0]]
+    if head and all(w[:1].islower() and filler(w.lower()) for w in head):
+        start = a + caps[0]
+    return start, end
 
 
 def _group_and_everyday_words(stretch: Sequence[str], language: str) -> bool:
@@ -388,8 +381,7 @@ class TaggerSource:
                 for a, b, cat, prob in spans:
                     a, b = trim_function_words(words, a, b, lang)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
-                        b = _cased_name_end(docs[i], where, a, b, person=cat == "PERSON")
-                        a = _cased_name_start(docs[i], where, a, b)
+                        a, b = _cased_name_bounds(docs[i], where, a, b, person=cat == "PERSON")
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
                         continue  # digit groups and spelled letters are the patterns' business
                     if cat == "PERSON" and any(_CODE_WORD.fullmatch(clean_token(docs[i].words[where[k]], True))

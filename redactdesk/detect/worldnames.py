@@ -125,6 +125,13 @@ def word_set(key: str) -> frozenset[str]:
     return _word_set(key)
 
 
+@functools.lru_cache(maxsize=1)
+def name_joiners() -> frozenset[str]:
+    """Words inside a name that a name goes on after: the particles ("van", "de", "bin") and the
+    Vietnamese middle name "thi" ("Nguyen Van An", "Tran Thi Mai")."""
+    return word_set("name_particles") | {"thi"}
+
+
 @functools.lru_cache(maxsize=64)
 def _word_set(key: str) -> frozenset[str]:
     return frozenset(p[0] for p in structures().get(key, ()) if len(p) == 1)
