@@ -166,6 +166,16 @@ def combine(
     return resolve_overlaps(candidates)
 
 
+def _piece_of(c: _Candidate, d: _Candidate) -> bool:
+    """Is ``c`` a piece of the strong item ``d`` that strictly holds it: a name inside an item of
+    another kind, or a national or tax number inside an address?"""
+    if c.rank < 0 or not d.strong or not (d.start <= c.start and c.end <= d.end and d.end - d.start > c.end - c.start):
+        return False
+    if c.category in _NAME_CATEGORIES:
+        return d.category != c.category
+    return c.category in _CATALOG_NUMBERS and d.category == "ADDRESS"
+
+
 def _tiled_by_more_votes(c: _Candidate, candidates: list[_Candidate]) -> bool:
     """Do name candidates of other kinds, each inside ``c``, as strong and with more sources, cover
     every word of ``c``?"""
@@ -188,9 +198,9 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     # 87.5 -> 87.2 % (asking two sources for the container kept a fifth of that). A person inside one
     # tagger's wide organisation is masked with it ("County Sheriff Don Eslinger"): covered, if in the
     # wrong kind
-    inside = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0 and any(
-        d.strong and d.category != c.category
-        and d.start <= c.start and c.end <= d.end and d.end - d.start > c.end - c.start for d in candidates)}
+    # The same holds for the digits and letters of an address that some country's number format
+    # happens to accept: "9420 APO AA 90324" of "PSC 7428, Box 9420, APO AA 90324" is a valid CNPJ.
+    inside = {id(c) for c in candidates if any(_piece_of(c, d) for d in candidates)}
 
     # words that other kinds of name tile, each with more sources agreeing, are those names: "Cardiff,
     # Wales" is a city and a region to the place list and the contextual tagger, and an organisation
@@ -198,12 +208,6 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     outvoted = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0
                 and _tiled_by_more_votes(c, candidates)}
     candidates = [c for c in candidates if id(c) not in outvoted]
-
-    # digits and letters of an address that some country's number format happens to accept are the
-    # address's: "9420 APO AA 90324" of "PSC 7428, Box 9420, APO AA 90324" is a valid Brazilian CNPJ
-    inside |= {id(c) for c in candidates if c.category in _CATALOG_NUMBERS and any(
-        d.strong and d.category == "ADDRESS" and d.start <= c.start and c.end <= d.end
-        and d.end - d.start > c.end - c.start for d in candidates)}
 
     def key(c: _Candidate) -> tuple:
         tier = -1 if c.rank < 0 else (0 if c.category in VALIDATED else 1) + (2 if id(c) in inside else 0)
