@@ -87,7 +87,7 @@ def detect_docs(
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
-        spans = schemes_are_no_names(doc, _kin_are_no_people(doc, spans))
+        spans = schemes_are_no_names(doc, _job_titles_are_no_names(doc, _kin_are_no_people(doc, spans)))
         if "NRP" in tax:
             spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
@@ -441,6 +441,35 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         return spans
     return [s for s in spans if s.category != "PERSON" or not all(
         _without_possessive(w) in kin for w in doc.lower[s.start_word:s.end_word] if w not in _POSSESSIVE_WORDS)]
+
+
+_JOB_TITLE_KINDS = frozenset({"PERSON", "ORGANIZATION", "LOCATION"})
+_ARTICLES = frozenset({"the", "el", "la", "los", "las"})
+
+
+def _job_titles_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A name that is a job title ("promoted to Chief Strategy Officer", "Ceramics Designer", "Bryan
+    Moreno, Geoscientist", "Job title: Surveyor, rural practice") names no one: its surrogate would
+    be a person's or a firm's name. Kept: a title after a personal title ("Dr. Brewer"), one word
+    that is also a listed name ("Brewer", "Lawyer"), several with a name that is no everyday word
+    among them, and "The Economist" (an article opens a paper's or a band's name, not a job title)."""
+    from redactdesk.detect.occupations import job_title_at
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    out = []
+    for s in spans:
+        if s.category in _JOB_TITLE_KINDS and DENY_SOURCE not in s.sources \
+                and doc.lower[s.start_word].strip(".,;:") not in _ARTICLES \
+                and job_title_at(doc.lower, s.start_word, s.end_word, doc.language) \
+                and (not s.start_word or doc.lower[s.start_word - 1].strip(".,;:") not in joinable_titles()):
+            names = load_world_names()
+            keys = [fold_key(w) for w in doc.words[s.start_word:s.end_word]]
+            if not (names.is_name(keys[0]) if len(keys) == 1 else
+                    any(names.is_name(k) and not names.is_common(k) for k in keys)):
+                continue
+        out.append(s)
+    return out
 
 
 def _without_possessive(word: str) -> str:

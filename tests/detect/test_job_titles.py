@@ -1,0 +1,71 @@
+"""A job title is no person and no organisation ("promoted to Chief Strategy Officer"): its
+surrogate would be somebody's name. Names beside a title, and names that are job words, stay."""
+
+import pytest
+
+from redactdesk.detect.occupations import job_title_at, job_vocabulary
+from redactdesk.detect.pipeline import detect_texts
+
+_NAMED = ("PERSON", "ORGANIZATION", "LOCATION")
+
+
+def named(text, language="en"):
+    return [text[s["start"]:s["end"]] for s in detect_texts([text], language)[0] if s["category"] in _NAMED]
+
+
+@pytest.mark.parametrize("text", [
+    "I was promoted to Chief Strategy Officer last year.",
+    "I was promoted to Sports Development Officer last year.",
+    "I was promoted to Physiotherapist last year.",
+    "I was promoted to Television Camera Operator last year.",
+    "He works as a Microbiologist at the plant.",
+    "Job title: Surveyor, rural practice",
+    "Job title: Research officer, trade union",
+    "She is the Hydrologist of our team.",
+    "I was promoted to Product/Process Development Scientist last year.",
+])
+def test_a_job_title_alone_is_no_name(text):
+    assert named(text) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Kiara Olson, Journalist, Magazine, signed the letter.", "Kiara Olson"),
+    ("Jessica Lewis, Buyer, Industrial, signed the letter.", "Jessica Lewis"),
+    ("Our Chief Executive Officer, Jane Park, resigned.", "Jane Park"),
+])
+def test_the_name_beside_a_job_title_is_the_only_item(text, name):
+    assert named(text) == [name]
+
+
+@pytest.mark.parametrize("text, item", [
+    ("Please call Mr. Brewer tomorrow about the invoice.", "Mr. Brewer"),
+    ("Call Dr. Baker at the clinic.", "Dr. Baker"),
+    ("He spoke to Officer Daniels at the scene.", "Officer Daniels"),
+    ("The Royal College of Nursing issued a statement.", "Royal College of Nursing"),
+    ("She joined the National Union of Teachers in 1990.", "National Union of Teachers"),
+    ("The American Medical Association disagreed.", "American Medical Association"),
+    ("Habló con el Doctor Ramírez ayer.", "Doctor Ramírez"),
+])
+def test_names_with_job_words_stay(text, item):
+    language = "es" if "Habló" in text else "en"
+    assert item in named(text, language)
+
+
+def test_the_vocabulary_comes_from_the_languages_job_list():
+    words, heads = job_vocabulary("en")
+    assert {"engineer", "officer", "surveyor"} <= heads
+    assert "chief" in words and "chief" not in heads
+    assert not {"england", "wales"} & words  # "Chartered legal executive (England and Wales)": places
+    es_words, es_heads = job_vocabulary("es")
+    assert "ingeniero" in es_heads
+    assert job_vocabulary("xx") == (frozenset(), frozenset())
+
+
+@pytest.mark.parametrize("words, span, expected", [
+    ("promoted to television camera operator".split(), (2, 4), True),  # the head follows the span
+    ("buyer, industrial signed".split(), (1, 2), True),  # the head comes before, with a comma
+    ("the water. engineer".split(), (1, 2), False),  # a title stops at a sentence's end
+    ("the royal college of nursing".split(), (1, 5), False),
+])
+def test_job_title_at(words, span, expected):
+    assert job_title_at(words, *span, "en") is expected
