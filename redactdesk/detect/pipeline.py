@@ -370,7 +370,8 @@ def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     sentence to sentence ("Dr. Anna Berg" whole, "Prof." left out). Only the unambiguous titles of
     the list, which substitution keeps as they are (its ``titles`` lists hold them all); a title that
     is also a word or a name ("doctor", "king", "don", "justice") is left to the taggers, and
-    substitution replaces it with the name, never keeping a word that may be the name itself."""
+    substitution replaces it with the name, never keeping a word that may be the name itself. A
+    person of titles only is none."""
     from redactdesk.lang.folding import fold_key
 
     if not any(s.category == "PERSON" for s in spans):
@@ -378,6 +379,10 @@ def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     from redactdesk.detect.worldnames import is_cased
 
     titles = joinable_titles()
+    # a person of titles only ("Lobbyist, Mrs." cut at the comma) names no one: the title joins the
+    # name after it ("Mrs. Amy Gonzalez") instead of standing as an item of its own
+    spans = [s for s in spans if s.category != "PERSON" or DENY_SOURCE in s.sources or not all(
+        fold_key(w.strip(".,;:")) in titles for w in doc.words[s.start_word:s.end_word])]
     cased = is_cased(doc.words)
     covered = {w for s in spans for w in s.word_range()}
     for s in spans:

@@ -254,6 +254,13 @@ def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     return first in word_set("org_before") and not (names.is_first(first) and not names.is_common(first))
 
 
+@functools.lru_cache(maxsize=4)
+def _weekdays(language: str) -> frozenset[str]:
+    from redactdesk.lang.calendar import weekday_words
+
+    return frozenset(w.lower() for w in weekday_words(language))
+
+
 def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, person: bool) -> tuple[int, int]:
     """Where a name the tagger read in cased writing starts and ends: at its first capital when only
     lower-case function or everyday words come before it ("economies of Western Europe"; a particle
@@ -406,6 +413,8 @@ class TaggerSource:
                     if len(stretch) == 1 and stretch[0].islower() and docs[i].lex is not None and (
                             stretch[0] in context_words(docs[i].lex)):
                         continue  # "exp 11/2025 cvv 123": a word that frames an item is none
+                    if len(stretch) == 1 and stretch[0].lower() in _weekdays(lang):
+                        continue  # "admitted on Monday": a day is the date source's, no organisation
                     if cat == "PERSON" and _group_and_everyday_words(stretch, lang):
                         continue  # "a British Pakistani doctor": the group is the item (NRP), no one's name
                     if cat == "PERSON" and _opens_with_organisation_word(stretch):

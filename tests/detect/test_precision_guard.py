@@ -32,3 +32,10 @@ def test_alphabet_words_of_a_spelling_passage_are_no_names_of_their_own():
     spans = detect_texts([text], "en")[0]
     pieces = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
     assert len(pieces) == 1 and pieces[0][0].startswith("G as in George") and pieces[0][0].endswith("Robert")
+
+
+@pytest.mark.parametrize("text", ["The patient, aged 63, was admitted on Monday.",
+                                  "We close on Sunday and reopen Tuesday morning."])
+def test_a_weekday_is_a_date_and_never_a_name(text):
+    found = detect_texts([text], "en")[0]
+    assert found and all(s["category"] in ("DATE", "AGE") for s in found)

@@ -61,3 +61,9 @@ def test_degrees_and_suffixes_after_a_name_and_titles_before_it_are_part_of_the_
                                        ("It went to John Smith Inc. today.", "Inc.")])
 def test_a_street_type_or_legal_form_after_a_name_is_no_letters_of_the_person(text, word, persons):
     assert not any(p.endswith(word) for p in persons(text)), persons(text)
+
+
+def test_a_title_the_tagger_read_apart_joins_the_name_after_it(persons):
+    """"Lobbyist, Mrs." was a person, cut to "Mrs" at the comma: an item of a title alone, with the
+    name after it an item of its own."""
+    assert persons("Our new Lobbyist, Mrs. Amy Gonzalez DDS, starts Monday.") == ["Mrs. Amy Gonzalez DDS"]
