@@ -35,7 +35,7 @@ def _vocabulary(lex: Any) -> dict[str, Any] | None:
     months = frozenset(m for m in lex.months if m not in lex.ambiguous_months and len(m) > 3)
     v = {key: _words(spec.get(name)) for key, name in (
         ("modifiers", "modifiers"), ("units", "units"), ("preps", "day_prepositions"), ("ordinals", "ordinals"),
-        ("tens", "tens"), ("not_after", "not_after"), ("service_days", "service_days"))}
+        ("tens", "tens"), ("not_after", "not_after"), ("service_days", "service_days"), ("counted", "counted"))}
     v.update(phrases=phrases, weekdays=weekdays, named=weekdays | months,
              first_words=frozenset(p[0] for p in phrases))
     v["triggers"] = (v["first_words"] | v["modifiers"] | weekdays | v["tens"] | v["ordinals"])
@@ -77,6 +77,8 @@ def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]
             got = (i, i + 2)  # "twenty second"
         if got is None and w in ordinals and i >= 2 and lower[i - 1] == "the" and lower[i - 2] in preps:
             got = (i - 1, i + 1)  # "on the fifth"
+        if got is not None and (w in ordinals or w in tens) and got[1] < n and lower[got[1]].strip(".,;:!?") in v["counted"]:
+            got = None  # "for the 5th time", "on the twenty second floor": what is counted, no day
         if got is not None:
             a, b = got
             if out and out[-1][1] >= a:  # "next friday" right after "this weekend": one item each

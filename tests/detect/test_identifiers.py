@@ -357,6 +357,16 @@ def test_dates_said_relative_to_the_call_are_low_scored_dates():
     assert score < 0.5  # a reviewer decides
 
 
+@pytest.mark.parametrize("text", ["just finished reading it for the 5th time", "we live on the 3rd floor",
+                                  "it was the twenty second attempt that worked"])
+def test_an_ordinal_that_counts_something_is_no_day(text):
+    from redactdesk.detect.relative_dates import relative_date_ranges
+    from redactdesk.lang.lexicon import load_lexicon
+
+    assert relative_date_ranges(text.split(), load_lexicon("en")) == []
+    assert relative_date_ranges("the payment is due on the 21st".split(), load_lexicon("en")) == [(5, 7)]
+
+
 def test_relative_dates_are_no_needles_but_absolute_ones_are():
     from redactdesk.risk.leakscan import _only_relative_date
 
