@@ -397,8 +397,9 @@ class _Addresses:
         return 0
 
     def name_type_number(self, i: int) -> int:
-        """"Hauptstraße 5", "Berliner Straße 5", "Keizersgracht 123"."""
-        if not self.name_word(i, True) or (self.v.cased and not self.v.cap[i]):
+        """"Hauptstraße 5", "Berliner Straße 5", "Keizersgracht 123"; "5th Ave", "42nd Street" (an
+        ordinal stands for a capital)."""
+        if not self.name_word(i, True) or (self.v.cased and not (self.v.cap[i] or self.ordinal[i])):
             return 0
         keys = self.keys
         k = i
@@ -411,7 +412,7 @@ class _Addresses:
                 if e:
                     return e
                 if key in _PLAIN_STREET and k > i and (self.v.cased and self.v.cap[k] and all(
-                        self.v.cap[x] for x in range(i, k)) or not self.v.cased and self.cue_before(i)):
+                        self.v.cap[x] or self.ordinal[x] for x in range(i, k)) or not self.v.cased and self.cue_before(i)):
                     if all(keys[x] in self.stop for x in range(i, k)):
                         return 0
                     return -(k + 1)  # a named street without a number

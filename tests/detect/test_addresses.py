@@ -49,6 +49,10 @@ def test_spoken_address_with_unit_and_town():
 def test_street_name_without_number():
     assert found("She lives on Victoria Street now.") == [("Victoria Street", "ADDRESS")]
     assert addresses("we met on baker street") == ["baker street"]
+    # a numbered street: the ordinal stands where a capital would
+    assert addresses("just saw her at Starbucks on 5th Ave") == ["5th Ave"]
+    assert addresses("We met at the corner of 42nd Street and Broadway.") == ["42nd Street"]
+    assert addresses("we live on the 3rd Floor of the building") == []
 
 
 def test_town_alone_stays_a_city_and_look_alikes_are_no_address():
