@@ -56,6 +56,10 @@ _AGE_AFTER = frozenset({"years old", "year old", "yrs old", "yr old", "year olds
 # a card's expiry as printed on it: "09/27", "9/2027", "11-25" (only after an expiry word: alone it
 # is a fraction, a score or a day of a month)
 _MONTH_YEAR = re.compile(r"(?<![\w/.-])(\d{1,2})\s?[/-]\s?(\d{2}|\d{4})(?![\w/.-]|[.,]\d)")
+# an amount written with its currency's sign: "$1,200", "US$5.99", "€45.50", "45,50€", "£3.2m", "(£250)"
+_NUMBER = r"\d+(?:[,.'\u00a0\u202f]\d{3})*(?:[.,]\d{1,2})?(?:k|m|bn|K|M)?"
+_WRITTEN_MONEY = re.compile(rf"\(?(?:[A-Z]{{1,3}})?[$€£¥₹₩₽]{_NUMBER}\)?|\(?{_NUMBER}[€£$¥₹₽]\)?")
+_CURRENCY_SIGN = frozenset("$€£¥₹₩₽")
 _IBAN_COUNTRIES = frozenset("es gb de fr it nl pt ie be at ch lu pl se dk fi no mt cy gr".split())
 
 
@@ -173,6 +177,7 @@ class _Finder:
         self.street_addresses()
         self.dates()
         self.hotword_values()
+        self.written_money()
         self.money()
         self.organizations()
         for h in find_organisations_by_cue(self.doc, self._free_words):
@@ -929,6 +934,24 @@ class _Finder:
                 i = end
                 continue
             i = j if j > i else i + 1
+
+    def written_money(self) -> None:
+        """Amounts written with a currency's sign, in the word or beside it: "$1,200", "€45.50",
+        "45,50€", "€ 30", "1.200 €"."""
+        if not self.p["money"]:
+            return
+        words = self.doc.words
+        n = len(words)
+        for w, word in enumerate(words):
+            bare = word.rstrip(".,;:!?")
+            if _WRITTEN_MONEY.fullmatch(bare) and self._free_words(w, w + 1):
+                self.add_words(w, w + 1, "MONEY", 0.8, "amount written with its currency sign")
+            elif bare in _CURRENCY_SIGN:  # the sign a word apart: "€ 30", "1.200 €"
+                for a, b in ((w, w + 2), (w - 1, w + 1)):
+                    num = words[b - 1] if a == w else words[a] if a >= 0 else ""
+                    if 0 <= a and b <= n and re.fullmatch(_NUMBER, num.rstrip(".,;:!?")) and self._free_words(a, b):
+                        self.add_words(a, b, "MONEY", 0.8, "amount written with its currency sign")
+                        break
 
     # organisations -------------------------------------------------------------------------------
 

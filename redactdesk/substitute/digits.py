@@ -30,6 +30,10 @@ from redactdesk.substitute.text import apply_case, case_of, split_punct
 
 LETTERS = string.ascii_uppercase
 _NUMERAL = re.compile(r"^\d(?:[\d\-./]*\d)?$")
+# an amount written with its currency's sign ("$1,200", "US$5.99", "45,50€", "£3.2m"): the sign,
+# the separators and a size letter stay as they are, the digits change
+_WRITTEN_AMOUNT = re.compile(r"^(?:[A-KM-Z]{0,3}[$€£¥₹₩₽])?\d(?:[\d,.'\u00a0\u202f]*\d)?(?:k|m|bn|K|M)?[€£$¥₹₽]?$")
+_CURRENCY = re.compile(r"[$€£¥₹₩₽]")
 # A written code mixing capitals and digits ("JH704755", "H704725", "SP-733551"): a recogniser
 # writes a spelled reference this way when it hears it clearly.
 _CODE = re.compile(r"^(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z\d](?:[A-Za-z\d\-./]*[A-Za-z\d])?$")
@@ -91,6 +95,10 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
         if age:
             digits = age.group(1)
             tpl.units.append(Unit(i, i + 1, "numeral", digits, layout="d" * len(digits), suffix=age.group(2)))
+            i += 1
+            continue
+        if c and _CURRENCY.search(c) and _WRITTEN_AMOUNT.match(c):
+            tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=re.sub(r"\d", "d", c)))
             i += 1
             continue
         if c and _NUMERAL.match(c.lstrip("-")):  # "-182946": a recogniser's dash stays a literal

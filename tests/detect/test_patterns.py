@@ -214,6 +214,24 @@ def test_amounts_stay_amounts(text, amount):
     assert ("MONEY", amount) in found(text)
 
 
+@pytest.mark.parametrize("text,amount,lang", [
+    ("The deposit of $1,200 was not returned.", "$1,200", "en"),
+    ("The fee is €45.50 per month.", "€45.50", "en"),
+    ("It cost US$5.99 online.", "US$5.99", "en"),
+    ("Revenue fell to £3.2m last year.", "£3.2m", "en"),
+    ("then € 30 more", "€ 30", "en"),
+    ("El alquiler es de 1.200 € al mes.", "1.200 €", "es"),
+    ("Pagué 45,50€ por la cena.", "45,50€", "es"),
+])
+def test_amounts_written_with_their_currency_sign(text, amount, lang):
+    assert ("MONEY", amount) in found(text, lang)
+
+
+@pytest.mark.parametrize("text", ["my password is pa$$w0rd", "the $ sign", "costs € and cents", "item 30 €uro"])
+def test_a_currency_sign_without_an_amount_is_none(text):
+    assert not any(c == "MONEY" for c, _ in found(text))
+
+
 @pytest.mark.parametrize("text,code", [
     ("my driver's license is S530-4127-8391.", "S530-4127-8391."),
     ("ref AB12-3456-7890 ok", "AB12-3456-7890"),

@@ -139,3 +139,11 @@ def test_letters_of_an_id_read_aloud_in_lower_case_stay_letters(make_conv, secre
     said = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
     assert len(said) == 9 and all(len(w) == 1 and w.isalpha() and w.islower() for w in said[:2] + said[-1:]), said
     assert said != "q q one two three four five six c".split()
+
+
+@pytest.mark.parametrize("written", ["$1,200", "€45.50", "45,50€", "US$5.99", "£3.2m"])
+def test_an_amount_written_with_its_sign_keeps_the_sign_and_shape(make_conv, secret, written):
+    res = substitute_conversation(_conv_with(make_conv, written, "MONEY", cid=f"w{written}"), secret=secret)
+    new = res.replacements[0].surrogate
+    shape = re.sub(r"\d", "9", written)
+    assert re.sub(r"\d", "9", new) == shape and new != written, new
