@@ -948,8 +948,10 @@ class _Finder:
                 self.add_words(w, w + 1, "MONEY", 0.8, "amount written with its currency sign")
             elif bare in _CURRENCY_SIGN:  # the sign a word apart: "€ 30", "1.200 €"
                 for a, b in ((w, w + 2), (w - 1, w + 1)):
-                    num = words[b - 1] if a == w else words[a] if a >= 0 else ""
-                    if 0 <= a and b <= n and re.fullmatch(_NUMBER, num.rstrip(".,;:!?")) and self._free_words(a, b):
+                    if a < 0 or b > n:
+                        continue
+                    num = words[b - 1] if a == w else words[a]
+                    if re.fullmatch(_NUMBER, num.rstrip(".,;:!?")) and self._free_words(a, b):
                         self.add_words(a, b, "MONEY", 0.8, "amount written with its currency sign")
                         break
 
