@@ -111,6 +111,9 @@ class _Piece:
     upper: bool = False  # written as a capital letter ("A", "I" included)
 
 
+_NUMBER_SIGN_REF = re.compile(r"#(?=[A-Z\d./-]*\d)[A-Z\d][A-Z\d./-]*")
+
+
 def clean_word(raw: str) -> str:
     """Lower case, outer punctuation stripped (inner dots, @, hyphens and apostrophes kept)."""
     s = raw.strip().lower().replace("’", "'")
@@ -128,6 +131,11 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
         return [_Piece(".", SYM, w, w + 1), _Piece(t, WORD, w, w + 1)]
     if len(t) > 1 and t.isalpha():  # the common case: an ordinary word
         return [_Piece(t, WORD, w, w + 1)]
+    if t[0] == "#" and _NUMBER_SIGN_REF.fullmatch(raw.strip().strip(_STRIP + "'")):
+        # "Order #55321", "ticket #4821", "#INV-20931": the number sign, then the number or code
+        # (a hashtag, "#blessed", "#2024goals", stays one word)
+        rest = raw.strip()
+        return [_Piece("#", SYM, w, w + 1), *_pieces_of_word(rest[rest.index("#") + 1:], w)]
     s = raw.strip()
     listed = s.endswith(",") or s.endswith(";")
     if _THOUSANDS.fullmatch(t):

@@ -101,12 +101,12 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=re.sub(r"\d", "d", c)))
             i += 1
             continue
-        if c and _NUMERAL.match(c.lstrip("-")):  # "-182946": a recogniser's dash stays a literal
+        if c and _NUMERAL.match(c.lstrip("-#")):  # "-182946", "#4821": the dash or number sign stays
             layout = re.sub(r"\d", "d", c)
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=layout))
             i += 1
             continue
-        if letters and c and (_CODE.match(c.strip("-./")) or re.fullmatch(r"[A-Z]{2,4}", c)):  # "-H704725", "PT"
+        if letters and c and (_CODE.match(c.strip("-./#")) or re.fullmatch(r"[A-Z]{2,4}", c)):  # "-H704725", "PT"
             layout = re.sub(r"[A-Za-z]", "L", re.sub(r"\d", "d", c))
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"[^A-Za-z\d]", "", c).upper(), layout=layout))
             i += 1

@@ -350,3 +350,16 @@ def test_a_number_dialled_with_its_trunk_prefix_after_a_phone_word_is_a_phone():
 def test_a_year_after_since_or_in_is_no_identifier():
     assert not {c for c, _ in found("i have been a customer since 2010")} & {"GENERIC_ID"}
     assert ("GENERIC_ID", "2010") in found("my customer number is 2010")
+
+
+@pytest.mark.parametrize("text,ref", [
+    ("order #55321 is late", "#55321"),
+    ("Invoice #INV-20931 attached", "#INV-20931"),
+    ("Order #112-3345678-9988776 was shipped.", "#112-3345678-9988776"),
+])
+def test_a_reference_after_the_number_sign(text, ref):
+    assert ("GENERIC_ID", ref) in {(c, v.rstrip(".")) for c, v in found(text)}
+
+
+def test_a_hashtag_of_letters_is_no_reference():
+    assert not any(c == "GENERIC_ID" for c, _ in found("so happy today #blessed #2024goals"))

@@ -147,3 +147,13 @@ def test_an_amount_written_with_its_sign_keeps_the_sign_and_shape(make_conv, sec
     new = res.replacements[0].surrogate
     shape = re.sub(r"\d", "9", written)
     assert re.sub(r"\d", "9", new) == shape and new != written, new
+
+
+@pytest.mark.parametrize("written", ["#55321", "#INV-20931", "#112-3345678-9988776"])
+def test_a_reference_after_the_number_sign_keeps_the_sign(make_conv, secret, written):
+    res = substitute_conversation(_conv_with(make_conv, written, "GENERIC_ID", cid=f"r{written}"), secret=secret)
+    new = res.replacements[0].surrogate
+    def shape(s):
+        return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", s))
+
+    assert new != written and shape(new) == shape(written), new
