@@ -363,3 +363,12 @@ def test_a_reference_after_the_number_sign(text, ref):
 
 def test_a_hashtag_of_letters_is_no_reference():
     assert not any(c == "GENERIC_ID" for c, _ in found("so happy today #blessed #2024goals"))
+
+
+def test_a_medical_record_number_after_a_birth_date_is_a_reference():
+    """"DOB: 04/12/1978, MRN: 123456": the number was a second birth date and "MRN" an organisation."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "Patient: John O'Neil, DOB: 04/12/1978, MRN: 123456"
+    got = {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}
+    assert got == {("John O'Neil", "PERSON"), ("04/12/1978", "DATE_OF_BIRTH"), ("123456", "GENERIC_ID")}
