@@ -24,7 +24,15 @@ CATEGORY = "NRP"
 # before the word: it is said of someone
 _BEFORE = frozenset({"i'm", "im", "i", "am", "is", "are", "was", "were", "be", "been", "being", "as", "a", "an",
                      "fellow", "devout", "practising", "practicing", "born", "raised", "proud", "soy", "es", "somos",
-                     "eres", "era", "fue", "como", "un", "una", "he's", "she's", "we're", "they're", "you're"})
+                     "eres", "era", "fue", "como", "un", "una", "he's", "she's", "we're", "they're", "you're",
+                     # Spanish puts the group after the person it is said of: "una mujer colombiana"
+                     "mujer", "mujeres", "hombre", "hombres", "chica", "chico", "señora", "señor", "persona",
+                     "ciudadano", "ciudadana", "familia", "padre", "madre", "esposa", "esposo", "marido", "vecino",
+                     "vecina", "amigo", "amiga", "compañero", "compañera", "inmigrante", "origen", "ascendencia",
+                     "nacionalidad"})
+# between two groups said of someone: the second is said of them too ("soy colombiana y católica")
+_AND = frozenset({"and", "y", "e", "or", "o"})
+_CUED = 0.8  # the score of a group said of someone
 # after the word: it names people or their belonging
 _AFTER = frozenset({"citizen", "citizens", "citizenship", "national", "nationals", "nationality", "passport",
                     "descent", "origin", "origins", "heritage", "background", "ancestry", "roots", "community",
@@ -43,13 +51,18 @@ _THING_AFTER = frozenset({"language", "languages", "speaker", "speakers", "versi
                           "press", "horn", "bulldog", "shepherd", "kiss", "market", "markets", "time"})
 
 
+# languages that write nationalities and religions in lower case ("soy colombiana y católica"):
+# their cased text reads a group by its cue, as speech does
+_GROUPS_IN_LOWER_CASE = frozenset({"es"})
+
+
 def _hyphenated_groups(key: str, groups) -> bool:
     """Is ``key`` group words joined by hyphens ("nigerian-american", "african-american")?"""
     parts = key.split("-")
     return len(parts) > 1 and all((p,) in groups.by_key for p in parts)
 
 
-def _context(v, i: int, j: int, words: list[str] | None = None) -> tuple[bool, bool]:
+def _context(v, i: int, j: int, words: list[str] | None = None, groups=None) -> tuple[bool, bool]:
     """(said of someone, said of a language or a thing) for the words [i, j) of a word view."""
     n = len(v.keys)
     before = v.keys[i - 1] if i > 0 and v.seg[i - 1] == v.seg[i] else ""
@@ -57,6 +70,9 @@ def _context(v, i: int, j: int, words: list[str] | None = None) -> tuple[bool, b
         before += "'s"  # the keys drop a possessive's "'s": "she's nigerian" is "she is"
     before2 = v.keys[i - 2] if i > 1 and v.seg[i - 2] == v.seg[i] else ""
     after = v.keys[j] if j < n and v.seg[j] == v.seg[i] else ""
+    if after in _AND and groups is not None and j + 2 < n and (v.keys[j + 1],) in groups.by_key and (
+            v.seg[j + 2] == v.seg[i]):
+        after = v.keys[j + 2]  # "French and Italian food": what follows the pair is said of both
     thing = before in _LANGUAGE_BEFORE or after in _THING_AFTER
     cue = before in _BEFORE or (before in ("a", "an", "un", "una") and before2 in _BEFORE) or after in _AFTER
     return cue, thing
@@ -72,7 +88,7 @@ def group_reading(doc: DetectDoc, w0: int, w1: int) -> str | None:
     v = word_view(doc)
     if tuple(v.keys[w0:w1]) not in groups.by_key:
         return None
-    cue, thing = _context(v, w0, w1, doc.words)
+    cue, thing = _context(v, w0, w1, doc.words, groups)
     return "thing" if thing and not cue else "group"
 
 
@@ -100,17 +116,21 @@ def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             continue
         j = i + match
         # a second group word right after the first is part of it: "British Pakistani", "Irish Catholic"
+        capitals = v.cased and doc.language not in _GROUPS_IN_LOWER_CASE
         while j < n and not taken[j] and v.seg[j] == v.seg[i] and not v.comma_after[j - 1] and (
                 (v.keys[j],) in groups.by_key or _hyphenated_groups(v.keys[j], groups)) and (
-                not v.cased or v.cap[j]):
+                not capitals or v.cap[j]):
             j += 1
-        cue, thing = _context(v, i, j, doc.words)
-        if v.cased:
+        cue, thing = _context(v, i, j, doc.words, groups)
+        if hits and hits[-1].end_word == i - 1 and v.keys[i - 1] in _AND and v.seg[i - 1] == v.seg[i] and (
+                hits[-1].score >= _CUED and not thing):
+            cue = True  # "soy colombiana y católica", "I'm Nigerian and Catholic"
+        if capitals:
             ok = v.cap[i] and (cue or not thing)
         else:
             ok = cue and not thing
         if ok:
-            hits.append(Hit(i, j, CATEGORY, 0.8 if cue else 0.6, SOURCE,
+            hits.append(Hit(i, j, CATEGORY, _CUED if cue else 0.6, SOURCE,
                             "a nationality, religion or political group" + (" said of someone" if cue else ""),
                             strong=True))
             for k in range(i, j):

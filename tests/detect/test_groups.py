@@ -45,3 +45,18 @@ def test_a_first_name_that_is_also_a_religion_stays_a_name():
 def test_spacy_and_the_taggers_give_groups_not_places():
     """The taggers called a demonym a LOCATION ("speak French" was a place suggestion)."""
     assert spans("He is a proud Scottish farmer.") == [("Scottish", "NRP")]
+
+
+@pytest.mark.parametrize("text, items", [
+    ("Soy colombiana y católica.", ["colombiana", "católica"]),  # Spanish writes groups in lower case
+    ("Mi padre es musulmán y mi madre es judía.", ["musulmán", "judía"]),
+    ("Es una mujer colombiana.", ["colombiana"]),  # the group after the person it is said of
+])
+def test_spanish_groups_in_cased_writing(text, items):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "es")[0]]
+    assert [(i, "NRP") for i in items] == [f for f in found if f[1] == "NRP"]
+
+
+def test_a_second_group_joined_by_and_is_said_of_the_same_person_or_thing():
+    assert ("Catholic", "NRP") in spans("I'm Nigerian and Catholic.")
+    assert spans("We had French and Italian food.") == []
