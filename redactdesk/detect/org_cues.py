@@ -47,6 +47,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     """ORGANIZATION hits after and before the lexicon's organisation cues; ``free(w0, w1)`` says
     whether no earlier pass has claimed the words."""
     from redactdesk.detect.tagger import distinctive
+    from redactdesk.detect.worldnames import is_cased
 
     lex = doc.lex
     if lex is None:
@@ -67,6 +68,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
 
     hits: list[Hit] = []
     taken: set[int] = set()
+    cased = is_cased(doc.words)
 
     def add(a: int, b: int, strong: bool, reason: str) -> None:
         if b > a and not taken.intersection(range(a, b)) and free(a, b):
@@ -89,8 +91,10 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                     b += 2
                 if key in ("org_cue_market_before", "org_cue_greeting"):
                     add(a, b, True, f"company after '{' '.join(ph)}'")
-                else:
-                    add(a, b, distinctive(doc.words[a:b], lex.language), f"employer after '{' '.join(ph)}'")
+                else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica")
+                    add(a, b, distinctive(doc.words[a:b], lex.language) or (cased and all(
+                        w[:1].isupper() for w in doc.words[a:b] if w.lower() not in ("and", "&", "y", "e"))),
+                        f"employer after '{' '.join(ph)}'")
     for ph in lex.hot("org_cue_market_after"):
         for w in doc.occurrences(ph):
             a = w

@@ -43,3 +43,10 @@ def test_what_follows_a_cue_is_no_company_by_itself(text):
 def test_spanish_employer_and_greeting():
     assert "zendesk" in orgs("trabajo en zendesk desde hace dos años", "es")
     assert "seguros cantábrico" in orgs("ha llamado a seguros cantábrico le atiende marta", "es")
+
+
+def test_a_capitalised_employer_that_is_also_an_everyday_word():
+    """"Telefónica" is an everyday Spanish word too ("línea telefónica"): written with its capital
+    after "trabajo en" it is the employer; spaCy's place reading had cancelled it out."""
+    assert orgs("Trabajo en Telefónica desde 2010.", "es") == ["Telefónica"]
+    assert orgs("trabajo en la oficina desde 2010", "es") == []
