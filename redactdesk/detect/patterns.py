@@ -32,7 +32,7 @@ from redactdesk.detect.validators import (
     parse_expiry,
     phone_check,
 )
-from redactdesk.detect.worldnames import word_set
+from redactdesk.detect.worldnames import is_cased, word_set
 from redactdesk.detect.written_dates import is_written_date
 from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.lexicon import word_list
@@ -1005,6 +1005,7 @@ class _Finder:
         # "the last name is spelled W A L S H": the words that speak of a name are none
         hot_first |= {w for p in self.lex.hot("name") for w in p}
         hot_first |= word_set("titles")  # "speaking with mister Rahman": the title is no name, the name follows it
+        cased = is_cased(doc.words)
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):
                 n = len(ph)
@@ -1035,6 +1036,8 @@ class _Finder:
                             break
                         if e > s and (doc.breaks and e in doc.breaks):
                             break
+                        if e > s and cased and not doc.words[e][:1].isupper():
+                            break  # cased writing: "el señor Martínez de atención al cliente" ends at Martínez
                         known = gaz.is_name(word)
                         intro = ph in _INTRO_CUES
                         if strength == "weak" and (not known or (word in amb and not (intro and e == s))):

@@ -372,3 +372,10 @@ def test_a_medical_record_number_after_a_birth_date_is_a_reference():
     text = "Patient: John O'Neil, DOB: 04/12/1978, MRN: 123456"
     got = {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}
     assert got == {("John O'Neil", "PERSON"), ("04/12/1978", "DATE_OF_BIRTH"), ("123456", "GENERIC_ID")}
+
+
+def test_a_name_after_a_cue_in_cased_writing_ends_at_its_last_capital():
+    """"el señor Martínez de atención al cliente": the particle took the department into the name."""
+    assert ("PERSON", "Martínez") in found("Hablé con el señor Martínez de atención al cliente.", "es")
+    assert ("PERSON", "María de los Ángeles Pérez") in found("Hablé con la señora María de los Ángeles Pérez ayer.",
+                                                               "es")
