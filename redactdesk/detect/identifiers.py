@@ -47,7 +47,7 @@ from redactdesk.detect.spoken_handles import find_spoken_handles
 from redactdesk.detect.stdnum_catalog import chance, documented_layout, formats_for, layout
 from redactdesk.detect.stdnum_catalog import compact as compact_of
 from redactdesk.detect.written_dates import find_dates, is_written_date
-from redactdesk.detect.written_phones import find_phones
+from redactdesk.detect.written_phones import find_cued_phone_shapes, find_phones
 from redactdesk.lang.alphabet import ONE_LETTER_WORDS
 from redactdesk.lang.lexicon import Lexicon, phrases
 
@@ -334,7 +334,16 @@ class _IdFinder:
                 deferred.append(c)
                 continue
             self.add_chars(c)
+        for c in find_cued_phone_shapes(text):
+            r = self.written.words(c.start, c.end)
+            if r is not None and not any(self.used[k] for k in range(*r)) and self._phone_word_before(*r):
+                self.add_chars(c)
         return deferred
+
+    def _phone_word_before(self, w0: int, w1: int) -> bool:
+        """A phone word ("Phone:", "Tel.", "call me at") is the closest identifier context before."""
+        ctx = self.id_context(w0, w1)
+        return ctx is not None and tuple(ctx[1].split()) in self.lex.hot("phone")
 
     def _after_country_code(self, w0: int) -> bool:
         """Whether the word before ``w0`` is a telephone country code ("+1", "+44", "+687")."""

@@ -40,6 +40,9 @@ _INTERNATIONAL = re.compile(
 # separators after it: "(02)-4796-6697", "(0251)-027346", "05366/97251027", "030/12345678"
 _AREA_CODE = re.compile(r"(?<![\w+(/.-])(?:\(0\d{1,4}\)[ .-]?\d[\d .-]{4,12}|0\d{2,4}/\d[\d ]{4,12})\d"
                         r"(?![\w/-]|[.,]\d)")  # after a slash no hyphen: "0251/2019-2020" is a file
+# digits in groups as any country writes a phone number ("25/102-7346", "06-46/869 5896",
+# "(06)98/259-7919", "9474.6864"): a phone only after a word that says so ("Phone:", "call me at")
+_PHONE_SHAPE = re.compile(r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?)?\(?\d{1,5}\)?(?:[ ./-]?\(?\d{1,5}\)?){1,5}(?![\w/-]|[.,]\d)")
 _EXTENSION = re.compile(r"\s?(?:x|ext\.?)\s?\d{1,6}$", re.IGNORECASE)
 _MIXED = re.compile(r"\s[-–]\s")
 _QUICK = re.compile(r"\d[\d\s().+-]{5,}\d")
@@ -140,3 +143,21 @@ def find_phones(text: str, region: str) -> list[CharSpan]:
                 out.append(CharSpan(m.start(), m.end(), "PHONE", 0.7, f"phone number with its area code, as {where} writes it"))
                 taken.append((m.start(), m.end()))
     return sorted(out)
+
+
+def find_cued_phone_shapes(text: str) -> list[CharSpan]:
+    """Digits in two or more groups, 7 to 15 of them (the lengths of national and international
+    numbers), as countries group them ("25/102-7346" in Hungary, "9474.6864" in Singapore, whether
+    or not the range is assigned): phones when a phone word comes before them, which
+    :mod:`redactdesk.detect.identifiers` checks, after the written dates have taken theirs."""
+    out = []
+    for m in _PHONE_SHAPE.finditer(text):
+        raw = m.group(0)
+        digits = re.sub(r"\D", "", raw)
+        groups = re.findall(r"\d+", raw)
+        if len(groups) < 2 or not 7 <= len(digits) <= 15:
+            continue
+        if raw.startswith("+") and not _possible_international(raw):
+            continue
+        out.append(CharSpan(m.start(), m.end(), "PHONE", 0.7, "digits in phone groups after a phone word"))
+    return out

@@ -188,6 +188,24 @@ def test_phones_in_the_shapes_only_phones_have_whether_or_not_assigned(value):
     assert ("PHONE", value) in found(f"You can reach me at {value} after six.")
 
 
+@pytest.mark.parametrize("text,value", [
+    ("Phone: 06-46/869 5896", "06-46/869 5896"),  # Hungarian groups, the range not assigned
+    ("Tel. 35/049 2589", "35/049 2589"),
+    ("Phone: (06)98/259-7919", "(06)98/259-7919"),
+    ("Phone: 9474.6864", "9474.6864"),  # Singapore's eight digits
+    ("You can reach me at 25/102-7346 after six.", "25/102-7346"),
+    ("Call me at 555-1234 before 5pm.", "555-1234"),
+])
+def test_digits_in_phone_groups_after_a_phone_word_are_a_phone(text, value):
+    assert ("PHONE", value) in found(text)
+
+
+@pytest.mark.parametrize("text", ["The 2019-2020 season was long.", "Page 25/102-7346 of the file.",
+                                  "Phone: 12-34"])  # no phone word; too few digits
+def test_digit_groups_without_a_phone_word_or_too_short_are_no_phone(text):
+    assert "PHONE" not in categories(text)
+
+
 @pytest.mark.parametrize("text", ["Ref 0042-1234 please.", "The order 0113 2496 000 shipped.", "It is 0 12 34.",
                                   "Growth was +12.5 in 2020 and +3.25 in 2021.", "The file is 0251/2019-2020.",
                                   "The invoice 030/2019/0045 is overdue."])
