@@ -918,6 +918,10 @@ class _Finder:
                     end += 2
                     if end < n and toks[end].text in cur:
                         end += 1
+                elif end < n and toks[end].kind == NUM and not toks[end].ordinal and toks[end].seg == tk.seg \
+                        and toks[end].text.isdigit() and int(toks[end].text) < 100 and (
+                        end + 1 == n or toks[end + 1].kind != NUM):
+                    end += 1  # "182 pounds 40", "twelve dollars fifty": the pence or cents said after
             elif tk.kind == NUM and j - i <= 2 and not (i > 0 and toks[i - 1].kind == NUM) and (
                 len("".join(t.text for t in toks[i:j])) >= 2
             ):

@@ -379,3 +379,11 @@ def test_a_name_after_a_cue_in_cased_writing_ends_at_its_last_capital():
     assert ("PERSON", "Martínez") in found("Hablé con el señor Martínez de atención al cliente.", "es")
     assert ("PERSON", "María de los Ángeles Pérez") in found("Hablé con la señora María de los Ángeles Pérez ayer.",
                                                                "es")
+
+
+@pytest.mark.parametrize("text,amount", [
+    ("I can see a payment of 182 pounds 40 went out on the 2nd.", "182 pounds 40"),
+    ("it was twelve dollars fifty", "twelve dollars fifty"),
+])
+def test_the_cents_said_after_the_currency_are_part_of_the_amount(text, amount):
+    assert ("MONEY", amount) in found(text)

@@ -157,3 +157,9 @@ def test_a_reference_after_the_number_sign_keeps_the_sign(make_conv, secret, wri
         return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", s))
 
     assert new != written and shape(new) == shape(written), new
+
+
+def test_an_amount_with_its_cents_after_the_currency_keeps_its_words(make_conv, secret):
+    res = substitute_conversation(_conv_with(make_conv, "twelve dollars fifty", "MONEY", cid="c1"), secret=secret)
+    said = res.replacements[0].surrogate.split()
+    assert "dollars" in said and said != "twelve dollars fifty".split() and not said[0].startswith("["), said
