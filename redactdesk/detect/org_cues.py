@@ -47,7 +47,6 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     """ORGANIZATION hits after and before the lexicon's organisation cues; ``free(w0, w1)`` says
     whether no earlier pass has claimed the words."""
     from redactdesk.detect.tagger import distinctive
-    from redactdesk.detect.worldnames import is_cased
 
     lex = doc.lex
     if lex is None:
@@ -68,7 +67,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
 
     hits: list[Hit] = []
     taken: set[int] = set()
-    cased = is_cased(doc.words)
+    cased = doc.cased()
 
     def add(a: int, b: int, strong: bool, reason: str) -> None:
         if b > a and not taken.intersection(range(a, b)) and free(a, b):

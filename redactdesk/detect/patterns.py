@@ -32,7 +32,7 @@ from redactdesk.detect.validators import (
     parse_expiry,
     phone_check,
 )
-from redactdesk.detect.worldnames import is_cased, word_set
+from redactdesk.detect.worldnames import word_set
 from redactdesk.detect.written_dates import is_written_date
 from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.lexicon import word_list
@@ -829,7 +829,7 @@ class _Finder:
         """A name right after a word for kin or a friend ("my little sis Maddie!!", "my son Oisín",
         "my cousin dave"): written with a capital and no everyday word, or a first name of the list
         that is no everyday word. A capitalised surname after it joins ("my aunt Ngozi Adichie")."""
-        from redactdesk.detect.worldnames import everyday_words, is_cased, load_world_names, strip_word
+        from redactdesk.detect.worldnames import everyday_words, load_world_names, strip_word
         from redactdesk.lang.folding import fold_key
 
         kin = word_list(self.lex, "kin_words")
@@ -837,7 +837,7 @@ class _Finder:
         words, lower, n = doc.words, doc.lower, len(doc.words)
         if not kin or not any(w in kin for w in lower):
             return
-        cased = is_cased(words)
+        cased = doc.cased()
         names, everyday, stop = load_world_names(), everyday_words(), self.lex.stop_words
 
         def proper(k: int) -> bool:
@@ -1009,7 +1009,7 @@ class _Finder:
         # "the last name is spelled W A L S H": the words that speak of a name are none
         hot_first |= {w for p in self.lex.hot("name") for w in p}
         hot_first |= word_set("titles")  # "speaking with mister Rahman": the title is no name, the name follows it
-        cased = is_cased(doc.words)
+        cased = doc.cased()
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):
                 n = len(ph)

@@ -108,10 +108,10 @@ def _with_initial_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """In speech a first name's initial after it belongs to the name ("engineer edward d",
     "kenny g is the man"): written, the taggers read "Edward D." whole; said, the lone letter was
     left out. Not where letters go on (a spelling), nor across a turn's end."""
-    from redactdesk.detect.worldnames import is_cased, load_world_names
+    from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
-    if not spans or is_cased(doc.words):
+    if not spans or doc.cased():
         return spans
     names = load_world_names()
     starts = {s.start_word for s in spans}
@@ -134,10 +134,10 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     no part of the name: a tagger ran on over it ("set a meeting with john tonight", "play the latest
     vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
     handles' digits)."""
-    from redactdesk.detect.worldnames import is_cased, load_world_names
+    from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
-    if is_cased(doc.words) or doc.lex is None or not any(
+    if doc.cased() or doc.lex is None or not any(
             s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
         return spans
     tail = word_list(doc.lex, "name_tail_words")
@@ -157,7 +157,6 @@ def _with_name_after_particle(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     "Le Van Do"). Written, the next word has a capital; said, it is a listed name or no everyday word."""
     from redactdesk.detect.worldnames import (
         everyday_words,
-        is_cased,
         load_world_names,
         name_joiners,
         strip_word,
@@ -168,7 +167,7 @@ def _with_name_after_particle(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         return spans
     ends = name_joiners()
     words, n = doc.words, len(doc.words)
-    cased = is_cased(words)
+    cased = doc.cased()
     names, everyday = load_world_names(), everyday_words()
     covered = {w for s in spans for w in s.word_range()}
     for s in spans:
@@ -195,13 +194,13 @@ def _with_split_given_name(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     between them are first made one ("Park" "Ji"). A syllable pair joins the person when, joined,
     it is a listed first name and no everyday word, and neither is a function word ("is a": "isa");
     written, each syllable has a capital."""
-    from redactdesk.detect.worldnames import everyday_words, is_cased, load_world_names, strip_word
+    from redactdesk.detect.worldnames import everyday_words, load_world_names, strip_word
     from redactdesk.lang.folding import fold_key
 
     if not any(s.category == "PERSON" for s in spans):
         return spans
     words, n = doc.words, len(doc.words)
-    cased = is_cased(words)
+    cased = doc.cased()
     names, everyday = load_world_names(), everyday_words()
     stop = doc.lex.stop_words if doc.lex else frozenset()
 
@@ -287,10 +286,10 @@ def _with_post_nominals(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     suffix or a degree ("Anthony Lawson DDS", "Bohumila Vesela Ph.D.", "Makara Hidayanto, S.Pd."):
     with the name they narrow who it is, and left out they were a half-found item. A street type or
     a legal form is none ("Lawson St.", "Smith Inc.")."""
-    from redactdesk.detect.worldnames import is_cased, word_set
+    from redactdesk.detect.worldnames import word_set
     from redactdesk.lang.folding import fold_key
 
-    if not any(s.category == "PERSON" for s in spans) or not is_cased(doc.words):
+    if not any(s.category == "PERSON" for s in spans) or not doc.cased():
         return spans
     listed = word_set("post_nominals")
     never = _no_post_nominals()
@@ -376,14 +375,13 @@ def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
     if not any(s.category == "PERSON" for s in spans):
         return spans
-    from redactdesk.detect.worldnames import is_cased
 
     titles = joinable_titles()
     # a person of titles only ("Lobbyist, Mrs." cut at the comma) names no one: the title joins the
     # name after it ("Mrs. Amy Gonzalez") instead of standing as an item of its own
     spans = [s for s in spans if s.category != "PERSON" or DENY_SOURCE in s.sources or not all(
         fold_key(w.strip(".,;:")) in titles for w in doc.words[s.start_word:s.end_word])]
-    cased = is_cased(doc.words)
+    cased = doc.cased()
     covered = {w for s in spans for w in s.word_range()}
     for s in spans:
         if s.category != "PERSON":

@@ -152,6 +152,16 @@ class DetectDoc:
                 j -= 1
         return best
 
+    def cased(self) -> bool:
+        """Whether capitals carry information in these words (:func:`worldnames.is_cased`), worked
+        out once per document: a dozen passes ask."""
+        value = self.cache.get("_cased")
+        if value is None:
+            from redactdesk.detect.worldnames import is_cased
+
+            value = self.cache["_cased"] = is_cased(self.words)
+        return value
+
     def context(self, key: str, w0: int, w1: int, left: int = 8, right: int = 0) -> str | None:
         """The hotword phrase of ``key`` near words ``[w0, w1)`` (``left`` words before, ``right`` after)."""
         assert self.lex is not None

@@ -66,10 +66,10 @@ def _first_name_or_place(word: str) -> bool:
 def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
     """USERNAME hits over "at" + a handle in a lower-case transcript (none in cased writing, where
     a handle keeps its "@")."""
-    from redactdesk.detect.worldnames import everyday_words, is_cased
+    from redactdesk.detect.worldnames import everyday_words
 
     lower = doc.lower
-    if "at" not in lower or is_cased(doc.words):  # a lone "I" or all capitals still read as speech
+    if "at" not in lower or doc.cased():  # a lone "I" or all capitals still read as speech
         return []
     if doc.lex is None:
         return []

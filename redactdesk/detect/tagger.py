@@ -34,7 +34,6 @@ from typing import Any
 from redactdesk.detect.encoder import load_encoder
 from redactdesk.detect.groups import group_reading
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
-from redactdesk.detect.worldnames import is_cased
 from redactdesk.lang.lexicon import context_words
 from redactdesk.lang.word_vectors import fill_vectors
 
@@ -451,7 +450,7 @@ class TaggerSource:
         96.5 / 85.5 % direct / quasi recall for character precision 86.6 -> 84.1 %, spoken 89.1 /
         77.0 -> 92.8 / 79.4 % for 87.5 -> 85.0 %; the demo's suggestions after ASR: precision 0.925
         -> 0.930, item recall 0.911 -> 0.919) at about two thirds of the words per second."""
-        spacy = ("spacy_cased",) if is_cased(doc.words) and load_tagger(doc.language + CASED_SUFFIX) is not None \
+        spacy = ("spacy_cased",) if doc.cased() and load_tagger(doc.language + CASED_SUFFIX) is not None \
             else ("spacy",) if load_tagger(doc.language) is not None else ()
         encoder = ("encoder",) if model != "spacy" and load_encoder(doc.language) is not None else ()
         if model == "encoder":

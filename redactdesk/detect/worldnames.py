@@ -193,7 +193,7 @@ def word_view(doc: DetectDoc) -> WordView:
         return cached
     words = doc.words
     n = len(words)
-    cased = is_cased(words)
+    cased = doc.cased()
     keys: list[str] = []
     cap: list[bool] = []
     upper: list[bool] = []

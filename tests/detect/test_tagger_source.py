@@ -73,12 +73,16 @@ def test_a_function_word_the_tagger_runs_on_into_is_trimmed_from_the_name():
 
 
 def test_cased_writing_is_told_from_lower_and_upper_case():
-    assert tagger.is_cased("My name is Maria Lopez".split())
-    assert tagger.is_cased("he played for FC Basel".split())
-    assert not tagger.is_cased("my name is maria lopez".split())  # some ASR engines, voice commands
-    assert not tagger.is_cased("I think I'm fine".split())  # "I" alone makes no cased writing
-    assert not tagger.is_cased("MY NAME IS MARIA LOPEZ".split())
-    assert not tagger.is_cased([])
+    from redactdesk.detect.worldnames import is_cased
+
+    assert is_cased("My name is Maria Lopez".split())
+    assert is_cased("he played for FC Basel".split())
+    assert not is_cased("my name is maria lopez".split())  # some ASR engines, voice commands
+    assert not is_cased("I think I'm fine".split())  # "I" alone makes no cased writing
+    assert not is_cased("MY NAME IS MARIA LOPEZ".split())
+    assert not is_cased([])
+    doc = DetectDoc.from_words("My name is Maria Lopez".split(), "en")
+    assert doc.cased() and doc.cache["_cased"] is True  # worked out once per document
 
 
 def test_cased_writing_goes_to_the_cased_tagger_with_its_case_and_speech_to_the_other(monkeypatch):
