@@ -107,22 +107,25 @@ def load_sets(data: Path, limit: int, calls: int) -> list[EvalSet]:
 
 
 def generated_call_samples(n: int, seed: int = 150000) -> list[Sample]:
-    """Our own generated calls, one sample per turn, spoken form (reference words)."""
+    """Our own generated calls, one sample per call (its turns one per line), spoken form (reference
+    words): detection reads a whole call, as the app and the CLI do — the agent's "expiry date and
+    security code?" is what makes the caller's "oh four twenty nine and eight seven five" a card's."""
     from redactdesk.learn.public_data import GoldSpan
     from redactdesk.synth.script import generate_call
 
     out = []
     for k in range(n):
         conv = generate_call(seed + k, "en")
-        for t_i, turn in enumerate(conv.turns):
-            offsets, pos, words = {}, 0, []
+        offsets, pos, lines = {}, 0, []
+        for turn in conv.turns:
+            words = []
             for i in range(turn.start_word, turn.end_word):
                 offsets[i] = (pos, pos + len(conv.words[i].text))
                 words.append(conv.words[i].text)
                 pos += len(conv.words[i].text) + 1
-            spans = [GoldSpan(offsets[s.start_word][0], offsets[s.end_word - 1][1], s.category) for s in conv.spans
-                     if turn.start_word <= s.start_word and s.end_word <= turn.end_word]
-            out.append(Sample(id=f"call{k}:{t_i}", text=" ".join(words), spans=spans, source="generated"))
+            lines.append(" ".join(words))
+        spans = [GoldSpan(offsets[s.start_word][0], offsets[s.end_word - 1][1], s.category) for s in conv.spans]
+        out.append(Sample(id=f"call{k}", text="\n".join(lines), spans=spans, source="generated"))
     return out
 
 
