@@ -43,6 +43,8 @@ _CODE_GROUPS = re.compile(r"[a-z0-9]+(?:[-–][a-z0-9]+)+")  # "s530-4127-8391",
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a|er|ro|do|to|vo|no)")
 _ALNUM = re.compile(r"(?=[a-zñ]*\d)(?=\d*[a-zñ])[a-zñ0-9]+")
 _LETTER = re.compile(r"[a-zñ]")
+_PLURAL_SCALES = frozenset({"hundreds", "thousands", "millions", "billions", "trillions", "dozens", "cientos",
+                            "miles", "millones", "billones"})
 _NOT_NUMBER_PART = frozenset({"point", "dot", "punto", "coma", "period"})
 
 
@@ -295,6 +297,8 @@ def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
         value = o.value
         if value != int(value):
             out.extend(covered)  # decimals are amounts, not identifiers
+        elif len(covered) == 1 and covered[0].text in _PLURAL_SCALES:
+            out.extend(covered)  # "visited by millions", "miles de personas": a crowd, no number
         else:
             text = o.text if (o.text.isdigit() and not o.is_ordinal) else str(int(value))
             out.append(

@@ -135,3 +135,10 @@ def test_a_possessive_token_after_a_name_belongs_to_it():
     text = "reply to derek 's email"
     spans = detect_texts([text], "en")[0]
     assert ("derek 's", "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+
+
+def test_a_plural_scale_word_alone_is_a_crowd_not_a_number():
+    """"visited by millions every year" was the number 1000000, and so a reference."""
+    assert norm("visited by millions every year").text == "visited by millions every year"
+    assert norm("vinieron miles de personas", "es").text == "vinieron miles de personas"
+    assert norm("seven million two hundred thousand").text == "7200000"
