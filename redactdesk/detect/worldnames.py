@@ -455,6 +455,8 @@ class _Names:
         cased = v.cased
         all_cap = all(v.cap[k] for k in content)
         # a cue: title / strong cue / command verb
+        if cue == "title" and cased and (not content or not v.cap[content[0]]):
+            return None  # cased writing: "The President said the talks ..." names no one "said"
         if cue == "title":
             return a, b, 0.85, True, "name after a title"
         if cue == "amb_title" and (strong_parts or any(toks[k].kind == "name" for k in content)):

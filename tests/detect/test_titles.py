@@ -67,3 +67,10 @@ def test_a_title_the_tagger_read_apart_joins_the_name_after_it(persons):
     """"Lobbyist, Mrs." was a person, cut to "Mrs" at the comma: an item of a title alone, with the
     name after it an item of its own."""
     assert persons("Our new Lobbyist, Mrs. Amy Gonzalez DDS, starts Monday.") == ["Mrs. Amy Gonzalez DDS"]
+
+
+def test_a_lower_case_word_after_a_title_in_cased_writing_is_no_name(persons):
+    """"The President said ...": "said" is a listed name (Said), and it followed a title."""
+    assert persons("The President said the talks would continue.") == []
+    assert persons("Please contact Mr. Jones at the front desk.") == ["Mr. Jones"]
+    assert persons("Ask for Mr. de la Cruz.") == ["Mr. de la Cruz"]
