@@ -448,6 +448,7 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
 _JOB_TITLE_KINDS = frozenset({"PERSON", "ORGANIZATION", "LOCATION"})
 _ARTICLES = frozenset({"the", "el", "la", "los", "las"})
+_DETERMINERS = _ARTICLES | {"a", "an", "our", "your", "their", "his", "her", "its", "un", "una", "nuestro", "nuestra"}
 
 
 def _job_titles_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
@@ -455,13 +456,20 @@ def _job_titles_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     Moreno, Geoscientist", "Job title: Surveyor, rural practice") names no one: its surrogate would
     be a person's or a firm's name. Kept: a title after a personal title ("Dr. Brewer"), one word
     that is also a listed name ("Brewer", "Lawyer"), several with a name that is no everyday word
-    among them, and "The Economist" (an article opens a paper's or a band's name, not a job title)."""
+    among them, and "The Economist" (an article opens a paper's or a band's name, not a job title).
+    An organisation or place of office words only after an article (the lexicon's ``office_titles``:
+    "The Senator from Ohio") is none either; "Thailand's ousted Prime Minister" stays for review."""
     from redactdesk.detect.occupations import job_title_at
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
+    offices = word_list(doc.lex, "office_titles") if doc.lex else frozenset()
     out = []
     for s in spans:
+        if s.category in ("ORGANIZATION", "LOCATION") and DENY_SOURCE not in s.sources and offices and (
+                s.start_word and doc.lower[s.start_word - 1] in _DETERMINERS) and all(
+                w.strip(".,;:!?'’").lower().removesuffix("'s") in offices for w in doc.words[s.start_word:s.end_word]):
+            continue  # "The Senator from Ohio", "met the Governor": the office, said alone
         if s.category in _JOB_TITLE_KINDS and DENY_SOURCE not in s.sources \
                 and doc.lower[s.start_word].strip(".,;:") not in _ARTICLES \
                 and job_title_at(doc.lower, s.start_word, s.end_word, doc.language) \

@@ -69,3 +69,9 @@ def test_the_vocabulary_comes_from_the_languages_job_list():
 ])
 def test_job_title_at(words, span, expected):
     assert job_title_at(words, *span, "en") is expected
+
+
+@pytest.mark.parametrize("text", ["The Senator from Ohio voted against the bill.",
+                                  "The Prime Minister met the Governor yesterday."])
+def test_an_office_said_alone_is_no_organisation(text):
+    assert [n for n in named(text) if n != "Ohio"] == []
