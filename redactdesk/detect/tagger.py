@@ -253,6 +253,16 @@ def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     return first in word_set("org_before") and not (names.is_first(first) and not names.is_common(first))
 
 
+def _listed_name_in(stretch: Sequence[str]) -> bool:
+    """Is a word of the stretch a name of the world-name or place lists ("luke robert hemmings")?"""
+    from redactdesk.detect.places import load_places
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    names, places = load_world_names(), load_places()
+    return any(names.is_name(k) or places.get(k) for k in (fold_key(w) for w in stretch))
+
+
 @functools.lru_cache(maxsize=4)
 def _weekdays(language: str) -> frozenset[str]:
     from redactdesk.lang.calendar import weekday_words
@@ -414,6 +424,8 @@ class TaggerSource:
                         continue  # "exp 11/2025 cvv 123": a word that frames an item is none
                     if len(stretch) == 1 and stretch[0].lower() in _weekdays(lang):
                         continue  # "admitted on Monday": a day is the date source's, no organisation
+                    if _lower_in_cased(docs[i], w0, w1) and not distinctive(stretch, lang) and not _listed_name_in(stretch):
+                        continue  # cased writing: "luthier", "city councilman" — everyday words, no capital
                     if cat == "PERSON" and _group_and_everyday_words(stretch, lang):
                         continue  # "a British Pakistani doctor": the group is the item (NRP), no one's name
                     if cat == "PERSON" and _opens_with_organisation_word(stretch):

@@ -39,3 +39,15 @@ def test_alphabet_words_of_a_spelling_passage_are_no_names_of_their_own():
 def test_a_weekday_is_a_date_and_never_a_name(text):
     found = detect_texts([text], "en")[0]
     assert found and all(s["category"] in ("DATE", "AGE") for s in found)
+
+
+def test_everyday_words_without_a_capital_in_cased_writing_are_no_name():
+    """"He was elected city councilman in 2006" was an organisation; lower-case names in cased
+    writing (tweets: "my cousin cicibussey", "moved to paris") stay."""
+    def named(text):
+        return [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]
+                if s["category"] in ("PERSON", "ORGANIZATION", "LOCATION", "CITY")]
+
+    assert named("He was elected city councilman in 2006.") == []
+    assert named("Happy Birthday to my cousin cicibussey!!! I will never forget.") == ["cicibussey"]
+    assert "paris" in named("She moved to paris last year with Tom.")

@@ -192,15 +192,20 @@ def test_in_cased_writing_a_lower_case_everyday_stretch_of_the_contextual_tagger
     monkeypatch.setattr(TaggerSource, "_backends", classmethod(lambda cls, d, model: ("encoder",)))
     src = TaggerSource()
 
-    def strong(text: str, a: int, b: int) -> bool:
+    def hits(text: str, a: int, b: int) -> list:
         words = text.split()
         monkeypatch.setattr(TaggerSource, "_encoder_entities", staticmethod(
             lambda docs, idx, lang, cased, bs: [(i, words, list(range(len(words))),
                                                  [(a, b, "ORGANIZATION", 0.97)]) for i in idx]))
-        (hit,) = src.apply([DetectDoc.from_words(words)], src.validate(None))[0]
+        return src.apply([DetectDoc.from_words(words)], src.validate(None))[0]
+
+    def strong(text: str, a: int, b: int) -> bool:
+        (hit,) = hits(text, a, b)
         return hit.strong
 
-    assert not strong("They say the hockey club seceded from the League.", 3, 5)
+    # everyday words with no capital in cased writing are no name at all, whichever tagger read them
+    # (written dev sets: character precision 87.94 -> 88.15 %, recall kept)
+    assert hits("They say the hockey club seceded from the League.", 3, 5) == []
     assert strong("They say the Hockey Club seceded from the League.", 3, 5)
     assert strong("they say the hockey club seceded from the league", 3, 5)  # speech: its own rules
     assert strong("They say the okonkwo club seceded from the League.", 3, 5)  # a word no list knows
