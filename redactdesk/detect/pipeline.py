@@ -457,8 +457,9 @@ def _job_titles_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     be a person's or a firm's name. Kept: a title after a personal title ("Dr. Brewer"), one word
     that is also a listed name ("Brewer", "Lawyer"), several with a name that is no everyday word
     among them, and "The Economist" (an article opens a paper's or a band's name, not a job title).
-    An organisation or place of office words only after an article (the lexicon's ``office_titles``:
-    "The Senator from Ohio") is none either; "Thailand's ousted Prime Minister" stays for review."""
+    An organisation or place of one office word, or of office words after an article (the lexicon's
+    ``office_titles``: "Bruce Stillman, President", "The Senator from Ohio"), is none either;
+    "Thailand's ousted Prime Minister" stays for review."""
     from redactdesk.detect.occupations import job_title_at
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
@@ -467,7 +468,7 @@ def _job_titles_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     out = []
     for s in spans:
         if s.category in ("ORGANIZATION", "LOCATION") and DENY_SOURCE not in s.sources and offices and (
-                s.start_word and doc.lower[s.start_word - 1] in _DETERMINERS) and all(
+                s.end_word - s.start_word == 1 or s.start_word and doc.lower[s.start_word - 1] in _DETERMINERS) and all(
                 w.strip(".,;:!?'’").lower().removesuffix("'s") in offices for w in doc.words[s.start_word:s.end_word]):
             continue  # "The Senator from Ohio", "met the Governor": the office, said alone
         if s.category in _JOB_TITLE_KINDS and DENY_SOURCE not in s.sources \

@@ -75,3 +75,7 @@ def test_job_title_at(words, span, expected):
                                   "The Prime Minister met the Governor yesterday."])
 def test_an_office_said_alone_is_no_organisation(text):
     assert [n for n in named(text) if n != "Ohio"] == []
+
+
+def test_one_office_word_is_no_organisation():
+    assert named("The lab is run by Bruce Stillman, President since 2003.") == ["Bruce Stillman"]
