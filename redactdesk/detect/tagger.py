@@ -253,6 +253,17 @@ def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     return first in word_set("org_before") and not (names.is_first(first) and not names.is_common(first))
 
 
+def _place_and_no_name(word: str) -> bool:
+    """Is ``word`` a town, region or country of the place list that the name lists do not hold?"""
+    from redactdesk.detect.places import load_places
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    key = fold_key(word)
+    place = load_places().get(key)
+    return place is not None and not place.name and not place.common and not load_world_names().is_name(key)
+
+
 def _listed_name_in(stretch: Sequence[str]) -> bool:
     """Is a word of the stretch a name of the world-name or place lists ("luke robert hemmings")?"""
     from redactdesk.detect.places import load_places
@@ -428,6 +439,8 @@ class TaggerSource:
                         continue  # cased writing: "luthier", "city councilman" — everyday words, no capital
                     if cat == "PERSON" and _group_and_everyday_words(stretch, lang):
                         continue  # "a British Pakistani doctor": the group is the item (NRP), no one's name
+                    if cat == "PERSON" and len(stretch) == 1 and _place_and_no_name(stretch[0]):
+                        cat = "LOCATION"  # "the mayor of Springfield": a town of the list, no listed name
                     if cat == "PERSON" and _opens_with_organisation_word(stretch):
                         cat = "ORGANIZATION"  # "Banca Transilvania", "Hotel Adlon"
                     # a lone word opening a turn is often a command verb the tagger took for a brand

@@ -288,3 +288,11 @@ def test_an_organisation_the_cased_tagger_ran_over_a_comma_into_the_sentence_end
     """"cc: Mrs. Mofifoluwa Faleti, finance team" was the organisation "Mofifoluwa Faleti, finance team"."""
     text = "cc: Mrs. Mofifoluwa Faleti, finance team"
     assert ("Mrs. Mofifoluwa Faleti", "PERSON") in _spans(text), _spans(text)
+
+
+def test_a_one_word_person_that_is_only_a_listed_place_is_a_place():
+    """"the mayor of Springfield": a person to the contextual tagger, and its surrogate would have been
+    somebody's name; the place list holds it and the name lists do not ("Paris", "Houston" are names too)."""
+    text = "In an interview, the mayor of Springfield, Dana Whitfield, said the plan would go ahead."
+    got = {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}
+    assert ("Springfield", "CITY") in got and ("Dana Whitfield", "PERSON") in got
