@@ -88,6 +88,7 @@ def detect_docs(
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
         spans = schemes_are_no_names(doc, _job_titles_are_no_names(doc, _kin_are_no_people(doc, spans)))
+        spans = _platforms_are_no_employers(doc, spans)
         if "NRP" in tax:
             spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
@@ -482,6 +483,43 @@ def _job_titles_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 continue
         out.append(s)
     return out
+
+
+def _platforms_are_no_employers(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A service everybody uses or a medium everybody reads, as an organisation ("post it on facebook",
+    "what's new on the new york times", "yahoo news"), names no one's organisation: the issue's media
+    types stay unflagged. One an employer, greeting or market cue names ("i work at google", "thank you
+    for calling spotify", "stock prices for google"), or a job before it ("a reporter at The New York
+    Times"), stays. The lexicon's ``media_platforms`` and ``media_words``."""
+    platforms = {tuple(p.split()) for p in word_list(doc.lex, "media_platforms")} if doc.lex else set()
+    if not platforms or not any(s.category == "ORGANIZATION" for s in spans):
+        return spans
+    media_words = word_list(doc.lex, "media_words")
+    cues = [ph for key in ("org_cue_employer", "org_cue_greeting", "org_cue_market_before") for ph in doc.lex.hot(key)]
+    after = list(doc.lex.hot("org_cue_market_after"))
+    out = []
+    for s in spans:
+        if s.category == "ORGANIZATION" and DENY_SOURCE not in s.sources:
+            words = [_without_possessive(w).lower() for w in doc.words[s.start_word:s.end_word]]
+            while len(words) > 1 and words[-1] in media_words:
+                words.pop()
+            start = s.start_word - (1 if s.start_word and doc.lower[s.start_word - 1] == "the" else 0)
+            if tuple(words) in platforms and doc.find_phrase(cues, start - 4, start) is None \
+                    and doc.find_phrase(after, s.end_word, s.end_word + 3) is None and not _job_before(doc, start):
+                continue
+        out.append(s)
+    return out
+
+
+def _job_before(doc: DetectDoc, w: int) -> bool:
+    """"a reporter at | The New York Times", "engineer for | Google": a job word, then at/for/with."""
+    from redactdesk.detect.occupations import job_vocabulary
+
+    if w < 2 or doc.lower[w - 1] not in ("at", "for", "with", "en", "para", "con"):
+        return False
+    job = doc.lower[w - 2].strip(".,;:")
+    return job in job_vocabulary(doc.language)[1] or job.removesuffix("s") in job_vocabulary(doc.language)[1] \
+        or job in word_list(doc.lex, "office_titles") or job in ("reporter", "employee", "intern", "staff")
 
 
 def _without_possessive(word: str) -> str:

@@ -51,3 +51,19 @@ def test_everyday_words_without_a_capital_in_cased_writing_are_no_name():
     assert named("He was elected city councilman in 2006.") == []
     assert named("Happy Birthday to my cousin cicibussey!!! I will never forget.") == ["cicibussey"]
     assert "paris" in named("She moved to paris last year with Tom.")
+
+
+@pytest.mark.parametrize("text", ["post it on facebook for me", "what is the latest news on the new york times",
+                                  "read me yahoo news headlines", "I saw your ad on Facebook last week."])
+def test_a_service_or_medium_everybody_uses_is_no_organisation(text):
+    assert not any(s["category"] == "ORGANIZATION" for s in detect_texts([text], "en")[0])
+
+
+@pytest.mark.parametrize("text,org", [
+    ("i work at google in the london office", "google"),  # an employer
+    ("thank you for calling spotify how can i help", "spotify"),  # the company answering
+    ("what are the current stock prices for google", "google"),  # a market's company
+    ("She is a reporter at The New York Times.", "The New York Times"),  # a job at it
+])
+def test_a_service_named_as_an_employer_or_company_stays(text, org):
+    assert (org, "ORGANIZATION") in {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}

@@ -253,7 +253,8 @@ def test_a_lower_case_turn_of_everyday_words_is_no_organisation(turn):
 
 def test_an_everyday_word_organisation_inside_a_sentence_or_in_capitals_stays():
     assert ("general motors", "ORGANIZATION") in _spans("i work for general motors")
-    assert ("new york times", "ORGANIZATION") in _spans("i read it in the new york times")
+    assert ("boston globe", "ORGANIZATION") in _spans("i read it in the boston globe")
+    # a medium everybody reads is none ("the new york times": the lexicon's media_platforms)
 
 
 @pytest.mark.parametrize("text,org", [("The transfer came from Banca Transilvania yesterday.", "Banca Transilvania"),
