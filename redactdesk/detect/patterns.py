@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from redactdesk.detect.definitions import find_defined_names
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, SYM, WORD, NToken
 from redactdesk.detect.org_cues import find_organisations_by_cue
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
@@ -181,6 +182,8 @@ class _Finder:
         self.money()
         self.organizations()
         for h in find_organisations_by_cue(self.doc, self._free_words):
+            self.add_words(h.start_word, h.end_word, h.category, h.score, h.reason, strong=h.strong)
+        for h in find_defined_names(self.doc, self._free_words):
             self.add_words(h.start_word, h.end_word, h.category, h.score, h.reason, strong=h.strong)
         for run in self.runs():
             self.classify(run)
