@@ -35,3 +35,9 @@ def test_a_name_its_sentence_defines(text, item):
 ])
 def test_look_alikes_define_no_name(text):
     assert defined(text) == []
+
+
+def test_spanish_definitions():
+    assert defined("Boñar es un municipio de la provincia de León.", "es") == [("Boñar", "LOCATION")]
+    assert defined("Cantinflas fue un actor mexicano.", "es") == [("Cantinflas", "PERSON")]
+    assert defined("La empresa es un banco.", "es") == []
