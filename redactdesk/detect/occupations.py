@@ -1,6 +1,7 @@
-"""Job titles are no names: "promoted to Chief Strategy Officer", "works as a Water engineer",
-"Job title: Surveyor, rural practice" — the cased taggers read a capitalised job title as a person
-or an organisation, and its surrogate would then be somebody's name ("works as a David Walls").
+"""Job titles and offices are no names: "promoted to Chief Strategy Officer", "works as a Water
+engineer", "Job title: Surveyor, rural practice", "The Senator from Ohio" — the taggers read a
+capitalised job title or office as a person or an organisation, and its surrogate would then be
+somebody's name ("works as a David Walls"). :func:`job_titles_are_no_names` drops them after the vote.
 
 The vocabulary is Faker's list of job titles for the language (en_US: 639 titles of the UK
 occupation list; es_ES: 474 of the ISCO list), read from the pinned package: every word of a
@@ -14,6 +15,11 @@ import functools
 import importlib
 import re
 from collections.abc import Sequence
+
+from redactdesk.core.types import Span
+from redactdesk.detect.lists import DENY_SOURCE
+from redactdesk.detect.sources import DetectDoc
+from redactdesk.lang.lexicon import word_list
 
 _WORD = re.compile(r"[^\W\d_][\w'’.&-]*")
 _LOCALES = {"en": "en_US", "es": "es_ES"}
@@ -80,3 +86,59 @@ def job_title_at(lower: Sequence[str], start: int, end: int, language: str) -> b
         if any(p in heads for p in parts):
             return True
     return False
+
+
+_JOB_TITLE_KINDS = frozenset({"PERSON", "ORGANIZATION", "LOCATION"})
+_ARTICLES = frozenset({"the", "el", "la", "los", "las"})
+_DETERMINERS = _ARTICLES | {"a", "an", "our", "your", "their", "his", "her", "its", "un", "una", "nuestro", "nuestra"}
+
+
+def _office_alone(doc: DetectDoc, s: Span, offices: frozenset[str]) -> bool:
+    """An organisation or place of one office word, or of office words after an article (the
+    lexicon's ``office_titles``: "Bruce Stillman, President", "The Senator from Ohio"). "Thailand's
+    ousted Prime Minister" stays for review."""
+    return s.category in ("ORGANIZATION", "LOCATION") and bool(offices) and (
+        s.end_word - s.start_word == 1 or s.start_word > 0 and doc.lower[s.start_word - 1] in _DETERMINERS) and all(
+        w.strip(".,;:!?'’").lower().removesuffix("'s") in offices for w in doc.words[s.start_word:s.end_word])
+
+
+def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: frozenset[str]) -> list[Span]:
+    """The spans without the job titles and offices read as names. Kept: a job title after a personal
+    title (``personal_titles``: "Dr. Brewer"), one word that is also a listed name ("Brewer",
+    "Lawyer"), several with a name that is no everyday word among them, and "The Economist" (an
+    article opens a paper's or a band's name, not a job title); what the project's deny list named."""
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    offices = word_list(doc.lex, "office_titles") if doc.lex else frozenset()
+    out = []
+    for s in spans:
+        if DENY_SOURCE in s.sources:
+            out.append(s)
+            continue
+        if _office_alone(doc, s, offices):
+            continue
+        if s.category in _JOB_TITLE_KINDS and doc.lower[s.start_word].strip(".,;:") not in _ARTICLES \
+                and job_title_at(doc.lower, s.start_word, s.end_word, doc.language) \
+                and (not s.start_word or doc.lower[s.start_word - 1].strip(".,;:") not in personal_titles):
+            names = load_world_names()
+            keys = [fold_key(w) for w in doc.words[s.start_word:s.end_word]]
+            if not (names.is_name(keys[0]) if len(keys) == 1 else
+                    any(names.is_name(k) and not names.is_common(k) for k in keys)):
+                continue
+        out.append(s)
+    return out
+
+
+def job_before(doc: DetectDoc, w: int) -> bool:
+    """"a reporter at | The New York Times", "engineer for | Google": a job word, then at/for/with
+    before word ``w`` — the organisation is where someone works."""
+    if w < 2 or doc.lower[w - 1] not in ("at", "for", "with", "en", "para", "con"):
+        return False
+    job = doc.lower[w - 2].strip(".,;:")
+    heads = job_vocabulary(doc.language)[1]
+    offices = word_list(doc.lex, "office_titles") if doc.lex else frozenset()
+    return job in heads or job.removesuffix("s") in heads or job in offices or job in _WORKERS
+
+
+_WORKERS = frozenset({"reporter", "employee", "intern", "staff", "empleado", "empleada", "becario", "becaria"})

@@ -21,6 +21,8 @@ from redactdesk.core.types import Conversation, Span, SpanStatus
 from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
+from redactdesk.detect.occupations import job_titles_are_no_names
+from redactdesk.detect.platforms import platforms_are_no_employers
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
 from redactdesk.detect.scheme_names import schemes_are_no_names
 from redactdesk.detect.sources import DetectDoc, Source
@@ -87,8 +89,8 @@ def detect_docs(
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
-        spans = schemes_are_no_names(doc, _job_titles_are_no_names(doc, _kin_are_no_people(doc, spans)))
-        spans = _platforms_are_no_employers(doc, spans)
+        spans = job_titles_are_no_names(doc, _kin_are_no_people(doc, spans), joinable_titles())
+        spans = platforms_are_no_employers(doc, schemes_are_no_names(doc, spans))
         if "NRP" in tax:
             spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
@@ -445,81 +447,6 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         return spans
     return [s for s in spans if s.category != "PERSON" or not all(
         _without_possessive(w) in kin for w in doc.lower[s.start_word:s.end_word] if w not in _POSSESSIVE_WORDS)]
-
-
-_JOB_TITLE_KINDS = frozenset({"PERSON", "ORGANIZATION", "LOCATION"})
-_ARTICLES = frozenset({"the", "el", "la", "los", "las"})
-_DETERMINERS = _ARTICLES | {"a", "an", "our", "your", "their", "his", "her", "its", "un", "una", "nuestro", "nuestra"}
-
-
-def _job_titles_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
-    """A name that is a job title ("promoted to Chief Strategy Officer", "Ceramics Designer", "Bryan
-    Moreno, Geoscientist", "Job title: Surveyor, rural practice") names no one: its surrogate would
-    be a person's or a firm's name. Kept: a title after a personal title ("Dr. Brewer"), one word
-    that is also a listed name ("Brewer", "Lawyer"), several with a name that is no everyday word
-    among them, and "The Economist" (an article opens a paper's or a band's name, not a job title).
-    An organisation or place of one office word, or of office words after an article (the lexicon's
-    ``office_titles``: "Bruce Stillman, President", "The Senator from Ohio"), is none either;
-    "Thailand's ousted Prime Minister" stays for review."""
-    from redactdesk.detect.occupations import job_title_at
-    from redactdesk.detect.worldnames import load_world_names
-    from redactdesk.lang.folding import fold_key
-
-    offices = word_list(doc.lex, "office_titles") if doc.lex else frozenset()
-    out = []
-    for s in spans:
-        if s.category in ("ORGANIZATION", "LOCATION") and DENY_SOURCE not in s.sources and offices and (
-                s.end_word - s.start_word == 1 or s.start_word and doc.lower[s.start_word - 1] in _DETERMINERS) and all(
-                w.strip(".,;:!?'’").lower().removesuffix("'s") in offices for w in doc.words[s.start_word:s.end_word]):
-            continue  # "The Senator from Ohio", "met the Governor": the office, said alone
-        if s.category in _JOB_TITLE_KINDS and DENY_SOURCE not in s.sources \
-                and doc.lower[s.start_word].strip(".,;:") not in _ARTICLES \
-                and job_title_at(doc.lower, s.start_word, s.end_word, doc.language) \
-                and (not s.start_word or doc.lower[s.start_word - 1].strip(".,;:") not in joinable_titles()):
-            names = load_world_names()
-            keys = [fold_key(w) for w in doc.words[s.start_word:s.end_word]]
-            if not (names.is_name(keys[0]) if len(keys) == 1 else
-                    any(names.is_name(k) and not names.is_common(k) for k in keys)):
-                continue
-        out.append(s)
-    return out
-
-
-def _platforms_are_no_employers(doc: DetectDoc, spans: list[Span]) -> list[Span]:
-    """A service everybody uses or a medium everybody reads, as an organisation ("post it on facebook",
-    "what's new on the new york times", "yahoo news"), names no one's organisation: the issue's media
-    types stay unflagged. One an employer, greeting or market cue names ("i work at google", "thank you
-    for calling spotify", "stock prices for google"), or a job before it ("a reporter at The New York
-    Times"), stays. The lexicon's ``media_platforms`` and ``media_words``."""
-    platforms = {tuple(p.split()) for p in word_list(doc.lex, "media_platforms")} if doc.lex else set()
-    if not platforms or not any(s.category == "ORGANIZATION" for s in spans):
-        return spans
-    media_words = word_list(doc.lex, "media_words")
-    cues = [ph for key in ("org_cue_employer", "org_cue_greeting", "org_cue_market_before") for ph in doc.lex.hot(key)]
-    after = list(doc.lex.hot("org_cue_market_after"))
-    out = []
-    for s in spans:
-        if s.category == "ORGANIZATION" and DENY_SOURCE not in s.sources:
-            words = [_without_possessive(w).lower() for w in doc.words[s.start_word:s.end_word]]
-            while len(words) > 1 and words[-1] in media_words:
-                words.pop()
-            start = s.start_word - (1 if s.start_word and doc.lower[s.start_word - 1] == "the" else 0)
-            if tuple(words) in platforms and doc.find_phrase(cues, start - 4, start) is None \
-                    and doc.find_phrase(after, s.end_word, s.end_word + 3) is None and not _job_before(doc, start):
-                continue
-        out.append(s)
-    return out
-
-
-def _job_before(doc: DetectDoc, w: int) -> bool:
-    """"a reporter at | The New York Times", "engineer for | Google": a job word, then at/for/with."""
-    from redactdesk.detect.occupations import job_vocabulary
-
-    if w < 2 or doc.lower[w - 1] not in ("at", "for", "with", "en", "para", "con"):
-        return False
-    job = doc.lower[w - 2].strip(".,;:")
-    return job in job_vocabulary(doc.language)[1] or job.removesuffix("s") in job_vocabulary(doc.language)[1] \
-        or job in word_list(doc.lex, "office_titles") or job in ("reporter", "employee", "intern", "staff")
 
 
 def _without_possessive(word: str) -> str:
