@@ -38,6 +38,19 @@ class Hit:
         object.__setattr__(self, "score", min(1.0, max(0.0, float(self.score))))
 
 
+def is_cased(words: Sequence[str]) -> bool:
+    """True when capitals carry information: some words capitalised, most not shouting."""
+    alpha = [w for w in words if any(c.isalpha() for c in w)]
+    if not alpha:
+        return False
+    title = sum(1 for w in alpha if w[:1].isupper() and any(c.islower() for c in w)
+                and w not in ("I'm", "I'll", "I've", "I'd"))
+    upper = sum(1 for w in alpha if w.isupper() and len(w) > 1)
+    if upper > 0.6 * len(alpha):
+        return False
+    return title >= 1
+
+
 @dataclass
 class DetectDoc:
     """The view of one conversation every source works on: raw words, cleaned lower-case words,
@@ -153,12 +166,10 @@ class DetectDoc:
         return best
 
     def cased(self) -> bool:
-        """Whether capitals carry information in these words (:func:`worldnames.is_cased`), worked
-        out once per document: a dozen passes ask."""
+        """Whether capitals carry information in these words (:func:`is_cased`), worked out once per
+        document: a dozen passes ask."""
         value = self.cache.get("_cased")
         if value is None:
-            from redactdesk.detect.worldnames import is_cased
-
             value = self.cache["_cased"] = is_cased(self.words)
         return value
 

@@ -7,7 +7,7 @@ turned into spoken form) over each turn's words cleaned exactly as at training t
 (:func:`clean_token`), so written and spoken input read the same. Words
 that clean to nothing (punctuation) are skipped and the entity's word range maps back over them.
 
-Cased writing (:func:`~redactdesk.detect.worldnames.is_cased`: Whisper's transcripts, typed text)
+Cased writing (:func:`~redactdesk.detect.sources.is_cased`: Whisper's transcripts, typed text)
 goes to a second model when one is bundled (``tagger_<lang>_cased``, ``train_tagger --cased``: the
 same public sentences as written, with their case), which reads the capitals a lower-case model
 throws away. On the public written dev sets

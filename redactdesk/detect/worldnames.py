@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,19 +164,6 @@ def strip_word(raw: str) -> str:
     elif s.endswith("'") and len(s) > 2:
         s = s[:-1]
     return s.strip(_EDGE + "'")
-
-
-def is_cased(words: Sequence[str]) -> bool:
-    """True when capitals carry information: some words capitalised, most not shouting."""
-    alpha = [w for w in words if any(c.isalpha() for c in w)]
-    if not alpha:
-        return False
-    title = sum(1 for w in alpha if w[:1].isupper() and any(c.islower() for c in w)
-                and w not in ("I'm", "I'll", "I've", "I'd"))
-    upper = sum(1 for w in alpha if w.isupper() and len(w) > 1)
-    if upper > 0.6 * len(alpha):
-        return False
-    return title >= 1
 
 
 _ABBREV_DOT = frozenset("mr mrs ms dr prof st sr sra srta jr no nº vs etc inc ltd co corp jr sen rep gen col capt lt "

@@ -199,7 +199,7 @@ def _write_report(out: Path, lines: list[str], report: dict) -> None:
     cased = report["settings"].get("cased")
     what = ("Input: words as written — case kept, numbers as digits, punctuation stripped from word edges —\n"
             "cleaned exactly as `redactdesk.detect.tagger.clean_token(word, keep_case=True)` does at detection\n"
-            "time; the detector uses this model for cased writing (`redactdesk.detect.worldnames.is_cased`)."
+            "time; the detector uses this model for cased writing (`redactdesk.detect.sources.is_cased`)."
             if cased else
             "Input: words as ASR writes them (lower case, no punctuation),\n"
             "cleaned exactly as `redactdesk.detect.tagger.clean_token` does at detection time.")

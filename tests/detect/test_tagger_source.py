@@ -73,7 +73,7 @@ def test_a_function_word_the_tagger_runs_on_into_is_trimmed_from_the_name():
 
 
 def test_cased_writing_is_told_from_lower_and_upper_case():
-    from redactdesk.detect.worldnames import is_cased
+    from redactdesk.detect.sources import is_cased
 
     assert is_cased("My name is Maria Lopez".split())
     assert is_cased("he played for FC Basel".split())
