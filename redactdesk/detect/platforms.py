@@ -8,11 +8,13 @@ lexicon's ``media_platforms`` and the ``media_words`` said after them ("yahoo ne
 
 from __future__ import annotations
 
+import functools
+
 from redactdesk.core.types import Span
 from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.occupations import job_before
 from redactdesk.detect.sources import DetectDoc
-from redactdesk.lang.lexicon import word_list
+from redactdesk.lang.lexicon import Lexicon, word_list
 
 _CUES_BEFORE = ("org_cue_employer", "org_cue_greeting", "org_cue_market_before")
 _CUE_WORDS_BEFORE = 4
@@ -22,12 +24,18 @@ def _bare(word: str) -> str:
     return word.strip(".,;:!?\"").lower().removesuffix("'s").removesuffix("’s")
 
 
+@functools.lru_cache(maxsize=4)
+def _platforms(lex: Lexicon) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(p.split()) for p in word_list(lex, "media_platforms"))
+
+
 def platforms_are_no_employers(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The spans without the organisations that are a service or medium said as such."""
-    platforms = {tuple(p.split()) for p in word_list(doc.lex, "media_platforms")} if doc.lex else set()
-    if not platforms or not any(s.category == "ORGANIZATION" for s in spans):
+    if doc.lex is None or not any(s.category == "ORGANIZATION" for s in spans):
         return spans
-    assert doc.lex is not None
+    platforms = _platforms(doc.lex)
+    if not platforms:
+        return spans
     media_words = word_list(doc.lex, "media_words")
     before = [ph for key in _CUES_BEFORE for ph in doc.lex.hot(key)]
     after = list(doc.lex.hot("org_cue_market_after"))
