@@ -138,8 +138,11 @@ class DetectDoc:
 
     def occurrences(self, phrase: tuple[str, ...]) -> list[int]:
         """Start indices of every occurrence of ``phrase`` (lower-case words) in the document."""
+        at = self._word_index().get(phrase[0])
+        if not at:  # most phrases a pass asks for are not said at all: no comprehension to run
+            return []
         n = len(phrase)
-        return [i for i in self._word_index().get(phrase[0], ()) if tuple(self.lower[i : i + n]) == phrase]
+        return [i for i in at if tuple(self.lower[i : i + n]) == phrase]
 
     def find_phrase(self, phrases: Iterable[tuple[str, ...]], lo: int, hi: int) -> tuple[int, tuple[str, ...]] | None:
         """The last (closest to ``hi``) phrase found wholly inside words ``[lo, hi)``, with its start
