@@ -9,6 +9,7 @@ the conversation's old suggestions with the new ones.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import re
@@ -81,6 +82,7 @@ def detect_docs(
             raise DetectError(f"source {src.name!r} returned {len(results)} results for {len(docs)} documents")
         for i, hits in enumerate(results):
             per_doc[i].extend(hits)
+    _freeze_loaded_models({d.language for d in docs})
     allow_list = [*default_allow(), *allow] if default_allow_list else list(allow)
     deny = list(deny)
     out: list[list[Span]] = []
@@ -102,6 +104,23 @@ def detect_docs(
         spans = _with_time_after(doc, spans)
         out.append(_with_possessives(doc.words, spans))
     return out
+
+
+_FROZEN_LANGUAGES: set[str] = set()
+
+
+def _freeze_loaded_models(languages: set[str]) -> None:
+    """Once a language's models and word lists are loaded (its first detection), move every object
+    alive to the garbage collector's permanent generation (:func:`gc.freeze`): its full collections
+    then stop walking millions of long-lived objects — spaCy's vocabularies, the name and place
+    lists. A tenth of detection time on the public sets went to those walks (names spoken: 2.96 s
+    with collection as usual, 2.72-2.76 s frozen or without collection). Cycles already garbage are
+    collected first, so nothing is frozen that should have been freed."""
+    new = languages - _FROZEN_LANGUAGES
+    if new:
+        _FROZEN_LANGUAGES.update(new)
+        gc.collect()
+        gc.freeze()
 
 
 _INITIALS = frozenset("bcdfghjklmnpqrstvwxz")  # no vowel: "a", "i", "u", "y", "e", "o" are words too
