@@ -136,3 +136,15 @@ def test_a_m_after_a_time_is_no_spelling_and_a_time_after_a_comma_stays_apart():
     assert "SPELLED_LETTERS" not in {s["category"] for s in detect_texts([text], "en")[0]}
     text = "meet on 07/23/2025, 10:00 works"
     assert [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]] == ["07/23/2025"]
+
+
+def test_the_loaded_models_are_frozen_out_of_the_collectors_walks():
+    """After a language's first detection its models and lists sit in the permanent generation
+    (gc.freeze): full collections stop walking them; detection gives the same spans after."""
+    import gc
+
+    from redactdesk.detect.pipeline import detect_texts
+
+    first = detect_texts(["my name is maria lopez and i live in leeds"], "en")
+    assert gc.get_freeze_count() > 0
+    assert detect_texts(["my name is maria lopez and i live in leeds"], "en") == first
