@@ -3,8 +3,8 @@ engineer", "Job title: Surveyor, rural practice", "The Senator from Ohio" — th
 capitalised job title or office as a person or an organisation, and its surrogate would then be
 somebody's name ("works as a David Walls"). :func:`job_titles_are_no_names` drops them after the vote.
 
-The vocabulary is Faker's list of job titles for the language (en_US: 639 titles of the UK
-occupation list; es_ES: 474 of the ISCO list), read from the pinned package: every word of a
+The vocabulary is Faker's list of job titles for the language (en_US: 639 titles; es_ES: 474),
+read from the pinned package: every word of a
 title, and its *head* — the noun that says what the person is (English: the last word before a
 qualifier, "Engineer, land" -> engineer; Spanish: the first, "Ingeniero mecánico" -> ingeniero).
 """
