@@ -15,6 +15,7 @@ import functools
 from collections.abc import Callable
 
 from redactdesk.detect.sources import DetectDoc, Hit
+from redactdesk.detect.worldnames import word_view
 
 SOURCE = "patterns"
 MAX_NAME = 5  # words of the name
@@ -29,14 +30,6 @@ def _nouns(lex) -> dict[str, str]:
     """Noun -> category from the lexicon's ``definition_nouns``."""
     spec = (lex.raw or {}).get("definition_nouns") or {}
     return {str(w).lower(): cat for cat, words in spec.items() for w in words or ()}
-
-
-def _sentence_starts(doc: DetectDoc) -> set[int]:
-    starts = {0, *doc.breaks}
-    for i, w in enumerate(doc.words[:-1]):
-        if w.rstrip("\"')”’").endswith((".", "!", "?")):
-            starts.add(i + 1)
-    return starts
 
 
 def find_defined_names(doc: DetectDoc, free: Callable[[int, int], bool]) -> list[Hit]:
@@ -55,7 +48,8 @@ def find_defined_names(doc: DetectDoc, free: Callable[[int, int], bool]) -> list
     stop = lex.stop_words
     cased = doc.cased()
     hits: list[Hit] = []
-    for s in sorted(_sentence_starts(doc)):
+    starts = word_view(doc).sent_start
+    for s in (k for k, first in enumerate(starts) if first):
         a = s + 1 if s < len(lower) and lower[s] in ("the", "el", "la", "los", "las") else s
         v = a
         while v < len(lower) and v - a < MAX_NAME and lower[v] not in be and (

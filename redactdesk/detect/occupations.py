@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from redactdesk.core.types import Span
 from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.sources import DetectDoc
+from redactdesk.detect.worldnames import load_world_names, strip_word
+from redactdesk.lang.folding import fold_key
 from redactdesk.lang.lexicon import word_list
 
 _WORD = re.compile(r"[^\W\d_][\w'’.&-]*")
@@ -99,7 +101,7 @@ def _office_alone(doc: DetectDoc, s: Span, offices: frozenset[str]) -> bool:
     ousted Prime Minister" stays for review."""
     return s.category in ("ORGANIZATION", "LOCATION") and bool(offices) and (
         s.end_word - s.start_word == 1 or s.start_word > 0 and doc.lower[s.start_word - 1] in _DETERMINERS) and all(
-        w.strip(".,;:!?'’").lower().removesuffix("'s") in offices for w in doc.words[s.start_word:s.end_word])
+        strip_word(w).lower() in offices for w in doc.words[s.start_word:s.end_word])
 
 
 def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: frozenset[str]) -> list[Span]:
@@ -107,9 +109,6 @@ def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: 
     title (``personal_titles``: "Dr. Brewer"), one word that is also a listed name ("Brewer",
     "Lawyer"), several with a name that is no everyday word among them, and "The Economist" (an
     article opens a paper's or a band's name, not a job title); what the project's deny list named."""
-    from redactdesk.detect.worldnames import load_world_names
-    from redactdesk.lang.folding import fold_key
-
     offices = word_list(doc.lex, "office_titles") if doc.lex else frozenset()
     out = []
     for s in spans:

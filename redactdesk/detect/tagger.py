@@ -274,13 +274,6 @@ def _listed_name_in(stretch: Sequence[str]) -> bool:
     return any(names.is_name(k) or places.get(k) for k in (fold_key(w) for w in stretch))
 
 
-@functools.lru_cache(maxsize=4)
-def _weekdays(language: str) -> frozenset[str]:
-    from redactdesk.lang.calendar import weekday_words
-
-    return frozenset(w.lower() for w in weekday_words(language))
-
-
 def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, person: bool) -> tuple[int, int]:
     """Where a name the tagger read in cased writing starts and ends: at its first capital when only
     lower-case function or everyday words come before it ("economies of Western Europe"; a particle
@@ -433,7 +426,7 @@ class TaggerSource:
                     if len(stretch) == 1 and stretch[0].islower() and docs[i].lex is not None and (
                             stretch[0] in context_words(docs[i].lex)):
                         continue  # "exp 11/2025 cvv 123": a word that frames an item is none
-                    if len(stretch) == 1 and stretch[0].lower() in _weekdays(lang):
+                    if len(stretch) == 1 and docs[i].lex is not None and stretch[0].lower() in docs[i].lex.weekdays:
                         continue  # "admitted on Monday": a day is the date source's, no organisation
                     if _lower_in_cased(docs[i], w0, w1) and not distinctive(stretch, lang) and not _listed_name_in(stretch):
                         continue  # cased writing: "luthier", "city councilman" — everyday words, no capital
