@@ -334,7 +334,9 @@ class _IdFinder:
                 deferred.append(c)
                 continue
             self.add_chars(c)
-        for c in find_cued_phone_shapes(text):
+        phone_words = self.lex.hot("phone")
+        said = self.doc.find_phrase(phone_words, 0, len(self.doc.words)) is not None
+        for c in find_cued_phone_shapes(text) if said else ():
             r = self.written.words(c.start, c.end)
             if r is not None and not any(self.used[k] for k in range(*r)) and self._phone_word_before(*r):
                 self.add_chars(c)
