@@ -36,6 +36,7 @@ from redactdesk.detect.validators import (
 from redactdesk.detect.worldnames import word_set
 from redactdesk.detect.written_dates import is_written_date
 from redactdesk.lang.calendar import month_keys
+from redactdesk.lang.digits import CURRENCY_SIGNS
 from redactdesk.lang.lexicon import word_list
 
 SOURCE = "patterns"
@@ -59,8 +60,9 @@ _AGE_AFTER = frozenset({"years old", "year old", "yrs old", "yr old", "year olds
 _MONTH_YEAR = re.compile(r"(?<![\w/.-])(\d{1,2})\s?[/-]\s?(\d{2}|\d{4})(?![\w/.-]|[.,]\d)")
 # an amount written with its currency's sign: "$1,200", "US$5.99", "€45.50", "45,50€", "£3.2m", "(£250)"
 _NUMBER = r"\d+(?:[,.'\u00a0\u202f]\d{3})*(?:[.,]\d{1,2})?(?:k|m|bn|K|M)?"
-_WRITTEN_MONEY = re.compile(rf"\(?(?:[A-Z]{{1,3}})?[$€£¥₹₩₽]{_NUMBER}\)?|\(?{_NUMBER}[€£$¥₹₽]\)?")
-_CURRENCY_SIGN = frozenset("$€£¥₹₩₽")
+_SIGN = f"[{re.escape(CURRENCY_SIGNS)}]"
+_WRITTEN_MONEY = re.compile(rf"\(?(?:[A-Z]{{1,3}})?{_SIGN}{_NUMBER}\)?|\(?{_NUMBER}{_SIGN}\)?")
+_CURRENCY_SIGN = frozenset(CURRENCY_SIGNS)
 _IBAN_COUNTRIES = frozenset("es gb de fr it nl pt ie be at ch lu pl se dk fi no mt cy gr".split())
 
 

@@ -7,6 +7,7 @@
 - :data:`SPANISH_TENS`: "treinta".."noventa", joined to their units with "y".
 - :data:`MISHEARD_DIGITS`: words a recogniser writes for a digit said inside a digit string
   ("for one one" = 4 1 1; "won" = 1). Only read as digits between other digits.
+- :data:`CURRENCY_SIGNS`: the signs an amount is written with ("$1,200", "45,50€").
 - :data:`AGE_WORD`: an age written as one word ("67-year-old", "3-month-olds"): its number, then
   the words after it (hyphen included).
 """
@@ -15,6 +16,9 @@ from __future__ import annotations
 
 import re
 
+# the signs an amount is written with, before or after it ("$1,200", "45,50€"): detection reads
+# such amounts and substitution changes their digits
+CURRENCY_SIGNS = "$€£¥₹₩₽"
 AGE_WORD = re.compile(r"(\d{1,3})([-–](?:year|yr|month|week)s?[-–]olds?)", re.IGNORECASE)
 
 DIGIT_WORDS: dict[str, tuple[str, ...]] = {

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from redactdesk.lang.alphabet import ONE_LETTER_WORDS
-from redactdesk.lang.digits import AGE_WORD, DIGIT_WORDS
+from redactdesk.lang.digits import AGE_WORD, CURRENCY_SIGNS, DIGIT_WORDS
 from redactdesk.substitute.numbers import (
     REPEAT_WORDS,
     ZERO_ALIASES,
@@ -32,8 +32,9 @@ LETTERS = string.ascii_uppercase
 _NUMERAL = re.compile(r"^\d(?:[\d\-./]*\d)?$")
 # an amount written with its currency's sign ("$1,200", "US$5.99", "45,50€", "£3.2m"): the sign,
 # the separators and a size letter stay as they are, the digits change
-_WRITTEN_AMOUNT = re.compile(r"^(?:[A-KM-Z]{0,3}[$€£¥₹₩₽])?\d(?:[\d,.'\u00a0\u202f]*\d)?(?:k|m|bn|K|M)?[€£$¥₹₽]?$")
-_CURRENCY = re.compile(r"[$€£¥₹₩₽]")
+_SIGN = f"[{re.escape(CURRENCY_SIGNS)}]"
+_WRITTEN_AMOUNT = re.compile(rf"^(?:[A-KM-Z]{{0,3}}{_SIGN})?\d(?:[\d,.'\u00a0\u202f]*\d)?(?:k|m|bn|K|M)?{_SIGN}?$")
+_CURRENCY = re.compile(_SIGN)
 # A written code mixing capitals and digits ("JH704755", "H704725", "SP-733551"): a recogniser
 # writes a spelled reference this way when it hears it clearly.
 _CODE = re.compile(r"^(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z\d](?:[A-Za-z\d\-./]*[A-Za-z\d])?$")
