@@ -246,6 +246,62 @@ def test_the_spacy_tagger_reads_a_turn_of_everyday_words_only_when_the_contextua
     assert read_by_spacy == texts  # without the contextual tagger the spaCy tagger reads everything
 
 
+def test_the_spacy_tagger_reads_while_the_contextual_tagger_runs_and_the_hits_are_those_of_one_after_the_other(
+        monkeypatch):
+    """Speed on two cores: the network runs in a second thread while the spaCy tagger reads the turns
+    it reads whatever the network finds; the turns it reads only because the network proposed
+    something follow. The hits are those of reading one model after the other."""
+    import threading
+
+    from redactdesk.detect.tagger import TaggerSource
+
+    spacy_started = threading.Event()
+    seen_by_encoder: list[bool] = []
+    spacy_reads: list[list[int]] = []
+    monkeypatch.setattr(TaggerSource, "_backends", classmethod(lambda cls, d, model: ("encoder", "spacy")))
+
+    def found(docs, idx, names):
+        return [(i, docs[i].words, list(range(len(docs[i].words))),
+                 [(k, k + 1, cat, p) for k, w in enumerate(docs[i].words) for cat, p in [names.get(w, (None, 0))]
+                  if cat]) for i in idx]
+
+    def encoder(docs, idx, lang, cased, bs):
+        seen_by_encoder.append(spacy_started.wait(timeout=10))  # the spaCy tagger reads meanwhile
+        return found(docs, idx, {"news": ("ORGANIZATION", 0.95), "anneliese": ("PERSON", 0.95)})
+
+    def spacy(docs, idx, lang, cased, bs):
+        spacy_started.set()
+        spacy_reads.append(list(idx))
+        return found(docs, idx, {"hitzig": ("PERSON", None), "anneliese": ("PERSON", None)})
+
+    monkeypatch.setattr(TaggerSource, "_encoder_entities", staticmethod(encoder))
+    monkeypatch.setattr(TaggerSource, "_spacy_entities", staticmethod(spacy))
+    texts = ["turn on the news", "call hitzig now", "what time is it", "put me through to anneliese"]
+    src = TaggerSource()
+    hits = src.apply([DetectDoc.from_words(t.split()) for t in texts], src.validate(None))
+    assert seen_by_encoder == [True]
+    assert spacy_reads == [[1, 3], [0]]  # the first name's and the unlisted word's turns, then the network's find
+    read = [(i, h.start_word, h.category, "both" in h.reason) for i, doc_hits in enumerate(hits) for h in doc_hits]
+    assert read == [(0, 3, "ORGANIZATION", False), (1, 1, "PERSON", False),
+                    (3, 4, "PERSON", False), (3, 4, "PERSON", False)]
+
+
+def test_a_failing_spacy_tagger_fails_the_detection_while_the_contextual_tagger_runs(monkeypatch):
+    from redactdesk.detect.tagger import TaggerSource
+
+    monkeypatch.setattr(TaggerSource, "_backends", classmethod(lambda cls, d, model: ("encoder", "spacy")))
+    monkeypatch.setattr(TaggerSource, "_encoder_entities", staticmethod(
+        lambda docs, idx, lang, cased, bs: [(i, docs[i].words, list(range(len(docs[i].words))), []) for i in idx]))
+
+    def spacy(docs, idx, lang, cased, bs):
+        raise MemoryError("spaCy ran out")
+
+    monkeypatch.setattr(TaggerSource, "_spacy_entities", staticmethod(spacy))
+    src = TaggerSource()
+    with pytest.raises(MemoryError):
+        src.apply([DetectDoc.from_words("call hitzig now".split())], src.validate(None))
+
+
 @pytest.mark.parametrize("turn", ["space research", "entertainment news", "catch a ride", "social info", "fashion"])
 def test_a_lower_case_turn_of_everyday_words_is_no_organisation(turn):
     assert ("ORGANIZATION" not in {c for _, c in _spans(turn)})
