@@ -353,3 +353,21 @@ def test_a_one_word_person_that_is_only_a_listed_place_is_a_place():
     text = "In an interview, the mayor of Springfield, Dana Whitfield, said the plan would go ahead."
     got = {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}
     assert ("Springfield", "CITY") in got and ("Dana Whitfield", "PERSON") in got
+
+
+@pytest.mark.parametrize("words, expected", [
+    (["gossiping", "about", "celebrities"], False),  # inflections of everyday words are everyday
+    (["list", "the", "availables"], False),
+    (["stopped", "carried"], False),
+    (["adeyemi"], True),                              # a word no list knows
+    (["hastings"], True),                             # a listed name stays distinctive, inflected or not
+])
+def test_an_inflected_everyday_word_is_no_distinctive_word(words, expected):
+    from redactdesk.detect.tagger import distinctive
+
+    assert distinctive(words, "en") is expected
+
+
+@pytest.mark.parametrize("turn", ["gossiping about celebrities", "list the availables"])
+def test_a_turn_of_inflected_everyday_words_is_no_organisation(turn):
+    assert not [s for s in detect_texts([turn], "en")[0] if s["category"] == "ORGANIZATION"]
