@@ -20,6 +20,9 @@ def trimmed(text, start, end, language="en"):
     ("play maggie rogers concert tickets", 1, 5, "maggie rogers"),
     ("remind me to call sarah tomorrow", 4, 6, "sarah"),
     ("llamé a juan ayer", 2, 4, "juan"),
+    ("what year was elvis born", 3, 5, "elvis"),           # what is said of the person
+    ("the date of my friend sams business", 5, 7, "sams"),  # what belongs to the person
+    ("remind me of anneliese birthday", 3, 5, "anneliese"),
 ])
 def test_a_day_or_a_title_word_after_a_name_is_cut_off(text, start, end, name):
     lang = "es" if text.startswith("llamé") else "en"
