@@ -1063,14 +1063,15 @@ class _Finder:
                                        f"name after '{' '.join(ph)}'", strong=strength == "strong")
         self._name_answers(gaz)
         self._names_after_kin()
-        # a name before a cue: "Karen speaking", "Juan al habla"
-        for ph in self.lex.hot("name_cue_right"):
+        # a name before a cue: "Karen speaking", "Juan al habla"; before what a sentence says of a
+        # person only a word of no list ("Stoloff was born in"): listed names there are the lists' find
+        said_of = set(self.lex.hot("name_cue_said_of"))
+        for ph in (*self.lex.hot("name_cue_right"), *said_of):
             for w in doc.occurrences(ph):
                 e = w
                 s = e
-                while s - 1 >= 0 and e - s < 3 and lower[s - 1].isalpha() and gaz.is_name(lower[s - 1]) and (
-                    lower[s - 1] not in stop
-                ):
+                while ph not in said_of and s - 1 >= 0 and e - s < 3 and lower[s - 1].isalpha() and gaz.is_name(
+                        lower[s - 1]) and lower[s - 1] not in stop:
                     s -= 1
                 if s == e and e > 0 and self._unknown_word(lower[e - 1], gaz) and (e - 1) not in doc.breaks[:1]:
                     s = e - 1  # "Paulette speaking": a word that is no everyday word, right before the cue

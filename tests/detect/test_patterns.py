@@ -387,3 +387,19 @@ def test_a_name_after_a_cue_in_cased_writing_ends_at_its_last_capital():
 ])
 def test_the_cents_said_after_the_currency_are_part_of_the_amount(text, amount):
     assert ("MONEY", amount) in found(text)
+
+
+@pytest.mark.parametrize("text,name,lang", [
+    ("hazelwick was born in leeds", "hazelwick", "en"),            # a word of no list, then what is said of it
+    ("in two thousand and six brodowski was elected as a councillor", "brodowski", "en"),
+    ("Stoloff was born in Philadelphia.", "Stoloff", "en"),
+    ("bernárdez nació en lima", "bernárdez", "es"),
+])
+def test_a_word_of_no_list_before_what_a_sentence_says_of_a_person_is_a_name(text, name, lang):
+    assert ("PERSON", name) in found(text, lang)
+
+
+@pytest.mark.parametrize("text", ["the idea was born in a pub", "my grandmother died last year",
+                                  "the company was born out of a merger", "he was born in paris"])
+def test_everyday_words_before_born_or_died_are_no_name(text):
+    assert not any(c == "PERSON" for c, _ in found(text))
