@@ -24,7 +24,7 @@ from redactdesk.detect.gazetteer import load_gazetteer
 from redactdesk.detect.holiday_names import holidays_are_no_names
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
 from redactdesk.detect.occupations import job_titles_are_no_names
-from redactdesk.detect.platforms import platforms_are_no_employers
+from redactdesk.detect.platforms import genres_are_no_names, platforms_are_no_employers
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
 from redactdesk.detect.scheme_names import schemes_are_no_names
 from redactdesk.detect.sources import DetectDoc, Source
@@ -94,7 +94,7 @@ def detect_docs(
                                                       forced=forced))
         spans = job_titles_are_no_names(doc, _kin_are_no_people(doc, spans), joinable_titles())
         spans = platforms_are_no_employers(doc, schemes_are_no_names(doc, spans))
-        spans = holidays_are_no_names(doc, spans)
+        spans = genres_are_no_names(doc, holidays_are_no_names(doc, spans))
         if "NRP" in tax:
             spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):

@@ -59,6 +59,30 @@ def test_a_service_or_medium_everybody_uses_is_no_organisation(text):
     assert not any(s["category"] == "ORGANIZATION" for s in detect_texts([text], "en")[0])
 
 
+@pytest.mark.parametrize("text", ["google the word", "give me the newest new york times",
+                                  "can you google the meaning of that word"])
+def test_a_platform_a_tagger_ran_on_over_or_stopped_in_is_still_a_platform(text):
+    """A tagger read "google the word" as one organisation, and "new york" of "new york times"."""
+    assert not any(s["category"] == "ORGANIZATION" for s in detect_texts([text], "en")[0])
+
+
+def test_a_capitalised_name_that_opens_with_a_platforms_name_stays():
+    text = "Individual poems have appeared in The Times Literary Supplement and elsewhere."
+    assert any(text[s["start"]:s["end"]].endswith("Literary Supplement") for s in detect_texts([text], "en")[0])
+
+
+@pytest.mark.parametrize("text,lang", [("who are the greatest hip hop artists", "en"), ("i like r n b", "en"),
+                                       ("i am hip hop", "en"), ("pon algo de reggaeton", "es")])
+def test_a_kind_of_music_is_no_name(text, lang):
+    assert detect_texts([text], lang)[0] == []
+
+
+@pytest.mark.parametrize("text,name", [("supporting iggy pop on tour", "iggy pop"), ("Rock Hudson starred in it",
+                                                                                       "Rock Hudson")])
+def test_a_name_with_a_genre_word_in_it_stays(text, name):
+    assert name in [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
+
+
 @pytest.mark.parametrize("text,org", [
     ("i work at google in the london office", "google"),  # an employer
     ("thank you for calling spotify how can i help", "spotify"),  # the company answering
