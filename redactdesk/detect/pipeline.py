@@ -19,6 +19,7 @@ from typing import Any
 
 from redactdesk.core.taxonomy import Taxonomy
 from redactdesk.core.types import Conversation, Span, SpanStatus
+from redactdesk.detect.currencies import currencies_are_no_names
 from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
 from redactdesk.detect.holiday_names import holidays_are_no_names
@@ -94,7 +95,7 @@ def detect_docs(
                                                       forced=forced))
         spans = job_titles_are_no_names(doc, _kin_are_no_people(doc, spans), joinable_titles())
         spans = platforms_are_no_employers(doc, schemes_are_no_names(doc, spans))
-        spans = genres_are_no_names(doc, holidays_are_no_names(doc, spans))
+        spans = currencies_are_no_names(doc, genres_are_no_names(doc, holidays_are_no_names(doc, spans)))
         if "NRP" in tax:
             spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
