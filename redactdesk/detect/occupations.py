@@ -11,6 +11,7 @@ qualifier, "Engineer, land" -> engineer; Spanish: the first, "Ingeniero mecánic
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import re
@@ -97,11 +98,38 @@ _DETERMINERS = _ARTICLES | {"a", "an", "our", "your", "their", "his", "her", "it
 
 def _office_alone(doc: DetectDoc, s: Span, offices: frozenset[str]) -> bool:
     """An organisation or place of one office word, or of office words after an article (the
-    lexicon's ``office_titles``: "Bruce Stillman, President", "The Senator from Ohio"). "Thailand's
+    lexicon's ``office_titles``: "Bruce Stillman, President", "The Senator from Ohio"); a person of
+    office words after an article ("the mayor of springfield said": a surname has none). "Thailand's
     ousted Prime Minister" stays for review."""
-    return s.category in ("ORGANIZATION", "LOCATION") and bool(offices) and (
-        s.end_word - s.start_word == 1 or s.start_word > 0 and doc.lower[s.start_word - 1] in _DETERMINERS) and all(
+    after_article = s.start_word > 0 and doc.lower[s.start_word - 1] in _DETERMINERS
+    return bool(offices) and (s.category in ("ORGANIZATION", "LOCATION") and (
+        s.end_word - s.start_word == 1 or after_article) or s.category == "PERSON" and after_article) and all(
         strip_word(w).lower() in offices for w in doc.words[s.start_word:s.end_word])
+
+
+_OF = frozenset({"of", "de", "del"})
+
+
+def _office_of(doc: DetectDoc, s: Span, offices: frozenset[str]) -> Span | None:
+    """"president of poland", "prime minister of liechtenstein", "presidente de Colombia": a name
+    that opens with an office and "of" is the office of the place or body after it. The office is
+    no part of the item; what follows is (a listed place: a LOCATION). None when the span is no such."""
+    if s.category not in _JOB_TITLE_KINDS or not offices:
+        return None
+    k = s.start_word
+    while k < s.end_word and strip_word(doc.words[k]).lower() in offices:
+        k += 1
+    if k == s.start_word or k >= s.end_word - 1 or doc.lower[k] not in _OF:
+        return None
+    k += 1
+    while k < s.end_word - 1 and doc.lower[k] in _ARTICLES:
+        k += 1
+    from redactdesk.detect.places import load_places
+
+    rest = [fold_key(w) for w in doc.words[k:s.end_word]]
+    place = len(rest) == 1 and load_places().get(rest[0]) is not None
+    category = "LOCATION" if place or s.category == "PERSON" and not load_world_names().is_name(rest[0]) else s.category
+    return dataclasses.replace(s, start_word=k, category=category)
 
 
 def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: frozenset[str]) -> list[Span]:
@@ -116,6 +144,10 @@ def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: 
             out.append(s)
             continue
         if _office_alone(doc, s, offices):
+            continue
+        held = _office_of(doc, s, offices)
+        if held is not None:
+            out.append(held)
             continue
         if s.category in _JOB_TITLE_KINDS and doc.lower[s.start_word].strip(".,;:") not in _ARTICLES \
                 and job_title_at(doc.lower, s.start_word, s.end_word, doc.language) \

@@ -79,3 +79,16 @@ def test_an_office_said_alone_is_no_organisation(text):
 
 def test_one_office_word_is_no_organisation():
     assert named("The lab is run by Bruce Stillman, President since 2003.") == ["Bruce Stillman"]
+
+
+@pytest.mark.parametrize("text,item,category,lang", [
+    ("who is president of poland", "poland", "LOCATION", "en"),
+    ("The Governor of Texas signed it.", "Texas", "LOCATION", "en"),
+    ("the mayor of springfield said no", "springfield", None, "en"),
+    ("el presidente de colombia habló hoy", "colombia", None, "es"),
+])
+def test_an_office_of_a_place_or_body_leaves_the_place_or_body(text, item, category, lang):
+    """"president of poland" was one organisation; the office names no one, the place stays an item."""
+    spans = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], lang)[0]]
+    assert not any(v.lower().startswith(("president", "governor", "presidente", "mayor")) for v, _ in spans), spans
+    assert any(v == item and (category is None or c == category) for v, c in spans), spans
