@@ -158,12 +158,19 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     saying or what a name is the title of ("movie", "concert"; the lexicon's ``name_tail_words``) is
     no part of the name: a tagger ran on over it ("set a meeting with john tonight", "play the latest
     vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
-    handles' digits)."""
+    handles' digits). An organisation's last word that is its stock (``org_tail_words``: "coca cola
+    stock") is no part of it either, spoken or written."""
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
-    if doc.cased() or doc.lex is None or not any(
-            s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+    if doc.lex is None:
+        return spans
+    market = word_list(doc.lex, "org_tail_words")
+    for s in spans:  # "how is coca cola stock doing": the stock is the company's, no part of its name
+        while s.category == "ORGANIZATION" and s.end_word - s.start_word > 1 and \
+                _without_possessive(doc.lower[s.end_word - 1].strip(".,;:!?")) in market:
+            s.end_word -= 1
+    if doc.cased() or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
         return spans
     tail = word_list(doc.lex, "name_tail_words")
     names = load_world_names()

@@ -115,3 +115,10 @@ def test_particles_inside_a_name_after_a_cue_belong_to_it(text, name):
     """"Ask for de la Cruz" gave the person "de": the walk after the cue stopped at "la"."""
     (spans,) = detect_texts([text], "en")
     assert name in [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
+
+
+@pytest.mark.parametrize("text,org", [("how is coca cola stock doing today", "coca cola"),
+                                      ("I bought Apple shares last week.", "Apple")])
+def test_a_companys_stock_said_after_it_is_no_part_of_the_organisation(text, org):
+    orgs = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]
+    assert orgs == [org]
