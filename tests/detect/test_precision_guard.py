@@ -91,3 +91,15 @@ def test_a_name_with_a_genre_word_in_it_stays(text, name):
 ])
 def test_a_service_named_as_an_employer_or_company_stays(text, org):
     assert (org, "ORGANIZATION") in {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}
+
+
+@pytest.mark.parametrize("text,lang", [("define swerving", "en"), ("what is the meaning of serendipity", "en"),
+                                       ("give me a synonym for happy", "en"), ("qué significa efímero", "es")])
+def test_a_word_asked_about_is_no_name(text, lang):
+    assert detect_texts([text], lang)[0] == []
+
+
+@pytest.mark.parametrize("text,name", [("define paris", "paris"),
+                                       ("what is the meaning of the name maria", "maria")])
+def test_a_listed_name_or_place_asked_about_stays(text, name):
+    assert name in [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
