@@ -82,6 +82,7 @@ class _Addresses:
         self.n = len(self.keys)
         self.taken = taken
         self.stop = doc.lex.stop_words if doc.lex else frozenset()
+        self.months = doc.lex.months if doc.lex else frozenset()
         self.common = everyday_words()
         self.places = load_places()
         self.names = load_world_names()
@@ -264,6 +265,8 @@ class _Addresses:
         if i > 0 and self.num[i - 1] and self.same(i - 1, i) and not self.v.comma_after[i - 1] and not (
                 self._unit_number_before(i)):
             return 0  # inside a longer number (a phone number, an amount), not a flat's ("Flat 14 10 ...")
+        if i > 0 and self.keys[i - 1] in self.months and self.same(i - 1, i):
+            return 0  # "on april twenty six nineteen ninety the court ruled": a date's day and year
         j = e
         keys = self.keys
         # a comma after the number: before a type ("12, Calle Mayor") or, written, before a name and

@@ -213,3 +213,22 @@ def test_a_military_address_is_not_a_foreign_tax_number():
         (spans,) = detect_texts([text], "en")
         assert [s["category"] for s in spans] == ["ADDRESS"], spans
         assert text[spans[0]["start"]:spans[0]["end"]].startswith("PSC 7428")
+
+
+@pytest.mark.parametrize("text,date", [
+    ("on april twenty six nineteen ninety the court issued the ruling", "april twenty six nineteen ninety"),
+    ("since march twelve high street has been closed", "march twelve"),
+])
+def test_a_day_after_a_month_is_a_date_not_a_house_number(text, date):
+    from redactdesk.detect.pipeline import detect_texts
+
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (date, "DATE") in found and not any(c == "ADDRESS" for _, c in found), found
+
+
+def test_a_house_number_then_the_court_stays_an_address():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "i live at twenty six the court"
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == [
+        ("twenty six the court", "ADDRESS")]
