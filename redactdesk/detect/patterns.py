@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redactdesk.detect.definitions import find_defined_names
+from redactdesk.detect.foreign_script import find_foreign_script
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, SYM, WORD, NToken
 from redactdesk.detect.org_cues import find_organisations_by_cue
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
@@ -192,6 +193,8 @@ class _Finder:
         self.spelled_in_capitals()
         self.names()
         self.months()
+        for h in find_foreign_script(self.doc, self._free_words):
+            self.add_words(h.start_word, h.end_word, h.category, h.score, h.reason, strong=h.strong)
         return self.hits
 
     def addresses_written(self) -> None:

@@ -1,0 +1,15 @@
+"""A name in another script (suggested because the detector cannot read it) is replaced whole and
+leaves no trace in the revised text."""
+
+from redactdesk.risk.leakscan import needles, scan_text
+from redactdesk.substitute import substitute_conversation
+
+
+def test_a_name_in_another_script_is_replaced_and_leaves_no_trace(make_conv, secret):
+    conv = make_conv([("c", "My colleague 山田 裕樹 called about Дмитрий Иванов yesterday.")],
+                     [(0, "山田 裕樹", "PERSON"), (0, "Дмитрий Иванов", "PERSON")])
+    res = substitute_conversation(conv, secret=secret)
+    text = res.revised_text()
+    assert "山田" not in text and "裕樹" not in text and "Дмитрий" not in text and "Иванов" not in text
+    assert not scan_text(text, "revised", needles([conv]))
+    assert "My colleague" in text and "called about" in text
