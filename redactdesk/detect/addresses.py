@@ -30,7 +30,7 @@ from redactdesk.detect.worldnames import everyday_words, load_world_names, struc
 SOURCE = "gazetteer"
 
 _POSTCODE_ONE = re.compile(
-    r"(?:[A-Z]{1,2}-)?\d{5}(?:-\d{4})?|\d{4,6}|\d{2}-\d{3}|\d{4}-\d{3}|\d{5}-\d{3}|\d{3}-\d{4}"
+    r"(?:[A-Z]{1,2}-)?\d{5}(?:-\d{4})?|\d{4,6}|\d{8}|\d{2}-\d{3}|\d{4}-\d{3}|\d{5}-\d{3}|\d{3}-\d{4}"
     r"|[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}|[A-Z]\d[A-Z]\d[A-Z]\d|\d{4}[A-Z]{2}|[A-Z]{1,2}-\d{4,5}"
 )
 _POSTCODE_FIRST = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z]|\d{4}|\d{3}|[A-Z]\d{2}")  # UK/CA/NL/SE/IE halves

@@ -232,3 +232,12 @@ def test_a_house_number_then_the_court_stays_an_address():
     text = "i live at twenty six the court"
     assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == [
         ("twenty six the court", "ADDRESS")]
+
+
+def test_a_brazilian_cep_written_without_its_dash_ends_the_address():
+    from redactdesk.detect.pipeline import detect_texts
+
+    value = "Viela de Cirino, 42, Vila Copacabana, 21834062"
+    text = f"Ship it to {value} please."
+    assert any(text[s["start"]:s["end"]].startswith(value) and s["category"] == "ADDRESS"
+               for s in detect_texts([text], "en")[0])
