@@ -25,6 +25,7 @@ from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
 from redactdesk.detect.holiday_names import holidays_are_no_names
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
+from redactdesk.detect.normalize import NUM
 from redactdesk.detect.occupations import job_titles_are_no_names
 from redactdesk.detect.platforms import genres_are_no_names, platforms_are_no_employers
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
@@ -103,7 +104,8 @@ def detect_docs(
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_cue_words(doc, spans))))
+        spans = _without_leading_year(doc, _without_cue_words(doc, spans))
+        spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, spans)))
         spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
         spans = _with_time_after(doc, spans)
         out.append(_with_possessives(doc.words, spans))
@@ -186,6 +188,30 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             if word not in tail or names.is_name(fold_key(word)):
                 break
             s.end_word -= 1
+    return spans
+
+
+def _without_leading_year(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A year said in words is no part of the organisation or place after it: "the two thousand and
+    seven ncaa football season", "two thousand and two commonwealth games" (a tagger ran the year
+    into the name; written, "the 2007 NCAA season" keeps its digits apart). A number of two words or
+    more whose value is a year (1000-2099); "seven eleven" is none."""
+    norm = doc.norm
+    if norm is None:
+        return spans
+    for s in spans:
+        k = s.start_word + (1 if doc.lower[s.start_word] == "the" else 0)
+        if s.category not in ("ORGANIZATION", "LOCATION") or k >= s.end_word or not doc.lower[k].isalpha():
+            continue
+        digits, end = "", k
+        t = norm.token_of_word(k)
+        while t is not None and t < len(norm.tokens) and norm.tokens[t].kind == NUM and norm.tokens[t].w0 == end \
+                and norm.tokens[t].text.isdigit() and len(digits) < 4:
+            digits += norm.tokens[t].text  # "nineteen ninety nine": 19, 99
+            end = norm.tokens[t].w1
+            t += 1
+        if len(digits) == 4 and 1000 <= int(digits) <= 2099 and end - k >= 2 and end < s.end_word:
+            s.start_word = end
     return spans
 
 

@@ -122,3 +122,20 @@ def test_particles_inside_a_name_after_a_cue_belong_to_it(text, name):
 def test_a_companys_stock_said_after_it_is_no_part_of_the_organisation(text, org):
     orgs = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]
     assert orgs == [org]
+
+
+@pytest.mark.parametrize("text,org", [
+    ("two thousand and two commonwealth games", "commonwealth games"),
+    ("they played at the nineteen eighty four olympics", "olympics"),
+])
+def test_a_year_said_before_an_organisation_is_no_part_of_it(text, org):
+    orgs = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]
+    assert orgs == [org], orgs
+
+
+def test_an_organisation_named_with_a_number_that_is_no_year_stays_whole():
+    from redactdesk.core.types import Span
+    from redactdesk.detect.pipeline import _without_leading_year
+
+    doc = DetectDoc.from_words("buy it at seven eleven stores".split(), "en")
+    assert [(s.start_word, s.end_word) for s in _without_leading_year(doc, [Span(3, 6, "ORGANIZATION")])] == [(3, 6)]
