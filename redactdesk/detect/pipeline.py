@@ -8,6 +8,7 @@ the conversation's old suggestions with the new ones.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gc
 import json
@@ -167,10 +168,12 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     no part of the name: a tagger ran on over it ("set a meeting with john tonight", "play the latest
     vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
     handles' digits). An organisation's last word that is its stock (``org_tail_words``: "coca cola
-    stock") is no part of it either, spoken or written."""
+    stock") is no part of it either, spoken or written; nor is what follows a person's possessive
+    ("derek's place", "bobick's younger brother")."""
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
+    spans = _ended_at_possessive(doc, spans)
     if doc.lex is None:
         return spans
     market = word_list(doc.lex, "org_tail_words")
@@ -189,6 +192,51 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 break
             s.end_word -= 1
     return spans
+
+
+def _ended_at_possessive(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person ends at its possessive: "derek's | place", "lászló's | lover and beautiful waitress
+    ilona" (a tagger ran on over what the person has). Names of the lists in the rest are persons of
+    their own ("ilona")."""
+    from redactdesk.detect.worldnames import load_world_names
+
+    names = load_world_names()
+    out: list[Span] = []
+    for s in spans:
+        out.append(s)
+        if s.category != "PERSON":
+            continue
+        for k in range(s.start_word, s.end_word - 1):
+            word = doc.words[k].strip(".,;:!?\"")
+            if word in _POSSESSIVE or (len(word) > 2 and word.endswith(("'s", "’s"))):
+                end, s.end_word = s.end_word, k + 1
+                j = s.end_word
+                while j < end:  # the names of the lists in the rest, each run a person
+                    if not _listed_name(names, doc.words[j]):
+                        j += 1
+                        continue
+                    e = j + 1  # then names, or words no list knows ("stefano dionisi")
+                    while e < end and (_listed_name(names, doc.words[e]) or _unknown_word(doc, doc.words[e])):
+                        e += 1
+                    out.append(dataclasses.replace(s, start_word=j, end_word=e))
+                    j = e
+                break
+    return out
+
+
+def _unknown_word(doc: DetectDoc, word: str) -> bool:
+    from redactdesk.detect.worldnames import everyday_words
+    from redactdesk.lang.folding import fold_key
+
+    key = fold_key(word)
+    return key.isalpha() and key not in everyday_words() and not (doc.lex and key in doc.lex.stop_words)
+
+
+def _listed_name(names: Any, word: str) -> bool:
+    from redactdesk.lang.folding import fold_key
+
+    key = fold_key(word)
+    return names.is_name(key) and not names.is_common(key)
 
 
 def _without_leading_year(doc: DetectDoc, spans: list[Span]) -> list[Span]:

@@ -139,3 +139,12 @@ def test_an_organisation_named_with_a_number_that_is_no_year_stays_whole():
 
     doc = DetectDoc.from_words("buy it at seven eleven stores".split(), "en")
     assert [(s.start_word, s.end_word) for s in _without_leading_year(doc, [Span(3, 6, "ORGANIZATION")])] == [(3, 6)]
+
+
+@pytest.mark.parametrize("text,people", [
+    ("watching the game at my cousin derek's place", ["derek's"]),
+    ("andrás falls in love with lászló's lover and beautiful waitress ilona", ["lászló's", "ilona"]),
+])
+def test_a_person_ends_at_the_possessive_and_names_after_it_are_their_own(text, people):
+    found = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+    assert all(p in found for p in people) and not any(" place" in f or "lover" in f for f in found), found
