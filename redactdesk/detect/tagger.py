@@ -151,6 +151,13 @@ def _first_name_in(doc: DetectDoc) -> bool:
 _CODE_WORD = re.compile(r"(?=[A-Z-]*\d)(?=[\d-]*[A-Z])[A-Z\d][A-Z\d-]*[A-Z\d]")  # "AB12", "BL-HC-17"
 
 
+@functools.lru_cache(maxsize=4)
+def _day_words(lex: Any) -> frozenset[str]:
+    """The lexicon's days said relative to the call, one word each ("tomorrow", "tmrw", "hoy")."""
+    days = ((lex.raw or {}).get("relative_dates") or {}).get("days") or ()
+    return frozenset(str(d).lower() for d in days if " " not in str(d))
+
+
 def distinctive(words: Sequence[str], language: str) -> bool:
     """Does a found stretch hold a word that is no everyday word — a listed name or place, or a
     word no word list knows ("adeyemi")? A stretch of everyday words ("delete", "define framework")
@@ -445,8 +452,9 @@ class TaggerSource:
                     if len(stretch) == 1 and stretch[0].islower() and docs[i].lex is not None and (
                             stretch[0] in context_words(docs[i].lex)):
                         continue  # "exp 11/2025 cvv 123": a word that frames an item is none
-                    if len(stretch) == 1 and docs[i].lex is not None and stretch[0].lower() in docs[i].lex.weekdays:
-                        continue  # "admitted on Monday": a day is the date source's, no organisation
+                    if len(stretch) == 1 and docs[i].lex is not None and (
+                            stretch[0].lower() in docs[i].lex.weekdays or stretch[0].lower() in _day_words(docs[i].lex)):
+                        continue  # "admitted on Monday", "see u tmrw": a day is the date source's, no name
                     if _lower_in_cased(docs[i], w0, w1) and not distinctive(stretch, lang) and not _listed_name_in(stretch):
                         continue  # cased writing: "luthier", "city councilman" — everyday words, no capital
                     if cat == "PERSON" and _group_and_everyday_words(stretch, lang):

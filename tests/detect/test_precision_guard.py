@@ -103,3 +103,9 @@ def test_a_word_asked_about_is_no_name(text, lang):
                                        ("what is the meaning of the name maria", "maria")])
 def test_a_listed_name_or_place_asked_about_stays(text, name):
     assert name in [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text,day", [("@jessica_m lol see u at starbucks tmrw", "tmrw"), ("c u 2moro at the gym", "2moro")])
+def test_a_day_as_texts_write_it_is_a_relative_date_not_a_place(text, day):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (day, "DATE") in found, found
