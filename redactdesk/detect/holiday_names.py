@@ -69,7 +69,7 @@ def _variants(key: tuple[str, ...]) -> set[tuple[str, ...]]:
 
 @functools.lru_cache(maxsize=4)
 def holiday_names(language: str) -> frozenset[tuple[str, ...]]:
-    """Folded word tuples of the holidays of the language's countries, with their variants and stems."""
+    """Folded word tuples of the holidays of the language's countries, with their variants."""
     import holidays as holiday_data
 
     wanted = language.split("_")[0]

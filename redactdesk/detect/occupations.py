@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from redactdesk.core.types import Span
 from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.sources import DetectDoc
-from redactdesk.detect.worldnames import load_world_names, strip_word
+from redactdesk.detect.worldnames import everyday_words, load_world_names, strip_word
 from redactdesk.lang.folding import fold_key
 from redactdesk.lang.lexicon import word_list
 
@@ -110,17 +110,18 @@ def _office_alone(doc: DetectDoc, s: Span, offices: frozenset[str]) -> bool:
 _OF = frozenset({"of", "de", "del"})
 
 
-def _office_of(doc: DetectDoc, s: Span, offices: frozenset[str]) -> Span | None:
+def _office_of(doc: DetectDoc, s: Span, offices: frozenset[str]) -> tuple[bool, Span | None]:
     """"president of poland", "prime minister of liechtenstein", "presidente de Colombia": a name
     that opens with an office and "of" is the office of the place or body after it. The office is
-    no part of the item; what follows is (a listed place: a LOCATION). None when the span is no such."""
+    no part of the item; what follows is (a listed place: a LOCATION), unless a person's office is of
+    everyday words ("the Secretary of State": nothing is left). ``(is it such a span, what is left)``."""
     if s.category not in _JOB_TITLE_KINDS or not offices:
-        return None
+        return False, None
     k = s.start_word
     while k < s.end_word and strip_word(doc.words[k]).lower() in offices:
         k += 1
     if k == s.start_word or k >= s.end_word - 1 or doc.lower[k] not in _OF:
-        return None
+        return False, None
     k += 1
     while k < s.end_word - 1 and doc.lower[k] in _ARTICLES:
         k += 1
@@ -128,8 +129,10 @@ def _office_of(doc: DetectDoc, s: Span, offices: frozenset[str]) -> Span | None:
 
     rest = [fold_key(w) for w in doc.words[k:s.end_word]]
     place = len(rest) == 1 and load_places().get(rest[0]) is not None
+    if s.category == "PERSON" and not place and all(w in everyday_words() for w in rest):
+        return True, None
     category = "LOCATION" if place or s.category == "PERSON" and not load_world_names().is_name(rest[0]) else s.category
-    return dataclasses.replace(s, start_word=k, category=category)
+    return True, dataclasses.replace(s, start_word=k, category=category)
 
 
 def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: frozenset[str]) -> list[Span]:
@@ -145,9 +148,9 @@ def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: 
             continue
         if _office_alone(doc, s, offices):
             continue
-        held = _office_of(doc, s, offices)
-        if held is not None:
-            out.append(held)
+        office, held = _office_of(doc, s, offices)
+        if office:
+            out.extend([held] if held is not None else [])
             continue
         if s.category in _JOB_TITLE_KINDS and doc.lower[s.start_word].strip(".,;:") not in _ARTICLES \
                 and job_title_at(doc.lower, s.start_word, s.end_word, doc.language) \

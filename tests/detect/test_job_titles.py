@@ -92,3 +92,8 @@ def test_an_office_of_a_place_or_body_leaves_the_place_or_body(text, item, categ
     spans = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], lang)[0]]
     assert not any(v.lower().startswith(("president", "governor", "presidente", "mayor")) for v, _ in spans), spans
     assert any(v == item and (category is None or c == category) for v, c in spans), spans
+
+
+def test_a_persons_office_of_everyday_words_leaves_nothing():
+    text = "He met the Secretary of State in Washington."
+    assert not any(v.startswith(("Secretary", "State")) for v in named(text)), named(text)
