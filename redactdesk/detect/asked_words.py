@@ -33,8 +33,7 @@ def _listed(word: str) -> bool:
     from redactdesk.detect.worldnames import load_world_names
 
     key = fold_key(word)
-    names = load_world_names()
-    return names.is_name(key) and not names.is_common(key) or load_places().get(key) is not None
+    return load_world_names().is_plain_name(key) or load_places().get(key) is not None
 
 
 def asked_words_are_no_names(doc: DetectDoc, spans: Sequence[Span]) -> list[Span]:

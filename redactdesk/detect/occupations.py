@@ -158,7 +158,7 @@ def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: 
             names = load_world_names()
             keys = [fold_key(w) for w in doc.words[s.start_word:s.end_word]]
             if not (names.is_name(keys[0]) if len(keys) == 1 else
-                    any(names.is_name(k) and not names.is_common(k) for k in keys)):
+                    any(names.is_plain_name(k) for k in keys)):
                 continue
         out.append(s)
     return out

@@ -235,8 +235,7 @@ def _unknown_word(doc: DetectDoc, word: str) -> bool:
 def _listed_name(names: Any, word: str) -> bool:
     from redactdesk.lang.folding import fold_key
 
-    key = fold_key(word)
-    return names.is_name(key) and not names.is_common(key)
+    return names.is_plain_name(fold_key(word))
 
 
 def _without_leading_year(doc: DetectDoc, spans: list[Span]) -> list[Span]:

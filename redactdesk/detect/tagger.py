@@ -172,7 +172,7 @@ def distinctive(words: Sequence[str], language: str) -> bool:
         key = fold_key(w)
         if len(key) < 2 or not key.isalpha() or w.lower() in stop:
             continue
-        if names.is_name(key) and not names.is_common(key):
+        if names.is_plain_name(key):
             return True
         if key not in everyday and not names.is_name(key) and not any(stem in everyday for stem in _stems(key)):
             return True

@@ -54,6 +54,10 @@ class NameList:
     def is_common(self, key: str) -> bool:
         return bool(self.flags.get(key, 0) & COMMON)
 
+    def is_plain_name(self, key: str) -> bool:
+        """A name of the lists that is no everyday word too ("ilona", not "mark")."""
+        return key in self.flags and not self.flags[key] & COMMON
+
 
 def data_lines(name: str) -> list[list[str]]:
     path = resource("detect", name)
