@@ -114,9 +114,19 @@ def detect_docs(
 
 
 # after the vote, what reads as a name and names no one: an identifier scheme's name before its number,
-# a platform said as such, a holiday, a kind of music, a currency, a word asked about
+# a platform said as such, a holiday, a kind of music, a currency, a word asked about, a verb said of someone
+def _said_of_verbs_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A verb that says something of a person (the lexicon's one-word ``name_cue_said_of``: "died",
+    "nació") is no person itself: Spanish "Bernárdez nació en Lima" gave the listed name "Nacio"."""
+    if doc.lex is None or not any(s.category == "PERSON" and s.end_word - s.start_word == 1 for s in spans):
+        return spans
+    verbs = {ph[0] for ph in doc.lex.hot("name_cue_said_of") if len(ph) == 1}
+    return [s for s in spans if not (s.category == "PERSON" and s.end_word - s.start_word == 1
+                                     and DENY_SOURCE not in s.sources and doc.lower[s.start_word] in verbs)]
+
+
 _NO_NAME_GUARDS = (schemes_are_no_names, platforms_are_no_employers, holidays_are_no_names, genres_are_no_names,
-                   currencies_are_no_names, asked_words_are_no_names)
+                   currencies_are_no_names, asked_words_are_no_names, _said_of_verbs_are_no_names)
 
 _FROZEN_LANGUAGES: set[str] = set()
 

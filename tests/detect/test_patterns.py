@@ -403,3 +403,14 @@ def test_a_word_of_no_list_before_what_a_sentence_says_of_a_person_is_a_name(tex
                                   "the company was born out of a merger", "he was born in paris"])
 def test_everyday_words_before_born_or_died_are_no_name(text):
     assert not any(c == "PERSON" for c, _ in found(text))
+
+
+def test_the_verb_said_of_a_person_is_no_person_itself():
+    """"nació" was a person: the name list holds "Nacio"; a name that is that word stays ("Nacio Herb Brown")."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "bernárdez nació en lima"
+    people = [text[s["start"]:s["end"]] for s in detect_texts([text], "es")[0] if s["category"] == "PERSON"]
+    assert people == ["bernárdez"]
+    text = "Nacio Herb Brown compuso la canción"
+    assert "Nacio Herb Brown" in [text[s["start"]:s["end"]] for s in detect_texts([text], "es")[0]]
