@@ -36,7 +36,10 @@ _POSTCODE_ONE = re.compile(
 _POSTCODE_FIRST = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z]|\d{4}|\d{3}|[A-Z]\d{2}")  # UK/CA/NL/SE/IE halves
 _POSTCODE_SECOND = re.compile(r"\d[A-Z]{2}|\d[A-Z]\d|[A-Z]{2}|\d{2}|[A-Z\d]{4}")
 _SPOKEN_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}|[A-Z]\d[A-Z]\d[A-Z]\d|\d{4}[A-Z]{2}")  # UK, CA, NL
-_TOWN_PIN = re.compile(r"[A-Z][a-z]+-[1-9]\d{5}")
+_TOWN_PIN = re.compile(r"[A-Z][\w.-]*-\d{6}")  # a town and its PIN in one word, after a street
+_PIN = re.compile(r"[1-9]\d{5}")  # an Indian postal index number
+_GLUED_PIN = re.compile(r"[A-Z][\w.-]*-[1-9]\d{5}")  # "Sonipat-835060", "Kalyan-Dombivli-636303"
+_HOUSE_NO = frozenset({"hno", "houseno", "flatno"})  # "H.No. 994"
 _HOUSE = re.compile(r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?|[A-Za-z]?\d{1,5}")
 _UNIT_ID = re.compile(r"#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,4}|\d+(?:º|ª|o|a|st|nd|rd|th)|[IVX]{1,4}")
 _PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard blvd terrace crescent parkway "
@@ -753,6 +756,23 @@ class _Addresses:
         return end
 
     # ------------------------------------------------------------------------------------------
+    def localities_and_pin(self, i: int) -> int:
+        """End of an Indian address with no street type, written: a house number, a comma, localities
+        and a town in capitals, and the town's six-digit PIN ("98, Datta Nagar, Kalyan-Dombivli-636303",
+        "H.No. 994, Shankar, Jaunpur 622348"); 0 when none. The PIN is the evidence: without it a
+        number and capitalised words are no address."""
+        if not self.v.cased or not self.free(i) or not _HOUSE.fullmatch(self.cores[i]) or not self.v.comma_after[i]:
+            return 0
+        k = i + 1
+        while k < self.n and k - i <= 10 and self.same(i, k) and self.free(k):
+            c = self.cores[k]
+            if _GLUED_PIN.fullmatch(c) or (_PIN.fullmatch(c) and k > i + 1 and self.v.cap[k - 1]):
+                return k + 1
+            if not (self.v.cap[k] and self.keys[k].replace("-", "").isalpha()):
+                return 0
+            k += 1
+        return 0
+
     def run(self) -> list[Hit]:
         i = 0
         while i < self.n:
@@ -764,6 +784,13 @@ class _Addresses:
             if not e:
                 kind = "street"
                 e = self.number_first(i) or self.type_first(i) or self.name_type_number(i) or self.unit_then_street(i)
+                if not e and (e := self.localities_and_pin(i)):
+                    self.hits.append(Hit(i - (1 if i and self.keys[i - 1] in _HOUSE_NO else 0), e, "ADDRESS", 0.9,
+                                         SOURCE, "house number, localities, town and PIN", True))
+                    for k in range(i, e):
+                        self.taken[k] = True
+                    i = e
+                    continue
             if not e:
                 i += 1
                 continue

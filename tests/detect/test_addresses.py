@@ -241,3 +241,23 @@ def test_a_brazilian_cep_written_without_its_dash_ends_the_address():
     text = f"Ship it to {value} please."
     assert any(text[s["start"]:s["end"]].startswith(value) and s["category"] == "ADDRESS"
                for s in detect_texts([text], "en")[0])
+
+
+@pytest.mark.parametrize("value", [
+    "77/053, Nigam, Sonipat-835060",
+    "H.No. 994, Shankar, Jaunpur 622348",
+    "98, Datta Nagar, Kalyan-Dombivli-636303",
+])
+def test_an_indian_address_with_localities_and_a_pin_is_one_item(value):
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = f"Ship it to {value} please."
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (value, "ADDRESS") in found, found
+
+
+@pytest.mark.parametrize("text", ["I scored 98, Rahul Kumar scored 75.", "Page 12, Chapter Four, was long."])
+def test_a_number_then_capitalised_words_without_a_pin_is_no_address(text):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not any(s["category"] == "ADDRESS" for s in detect_texts([text], "en")[0])
