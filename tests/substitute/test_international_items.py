@@ -1,5 +1,5 @@
-"""A name in another script (suggested because the detector cannot read it) is replaced whole and
-leaves no trace in the revised text."""
+"""Items from outside the English-speaking demo are replaced whole and leave no trace in the revised
+text: a name in another script (suggested because the detector cannot read it), an Indian address."""
 
 from redactdesk.risk.leakscan import needles, scan_text
 from redactdesk.substitute import substitute_conversation
@@ -13,3 +13,12 @@ def test_a_name_in_another_script_is_replaced_and_leaves_no_trace(make_conv, sec
     assert "山田" not in text and "裕樹" not in text and "Дмитрий" not in text and "Иванов" not in text
     assert not scan_text(text, "revised", needles([conv]))
     assert "My colleague" in text and "called about" in text
+
+
+def test_an_indian_address_is_replaced_whole(make_conv, secret):
+    conv = make_conv([("c", "Ship it to 77/053, Nigam, Sonipat-835060 please.")],
+                     [(0, "77/053, Nigam, Sonipat-835060", "ADDRESS")])
+    res = substitute_conversation(conv, secret=secret)
+    text = res.revised_text()
+    assert "Nigam" not in text and "Sonipat" not in text and "835060" not in text, text
+    assert not scan_text(text, "revised", needles([conv]))
