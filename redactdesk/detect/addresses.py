@@ -785,9 +785,9 @@ class _Addresses:
                 kind = "street"
                 e = self.number_first(i) or self.type_first(i) or self.name_type_number(i) or self.unit_then_street(i)
                 if not e and (e := self.localities_and_pin(i)):
-                    self.hits.append(Hit(i - (1 if i and self.keys[i - 1] in _HOUSE_NO else 0), e, "ADDRESS", 0.9,
-                                         SOURCE, "house number, localities, town and PIN", True))
-                    for k in range(i, e):
+                    start = i - 1 if i and self.keys[i - 1] in _HOUSE_NO and self.free(i - 1) else i  # "H.No. 994"
+                    self.hits.append(Hit(start, e, "ADDRESS", 0.9, SOURCE, "house number, localities, town and PIN", True))
+                    for k in range(start, e):
                         self.taken[k] = True
                     i = e
                     continue
