@@ -54,13 +54,17 @@ def _a_currency_with_its_country(doc: DetectDoc, s: Span, units: frozenset[str])
 
 def _a_code_after_an_amount(doc: DetectDoc, s: Span) -> bool:
     """"five u. s. d.", "20 e u r": spelled letters that are a currency code, right after a number."""
-    if s.category != "SPELLED_LETTERS" or doc.norm is None:
+    norm = doc.norm
+    first = norm.token_of_word(s.start_word) if norm is not None and s.category == "SPELLED_LETTERS" else None
+    if first is None or first == 0 or norm.tokens[first - 1].kind != NUM:
         return False
-    toks = [t for t in doc.norm.tokens if s.start_word <= t.w0 and t.w1 <= s.end_word]
-    if not toks or any(t.kind != LETTER for t in toks):
-        return False
-    before = [t for t in doc.norm.tokens if t.w1 <= s.start_word]
-    return "".join(t.text for t in toks) in currency_codes() and bool(before) and before[-1].kind == NUM
+    letters, t = [], first
+    while t < len(norm.tokens) and norm.tokens[t].w1 <= s.end_word and len(letters) <= 3:
+        if norm.tokens[t].kind != LETTER:
+            return False
+        letters.append(norm.tokens[t].text)
+        t += 1
+    return "".join(letters) in currency_codes()
 
 
 def currencies_are_no_names(doc: DetectDoc, spans: Sequence[Span]) -> list[Span]:

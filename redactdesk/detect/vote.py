@@ -15,7 +15,7 @@ that overlap are resolved by category priority (an email beats the name inside i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from redactdesk.core.types import Span, SpanStatus
@@ -176,9 +176,23 @@ def _piece_of(c: _Candidate, d: _Candidate) -> bool:
     return c.category in _CATALOG_NUMBERS and d.category == "ADDRESS"
 
 
+def _overlapping(candidates: list[_Candidate]) -> Callable[[_Candidate], list[_Candidate]]:
+    """The candidates that share a word with a given one, looked up through the words they cover:
+    comparing every pair of a document's candidates took 7 s of a 30,000-word text with 6,000 of them."""
+    cover: dict[int, list[int]] = {}
+    for k, c in enumerate(candidates):
+        for w in range(c.start, c.end):
+            cover.setdefault(w, []).append(k)
+
+    def near(c: _Candidate) -> list[_Candidate]:
+        return [candidates[k] for k in sorted({k for w in range(c.start, c.end) for k in cover.get(w, ())})]
+
+    return near
+
+
 def _tiled_by_more_votes(c: _Candidate, candidates: list[_Candidate]) -> bool:
     """Do name candidates of other kinds, each inside ``c``, as strong and with more sources, cover
-    every word of ``c``?"""
+    every word of ``c``? (``candidates``: those sharing a word with ``c`` will do.)"""
     words: set[int] = set()
     for d in candidates:
         if (d is not c and d.category in _NAME_CATEGORIES and d.category != c.category and c.start <= d.start
@@ -200,13 +214,14 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     # wrong kind
     # The same holds for the digits and letters of an address that some country's number format
     # happens to accept: "9420 APO AA 90324" of "PSC 7428, Box 9420, APO AA 90324" is a valid CNPJ.
-    inside = {id(c) for c in candidates if any(_piece_of(c, d) for d in candidates)}
+    near = _overlapping(candidates)
+    inside = {id(c) for c in candidates if any(_piece_of(c, d) for d in near(c))}
 
     # words that other kinds of name tile, each with more sources agreeing, are those names: "Cardiff,
     # Wales" is a city and a region to the place list and the contextual tagger, and an organisation
     # to the cased tagger alone ("Bank of America", only partly a place, stays the organisation)
     outvoted = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0
-                and _tiled_by_more_votes(c, candidates)}
+                and _tiled_by_more_votes(c, near(c))}
     candidates = [c for c in candidates if id(c) not in outvoted]
 
     def key(c: _Candidate) -> tuple:
@@ -214,22 +229,22 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
         return (tier, not c.strong, c.rank, -c.score, -(c.end - c.start), c.start)
 
     order = sorted(candidates, key=key)
-    taken: list[tuple[int, int]] = []
+    taken = bytearray(max((c.end for c in candidates), default=0))  # words a kept span holds
     spans: list[Span] = []
 
     def free_pieces(a: int, b: int) -> list[tuple[int, int]]:
-        pieces = [(a, b)]
-        for x, y in taken:
-            nxt = []
-            for p, q in pieces:
-                if y <= p or x >= q:
-                    nxt.append((p, q))
-                    continue
-                if p < x:
-                    nxt.append((p, x))
-                if y < q:
-                    nxt.append((y, q))
-            pieces = nxt
+        """The runs of words of [a, b) no kept span holds, in order."""
+        pieces = []
+        k = a
+        while k < b:
+            if taken[k]:
+                k += 1
+                continue
+            j = k
+            while j < b and not taken[j]:
+                j += 1
+            pieces.append((k, j))
+            k = j
         return pieces
 
     for c in order:
@@ -244,7 +259,7 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
             p, q = max(pieces, key=lambda pq: pq[1] - pq[0])
         else:
             p, q = c.start, c.end
-        taken.append((p, q))
+        taken[p:q] = b"\x01" * (q - p)
         spans.append(Span(p, q, c.category, SpanStatus.SUGGESTED, c.score, c.sources, c.reason))
     spans.sort(key=lambda s: (s.start_word, s.end_word))
     return spans
