@@ -147,6 +147,11 @@ class _Finder:
                 self.claimed[k] = True
         self.hits.append(Hit(w0, w1, category, score, SOURCE, reason, strong))
 
+    def add_found(self, hits: list[Hit]) -> None:
+        """Claim the hits a helper module found on the words still free."""
+        for h in hits:
+            self.add_words(h.start_word, h.end_word, h.category, h.score, h.reason, strong=h.strong)
+
     def _free_words(self, w0: int, w1: int) -> bool:
         return not any(self.claimed[k] for k, tk in enumerate(self.toks) if tk.w0 < w1 and w0 < tk.w1)
 
@@ -184,17 +189,14 @@ class _Finder:
         self.written_money()
         self.money()
         self.organizations()
-        for h in find_organisations_by_cue(self.doc, self._free_words):
-            self.add_words(h.start_word, h.end_word, h.category, h.score, h.reason, strong=h.strong)
-        for h in find_defined_names(self.doc, self._free_words):
-            self.add_words(h.start_word, h.end_word, h.category, h.score, h.reason, strong=h.strong)
+        self.add_found(find_organisations_by_cue(self.doc, self._free_words))
+        self.add_found(find_defined_names(self.doc, self._free_words))
         for run in self.runs():
             self.classify(run)
         self.spelled_in_capitals()
         self.names()
         self.months()
-        for h in find_foreign_script(self.doc, self._free_words):
-            self.add_words(h.start_word, h.end_word, h.category, h.score, h.reason, strong=h.strong)
+        self.add_found(find_foreign_script(self.doc, self._free_words))
         return self.hits
 
     def addresses_written(self) -> None:

@@ -105,7 +105,7 @@ def detect_docs(
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        spans = _without_leading_year(doc, _without_cue_words(doc, spans))
+        spans = _without_leading_year(doc, _ended_at_possessive(doc, _without_cue_words(doc, spans)))
         spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, spans)))
         spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
         spans = _with_time_after(doc, spans)
@@ -178,12 +178,10 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     no part of the name: a tagger ran on over it ("set a meeting with john tonight", "play the latest
     vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
     handles' digits). An organisation's last word that is its stock (``org_tail_words``: "coca cola
-    stock") is no part of it either, spoken or written; nor is what follows a person's possessive
-    ("derek's place", "bobick's younger brother")."""
+    stock") is no part of it either, spoken or written."""
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
-    spans = _ended_at_possessive(doc, spans)
     if doc.lex is None:
         return spans
     market = word_list(doc.lex, "org_tail_words")
@@ -208,7 +206,9 @@ def _ended_at_possessive(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A person ends at its possessive: "derek's | place", "lászló's | lover and beautiful waitress
     ilona" (a tagger ran on over what the person has). Names of the lists in the rest are persons of
     their own ("ilona")."""
+    from redactdesk.detect.tagger import distinctive
     from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
 
     names = load_world_names()
     out: list[Span] = []
@@ -222,30 +222,16 @@ def _ended_at_possessive(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 end, s.end_word = s.end_word, k + 1
                 j = s.end_word
                 while j < end:  # the names of the lists in the rest, each run a person
-                    if not _listed_name(names, doc.words[j]):
+                    if not names.is_plain_name(fold_key(doc.words[j])):
                         j += 1
                         continue
                     e = j + 1  # then names, or words no list knows ("stefano dionisi")
-                    while e < end and (_listed_name(names, doc.words[e]) or _unknown_word(doc, doc.words[e])):
+                    while e < end and distinctive(doc.words[e:e + 1], doc.language):
                         e += 1
                     out.append(dataclasses.replace(s, start_word=j, end_word=e))
                     j = e
                 break
     return out
-
-
-def _unknown_word(doc: DetectDoc, word: str) -> bool:
-    from redactdesk.detect.worldnames import everyday_words
-    from redactdesk.lang.folding import fold_key
-
-    key = fold_key(word)
-    return key.isalpha() and key not in everyday_words() and not (doc.lex and key in doc.lex.stop_words)
-
-
-def _listed_name(names: Any, word: str) -> bool:
-    from redactdesk.lang.folding import fold_key
-
-    return names.is_plain_name(fold_key(word))
 
 
 def _without_leading_year(doc: DetectDoc, spans: list[Span]) -> list[Span]:

@@ -36,10 +36,16 @@ def _vocabulary(lex: Any) -> dict[str, Any] | None:
     v = {key: _words(spec.get(name)) for key, name in (
         ("modifiers", "modifiers"), ("units", "units"), ("preps", "day_prepositions"), ("ordinals", "ordinals"),
         ("tens", "tens"), ("not_after", "not_after"), ("service_days", "service_days"), ("counted", "counted"))}
-    v.update(phrases=phrases, weekdays=weekdays, named=weekdays | months,
+    v.update(phrases=phrases, weekdays=weekdays, named=weekdays | months, days=frozenset(d[0] for d in days if len(d) == 1),
              first_words=frozenset(p[0] for p in phrases))
     v["triggers"] = (v["first_words"] | v["modifiers"] | weekdays | v["tens"] | v["ordinals"])
     return v
+
+
+def day_words(lex: Any) -> frozenset[str]:
+    """The one-word days of the lexicon's ``relative_dates`` ("tomorrow", "tmrw", "hoy")."""
+    v = _vocabulary(lex)
+    return v["days"] if v else frozenset()
 
 
 def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]]:

@@ -34,6 +34,7 @@ from typing import Any
 
 from redactdesk.detect.encoder import load_encoder
 from redactdesk.detect.groups import group_reading
+from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.lang.lexicon import context_words
 from redactdesk.lang.word_vectors import fill_vectors
@@ -149,13 +150,6 @@ def _first_name_in(doc: DetectDoc) -> bool:
 
 # a written word of capitals and digits ("AB12", "S530"): a code's part
 _CODE_WORD = re.compile(r"(?=[A-Z-]*\d)(?=[\d-]*[A-Z])[A-Z\d][A-Z\d-]*[A-Z\d]")  # "AB12", "BL-HC-17"
-
-
-@functools.lru_cache(maxsize=4)
-def _day_words(lex: Any) -> frozenset[str]:
-    """The lexicon's days said relative to the call, one word each ("tomorrow", "tmrw", "hoy")."""
-    days = ((lex.raw or {}).get("relative_dates") or {}).get("days") or ()
-    return frozenset(str(d).lower() for d in days if " " not in str(d))
 
 
 def distinctive(words: Sequence[str], language: str) -> bool:
@@ -453,7 +447,7 @@ class TaggerSource:
                             stretch[0] in context_words(docs[i].lex)):
                         continue  # "exp 11/2025 cvv 123": a word that frames an item is none
                     if len(stretch) == 1 and docs[i].lex is not None and (
-                            stretch[0].lower() in docs[i].lex.weekdays or stretch[0].lower() in _day_words(docs[i].lex)):
+                            stretch[0].lower() in docs[i].lex.weekdays or stretch[0].lower() in day_words(docs[i].lex)):
                         continue  # "admitted on Monday", "see u tmrw": a day is the date source's, no name
                     if _lower_in_cased(docs[i], w0, w1) and not distinctive(stretch, lang) and not _listed_name_in(stretch):
                         continue  # cased writing: "luthier", "city councilman" — everyday words, no capital
