@@ -95,6 +95,7 @@ class _Addresses:
         self.units = word_set("unit_words")
         self.dirs = word_set("directions")
         self.military = word_set("military_post")
+        self.ships = word_set("military_ships")
         self.po = _po_index()
         self.cores = self.v.cores
         self.num = [False] * self.n  # word belongs to a number token (spoken or written)
@@ -226,12 +227,10 @@ class _Addresses:
                     if not (e < self.n and keys[e] == "box" and self.house(e + 1)):
                         continue
                     e = self.house(e + 1)
-                if ph in (("uss",), ("usns",), ("usnv",), ("usv",)):
-                    continue
                 if ph == ("box",) and not (i > 0 and self.keys[i - 1] in self.military):
                     continue
                 return e
-        if keys[i] in ("uss", "usns", "usnv", "usv"):
+        if keys[i] in self.ships:
             # a ship, then FPO: "USNS Kirby, FPO AA 12345"
             e = i + 1
             while e < self.n and e - i <= 3 and self.keys[e] not in self.military and not self.v.comma_after[e - 1]:

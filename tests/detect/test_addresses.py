@@ -35,6 +35,7 @@ def addresses(text, lang="en"):
     "PSC 0413, Box 8144, APO AE 12345",  # US military
     "Unit 4523 Box 123, DPO AE 09123",
     "USNS Kirby, FPO AA 12345",
+    "USCGC Jackson, FPO AP 68193",  # a Coast Guard cutter
 ])
 def test_written_addresses_are_one_item(address):
     assert addresses(f"Please send it to {address}. Thanks!") == [address]
