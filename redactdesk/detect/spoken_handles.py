@@ -75,15 +75,21 @@ def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
         return []
     everyday, stop = everyday_words(), doc.lex.stop_words
     cues = frozenset(doc.lex.raw.get("handle_cues") or ())
+    joiners = frozenset({"_", *(ph[0] for ph in doc.lex.underscore if len(ph) == 1)})
     starts = {0, *doc.breaks}
     hits: list[Hit] = []
     for k in range(len(lower) - 1):
         if lower[k] != "at" or used[k] or used[k + 1]:
             continue
-        anywhere = _letters_and_digits(doc, k + 1, everyday, stop)  # a handle no sentence says otherwise
-        if not (anywhere or k in starts or lower[k - 1] in cues or (hits and hits[-1].end_word == k)):
-            continue
         if k + 2 < len(lower) and lower[k + 2] == "dot":
+            continue
+        anywhere = _letters_and_digits(doc, k + 1, everyday, stop)  # a handle no sentence says otherwise
+        joined = _joined(doc, k + 1, max(anywhere, _digits_after(doc, k + 2, everyday, stop)), joiners)
+        if joined:  # "at mlp_perla", "at joshsmith five _ twenty three", "at josh underscore smith"
+            hits.append(Hit(k, joined, "USERNAME", 0.75, SOURCE, "a social-media handle joined by underscores said aloud",
+                            True))
+            continue
+        if not (anywhere or k in starts or lower[k - 1] in cues or (hits and hits[-1].end_word == k)):
             continue
         if anywhere:  # "at r zero bynbird", "at two pmagreement two hundred and eleven"
             hits.append(Hit(k, anywhere, "USERNAME", 0.75, SOURCE, "a social-media handle of letters and digits said aloud",
@@ -94,6 +100,45 @@ def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
         if _unknown_word(word, everyday, stop) or (end > k + 2 and _listed_name(word, doc.lex, stop)):
             hits.append(Hit(k, end, "USERNAME", 0.75, SOURCE, "a social-media handle said aloud (at ...)", True))
     return hits
+
+
+def _glued(word: str) -> bool:
+    """A word an underscore holds together: "mlp_perla", "axela_", "_nina"."""
+    return "_" in word and any(c.isalnum() for c in word) and all(c.isalnum() or c == "_" for c in word)
+
+
+def _joined(doc: DetectDoc, w: int, end: int, joiners: frozenset[str]) -> int:
+    """End of a handle that an underscore joins, from word ``w`` on (``end``: where the handle read
+    without underscores ends), or 0 where no underscore is in it or right after it. No sentence said
+    aloud holds an underscore, so such a handle stands wherever it is: "at stormyteacup_lk", "at
+    karennn twelve _" (@karennn12_), "at joshsmith five _ twenty three", "at blues four _nina",
+    "at josh underscore smith". Digits after an underscore or a word it holds belong to the handle;
+    a word, only after the spoken "underscore" (written, the underscore and the word are one)."""
+    lower, n = doc.lower, len(doc.lower)
+    e = max(end, w + 1)
+    if not (any(_glued(x) for x in lower[w:e])
+            or (e < n and e not in doc.breaks and (lower[e] in joiners or (_glued(lower[e]) and lower[e][0] == "_")))):
+        return 0
+    stop = doc.lex.stop_words if doc.lex is not None else frozenset()
+    if _glued(lower[e - 1]):
+        e = _number_end(doc, e)  # "at d one _dreamin seventy two"
+    while e < n and e not in doc.breaks and (lower[e] in joiners or _glued(lower[e])):
+        said = lower[e] in joiners and lower[e] != "_"
+        e += 1
+        if e >= n or e in doc.breaks:
+            break
+        after = _number_end(doc, e)  # "_ twenty three" is _23
+        e = after if after > e else e + 1 if said and lower[e].isalnum() and lower[e] not in stop else e
+    return e
+
+
+def _number_end(doc: DetectDoc, w: int) -> int:
+    """End of the cardinal number said from word ``w`` on, or ``w`` where none begins there."""
+    if w >= len(doc.lower) or w in doc.breaks or doc.norm is None:
+        return w
+    t = doc.norm.token_of_word(w)
+    tok = doc.norm.tokens[t] if t is not None else None
+    return tok.w1 if tok is not None and tok.kind == NUM and tok.w0 == w and not tok.ordinal else w
 
 
 def _letters_and_digits(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozenset[str]) -> int:

@@ -69,3 +69,23 @@ def test_a_handle_said_as_letters_digits_and_a_made_up_word_is_one_username(text
                                   "see you at heathrow terminal five", "rt at five hontour fifth harmony"])
 def test_times_gates_places_and_ordinals_after_at_make_no_such_handle(text):
     assert not any(h.count(" ") >= 3 for h in handles(text)), handles(text)
+
+
+@pytest.mark.parametrize("text,handle", [
+    ("long days at the beach at marriott_cayman today", "at marriott_cayman"),  # mid-sentence, no cue
+    ("yeah tickles at mlp_perla behind the ear", "at mlp_perla"),
+    ("rt at joshsmith five _ twenty three i'm tired", "at joshsmith five _ twenty three"),  # @joshsmith5_23
+    ("hate it at karennn twelve _ hate when i feel", "at karennn twelve _"),  # @karennn12_: the word after is none
+    ("at d one _dreamin seventy two i'm not going today", "at d one _dreamin seventy two"),
+    ("i saw it at blues four _nina yesterday", "at blues four _nina"),  # an everyday word, held by the underscore
+    ("follow at josh underscore smith for more", "at josh underscore smith"),  # the underscore said aloud
+])
+def test_a_handle_an_underscore_joins_is_one_username_wherever_it_is(text, handle):
+    assert handles(text) == [handle]
+    assert (handle, "USERNAME") in found(text)
+
+
+def test_an_email_with_an_underscore_said_aloud_stays_an_email():
+    assert handles("write to john underscore smith at gmail dot com") == []
+    assert found("write to john underscore smith at gmail dot com") == [
+        ("john underscore smith at gmail dot com", "EMAIL")]
