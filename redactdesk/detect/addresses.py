@@ -41,6 +41,13 @@ _PIN = re.compile(r"[1-9]\d{5}")  # an Indian postal index number
 _GLUED_PIN = re.compile(r"[A-Z][\w.-]*-[1-9]\d{5}")  # "Sonipat-835060", "Kalyan-Dombivli-636303"
 _HOUSE_NO = frozenset({"hno", "houseno", "flatno"})  # "H.No. 994"
 _HOUSE = re.compile(r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?|[A-Za-z]?\d{1,5}")
+_GRID_NUMBER = re.compile(r"\d{1,3}[A-Za-z]?[ªº°]?")  # a grid street's number: "7", "40A", "5ª"
+_GRID_PLATE = re.compile(r"#?\d{1,3}[A-Za-z]?-\d{1,3}[A-Za-z]?")  # the plate: "71-21", "#13-19", "20-15A"
+_SPOKEN_GRID = frozenset({"calle", "carrera", "avenida", "diagonal", "transversal", "circular", "circunvalar"})
+_SPOKEN_SIGNS = frozenset({"numero", "número", "num"})
+_INITIALS = re.compile(r"(?:[A-Z]\.){1,3}")  # "J.M.", "J.J.": a name's initials, no sentence's end
+_GRID_SIGNS = frozenset({"#", "no", "no.", "n°", "nº", "n.º", "n.°", "núm", "núm.", "num", "num.", "número", "numero"})
+_GRID_AFTER = frozenset({"bis", "sur", "este", "norte", "oeste"})
 _UNIT_ID = re.compile(r"#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,4}|\d+(?:º|ª|o|a|st|nd|rd|th)|[IVX]{1,4}")
 _PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard blvd terrace crescent parkway "
                           "highway strasse calle rue avenida carrer".split())
@@ -96,6 +103,11 @@ class _Addresses:
         self.dirs = word_set("directions")
         self.military = word_set("military_post")
         self.ships = word_set("military_ships")
+        self.grid = word_set("street_grid")
+        self.street_months = word_set("street_name_months")
+        self.locality_labels = word_set("locality_labels")
+        self.postcode_labels = word_set("postcode_labels")
+        self.region_abbreviations = word_set("region_abbreviations")
         self.po = _po_index()
         self.cores = self.v.cores
         self.num = [False] * self.n  # word belongs to a number token (spoken or written)
@@ -334,6 +346,91 @@ class _Addresses:
             return False
         return bool(self.unit(t) or self.postcode(t))
 
+    def spoken_grid_street(self, i: int) -> int:
+        """A grid address said aloud (0 when none is at ``i``): the street type in full, its number,
+        "número", and the plate in two numbers ("carrera siete número setenta y uno veintiuno", "calle
+        veintiséis número trece guion diecinueve sur"). The plate's two numbers are the evidence: "la
+        carrera siete número dos" is a race."""
+        keys, n = self.keys, self.n
+        if self.v.cased or keys[i] not in _SPOKEN_GRID or not self.free(i):
+            return 0
+        k = i + 1
+        if k < n and keys[k] in _SPOKEN_GRID and self.same(i, k):
+            k += 1  # "avenida calle veintiséis"
+        if not (k < n and self.same(i, k) and self.free(k) and self.num[k] and 0 < self._spoken_digits(k) <= 3):
+            return 0
+        k = self.num_end[k]
+        while k < n and k - i < 8 and self.same(i, k) and (keys[k] in _GRID_AFTER or (
+                len(keys[k]) == 1 and keys[k].isalpha())):
+            k += 1  # "cuarenta a bis"
+        if not (k + 1 < n and keys[k] in _SPOKEN_SIGNS and self.same(i, k + 1) and self.num[k + 1]):
+            return 0
+        parts, e = 1, self.num_end[k + 1]
+        dashes = {ph[0] for ph in self.doc.lex.dash} if self.doc.lex is not None else set()
+        gap = e + 1 if e < n and keys[e] in dashes else e
+        if gap < n and self.same(i, gap) and self.num[gap] and self._spoken_digits(gap) <= 3:
+            parts, e = 2, self.num_end[gap]
+        if parts < 2 or not (0 < self._spoken_digits(k + 1) <= 3):
+            return 0
+        if e < n and self.same(i, e) and keys[e] in _GRID_AFTER:
+            e += 1  # "... sur"
+        return e
+
+    def grid_street(self, i: int) -> int:
+        """End of a grid address as Colombia writes it (0 when none is at ``i``): a street type, the
+        street's number with its letters ("40A Bis"), "#" or "No.", and the plate — the cross street
+        and the metres from it — with a quarter after it: "Carrera 7 # 71-21", "Cra. 15 No. 93-60 Sur",
+        "Calle 26 #13-19", "Av. Calle 26 N° 69-76", "Diagonal 40A Bis # 20-15". The sign and the
+        hyphenated plate are the evidence: "Calle 26" alone is no such address."""
+        if not self.v.cased or self.keys[i] not in self.grid or not self.free(i):
+            return 0
+        words, n = self.doc.words, self.n
+        k = i + 1
+        if k < n and self.keys[k] in self.grid and self.same(i, k):
+            k += 1  # "Av. Calle 26"
+        if k < n and self.same(i, k) and self.free(k) and _GRID_NUMBER.fullmatch(words[k].strip().rstrip(",")):
+            k += 1
+        else:  # a named street of the grid: "Av. Elvira Moreno # 7-6 Este"
+            first = k
+            while k < n and k - first < 4 and self.same(i, k) and self.v.cap[k] and self.keys[k].isalpha() and (
+                    not self.v.comma_after[k - 1]):
+                k += 1
+            if k == first:
+                return 0
+        while k < n and k - i < 6 and self.same(i, k) and not self.v.comma_after[k - 1] and (
+                self.keys[k] in _GRID_AFTER or (len(self.keys[k]) == 1 and self.keys[k].isalpha() and self.v.upper[k])):
+            k += 1  # "40A Bis", "7 Bis A", "26 Sur"
+        if k >= n or not self.same(i, k) or not self.free(k) or self.v.comma_after[k - 1]:
+            return 0
+        raw = words[k].strip().lower()
+        if raw in _GRID_SIGNS:
+            k += 1
+            if k >= n or not self.same(i, k) or not self.free(k):
+                return 0
+            raw = words[k].strip().lower()
+        elif not raw.startswith("#"):
+            return 0
+        if not _GRID_PLATE.fullmatch(raw.rstrip(".,;:")):
+            return 0
+        k += 1
+        if k < n and self.same(i, k) and self.keys[k] in _GRID_AFTER and not self.v.comma_after[k - 1] and self.v.cap[k]:
+            k += 1  # "93-60 Sur"
+        return k
+
+    def _signed_house(self, k: int) -> int:
+        """End of a house number written after a number sign at ``k`` ("N° 329", "Nº 12", "No. 5", "#
+        14"), or 0."""
+        if k + 1 >= self.n or not self.same(k, k + 1) or self.doc.words[k].strip().lower() not in _GRID_SIGNS:
+            return 0
+        return self.house(k + 1)
+
+    def _date_name(self, k: int) -> int:
+        """End of a date a street is named after ("5 de Mayo", "25 de Março") starting at ``k``, or 0."""
+        if k + 2 < self.n and self.num[k] and self.cores[k].isdigit() and len(self.cores[k]) <= 2 and (
+                self.keys[k + 1] == "de" and self.keys[k + 2] in self.street_months and self.same(k, k + 2)):
+            return k + 3
+        return 0
+
     def type_first(self, i: int) -> int:
         keys = self.keys
         if keys[i] not in self.before:
@@ -346,20 +443,30 @@ class _Addresses:
             keys[i]) and not (i + 1 < self.n and self.same(i, i + 1) and keys[i + 1] in _ROMANCE_OF)
         lower_type = self.v.cased and not self.v.cap[i]  # "ul. Marszałkowska 1", "c/ Mayor 5"
         k = i + 1
+        if self.v.cased and (d := self._date_name(k)):
+            k = d  # "Calle 5 de Mayo 32"
+            if k < self.n and self.v.comma_after[k - 1]:
+                e = self.house(k) if self.same(i, k) else 0
+                return e if e else -k
+        if self.v.cased and k + 1 < self.n and self.num[k] and _GRID_NUMBER.fullmatch(self.cores[k]) and (
+                signed := self._signed_house(k + 1)) and self.same(i, k):
+            return signed  # a numbered street, then the sign and the house: "Avenida 7 N° 329"
         while k < self.n and k - i <= 6 and self.same(i, k) and not self.num[k] and not self._said_no_number(k) and (
                 self.name_word(k, False) or (not self.v.cased and self.free(k) and self.keys[k].isalpha()
                                              and self.keys[k] not in self.units
                                              and self.keys[k] not in _BEFORE_A_TIME)):
             k += 1
-            if self.v.stop_after[k - 1]:
-                return 0
+            if self.v.stop_after[k - 1] and not (self.v.cased and _INITIALS.fullmatch(self.doc.words[k - 1].strip())):
+                return 0  # a sentence ends; initials do not end one: "Av. J.M. de Rosas N° 113"
             if self.v.comma_after[k - 1]:
                 break
-        if k == i + 1 or (self.v.cased and not any(self.v.cap[x] for x in range(i + 1, k))):
+        if k == i + 1 or (self.v.cased and not any(self.v.cap[x] or self.num[x] for x in range(i + 1, k))):
             return 0
         if not any(len(self.keys[x]) >= 2 for x in range(i + 1, k)):
             return 0  # "R S eighty nine oh one" is a reference said in letters, no "Rua S"
         e = self.house_then_postcode(k) if k < self.n and self.same(i, k) else 0
+        if not e and self.v.cased and k < self.n and self.same(i, k):
+            e = self._signed_house(k)  # "Diag. Alvear N° 547", "Av. Posadas N° 2693"
         if needs_postcode:
             return e if e and e < self.n and self.same(i, e) and self._postcode_or_unit_after(e) else 0
         if e:
@@ -588,6 +695,12 @@ class _Addresses:
             # itself followed by a postcode: "FM 91391", "TLAX 09546")
             if e < self.n and (self.postcode(e) or self._region_code(e)):
                 return e
+            # a district or neighbourhood the lists do not know, then the town they know: "Botafogo, Rio
+            # de Janeiro", "Cercado de Lima, Lima 15001"
+            run = self._capital_run(k)
+            if run < self.n and self.v.comma_after[run - 1] and self.same(k, run) and self.v.cap[run] and (
+                    self.places.match(self.keys, run, self.v.seg_end[run]) is not None):
+                return run
         if self.cores[k][:1] == "(" and self.v.cased:
             e = k
             while e < self.n and e - k < 3 and not self.doc.words[e].rstrip(",.").endswith(")"):
@@ -662,6 +775,7 @@ class _Addresses:
         return self.places.get(self.keys[e]) is not None or (e + 1 < self.n and bool(self.postcode(e + 1)))
 
     _TOWN_ARTICLES = frozenset({"la", "le", "les", "los", "las", "el", "il", "lo", "dos", "das", "den", "de"})
+    _LOCALITY_ARTICLES = _TOWN_ARTICLES | {"o", "a", "os", "as"}  # "Barrio La Candelaria", "Bairro Os Anjos"
 
     def _proper_town_word(self, e: int) -> bool:
         """A word that is a town's on its own: a name, a place or a word no everyday list holds."""
@@ -710,6 +824,26 @@ class _Addresses:
                 end += 2  # New Zealand's rural delivery: "48 Stevenson Quay, RD 10, Whangaawa 9611"
                 items += 1
                 continue
+            if self.v.cased and end == b and self.free(end) and self.keys[end] in self.dirs and self.v.cap[end] and (
+                    b > start and self.num[b - 1]):
+                end += 1  # "Blvd. Díaz Ordaz 130 Pte.": the quarter after the house number
+                continue
+            if self.v.cased and self.free(end) and self.keys[end] in self.postcode_labels and end + 1 < self.n and (
+                    self.same(end, end + 1)) and (e := self.postcode(end + 1)):
+                end = e  # "C.P. 68000", "CEP 22270-010"
+                items += 1
+                last_postcode = True
+                continue
+            if self.v.cased and self.free(end) and self.v.cap[end] and self.keys[end] in self.locality_labels and (
+                    end + 1 < self.n and self.same(end, end + 1) and self.v.cap[end + 1]):
+                first = end + 1
+                if self.keys[first] in self._LOCALITY_ARTICLES and first + 1 < self.n and self.v.cap[first + 1] and (
+                        self.same(first, first + 1)):
+                    first += 1  # "Barrio La Candelaria"
+                end = max(self._capital_run(first), end + 1)  # "Col. Centro", "Bairro Botafogo"
+                items += 1
+                last_postcode = False
+                continue
             if self.v.cased and self.free(end) and _TOWN_PIN.fullmatch(self.cores[end]):
                 end += 1  # "Delhi-596123": an Indian town and its PIN in one word
                 items += 1
@@ -735,7 +869,12 @@ class _Addresses:
                     items += 1
                     last_postcode = False
                     continue
-                c = self.cores[end]
+                if self.v.cased and items and self.free(end) and self.v.cap[end] and (
+                        self.keys[end] in self.region_abbreviations) and self.v.comma_after[prev]:
+                    end += 1  # "Guadalajara, Jal.": a state written short after the town
+                    items += 1
+                    continue
+                c = self.cores[end].replace(".", "")  # "N.L.", "D.C.": a region's letters with dots
                 if self.v.cased and self.v.upper[end] and 2 <= len(c) <= 4 and c.isalpha() and self.free(end) and (
                         items and self.keys[end] not in self.military):
                     end += 1
@@ -782,7 +921,8 @@ class _Addresses:
             e = self.po_box(i)
             if not e:
                 kind = "street"
-                e = self.number_first(i) or self.type_first(i) or self.name_type_number(i) or self.unit_then_street(i)
+                e = (self.grid_street(i) or self.spoken_grid_street(i) or self.number_first(i) or self.type_first(i) or self.name_type_number(i)
+                     or self.unit_then_street(i))
                 if not e and (e := self.localities_and_pin(i)):
                     start = i - 1 if i and self.keys[i - 1] in _HOUSE_NO and self.free(i - 1) else i  # "H.No. 994"
                     self.hits.append(Hit(start, e, "ADDRESS", 0.9, SOURCE, "house number, localities, town and PIN", True))

@@ -262,3 +262,59 @@ def test_a_number_then_capitalised_words_without_a_pin_is_no_address(text):
     from redactdesk.detect.pipeline import detect_texts
 
     assert not any(s["category"] == "ADDRESS" for s in detect_texts([text], "en")[0])
+
+
+@pytest.mark.parametrize("address", [
+    # Colombia's grid: the street's number, "#" or "No.", the plate (cross street - metres)
+    "Carrera 7 # 71-21, Bogotá",
+    "Calle 26 #13-19, Oficina 401, Bogotá D.C",
+    "Cra. 15 No. 93-60 Sur, Torre 2, Medellín",
+    "Av. Calle 26 N° 69-76, Bogotá",
+    "Diagonal 40A Bis # 20-15",
+    "Carrera 5ª # 8-1 Sur, 688563, Barbosa, Santander",
+    "Av. Elvira Moreno # 7-6 Este, Apto. 56, Cali",
+    "Calle 10 # 5-51, Barrio La Candelaria, Bogotá",
+    # Mexico: colonia, C.P., a state written short or in capitals; a street named after a date
+    "Calle 5 de Mayo 32, Col. Centro, C.P. 68000, Oaxaca, Oax",
+    "Calle Hidalgo 45, Col. Centro, 44100 Guadalajara, Jal",
+    "Blvd. Díaz Ordaz 130 Pte., Col. Santa María, 64650 Monterrey, N.L",
+    # Argentina: the number sign before the house number, initials in the street's name
+    "Avenida 7 N° 329 Dto. 1, San Miguel de Tucumán 4000, Tucumán",
+    "Av. J.M. de Rosas N° 113, Córdoba 5000, Córdoba",
+    # Brazil and Peru: a district the lists do not know before the town they know
+    "Rua Voluntários da Pátria, 190, Botafogo, Rio de Janeiro - RJ, 22270-010",
+    "Rua das Laranjeiras, 45, Bairro Os Anjos, Porto Alegre - RS, 90000-000",
+    "Av. Javier Prado Este 4200, Santiago de Surco, Lima 15023",
+])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_latin_american_addresses_are_one_item(address, lang):
+    assert addresses(f"Envíelo a {address}. Gracias" if lang == "es" else f"Please send it to {address}. Thanks",
+                     lang) == [address]
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("La Carrera 7 estará cerrada el domingo.", "es"),  # a grid street with no sign and plate
+    ("Ganó la carrera 7 de 10.", "es"),
+    ("The score was 71-21 in game 7 # 2.", "en"),
+    ("Llegó el 5 de mayo a la oficina 4.", "es"),
+    ("Calle 26 is closed today.", "en"),
+])
+def test_grid_and_date_look_alikes_are_no_address(text, lang):
+    assert addresses(text, lang) == []
+
+
+@pytest.mark.parametrize("text,address", [
+    ("vivo en la carrera siete numero setenta y uno veintiuno en bogota", "carrera siete numero setenta y uno veintiuno"),
+    ("mi dirección es calle veintiséis número trece guion diecinueve oficina cuatrocientos uno",
+     "calle veintiséis número trece guion diecinueve oficina cuatrocientos uno"),
+    ("es avenida calle veintiséis número sesenta y nueve setenta y seis sur",
+     "avenida calle veintiséis número sesenta y nueve setenta y seis sur"),
+    ("calle cuarenta a bis número veinte quince", "calle cuarenta a bis número veinte quince"),
+])
+def test_a_grid_address_said_aloud_is_one_item(text, address):
+    assert addresses(text, "es") == [address]
+
+
+@pytest.mark.parametrize("text", ["ganó la carrera siete número dos", "en la carrera siete número dos ganó juan"])
+def test_a_race_and_its_number_are_no_grid_address(text):
+    assert addresses(text, "es") == []

@@ -22,3 +22,13 @@ def test_an_indian_address_is_replaced_whole(make_conv, secret):
     text = res.revised_text()
     assert "Nigam" not in text and "Sonipat" not in text and "835060" not in text, text
     assert not scan_text(text, "revised", needles([conv]))
+
+
+def test_a_colombian_grid_address_is_replaced_whole(make_conv, secret):
+    conv = make_conv([("c", "Envíelo a Carrera 7 # 71-21, Barrio La Candelaria, Bogotá por favor.")],
+                     [(0, "Carrera 7 # 71-21, Barrio La Candelaria, Bogotá", "ADDRESS")])
+    res = substitute_conversation(conv, secret=secret)
+    text = res.revised_text()
+    assert "71-21" not in text and "Candelaria" not in text and "Bogotá" not in text, text
+    assert not scan_text(text, "revised", needles([conv]))
+    assert text.startswith("Envíelo a ") and text.endswith(" por favor."), text
