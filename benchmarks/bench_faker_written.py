@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -27,7 +28,7 @@ NAME_LOCALES = ("en_US", "en_GB", "en_IN", "en_AU", "de_DE", "fr_FR", "es_ES", "
 COMPANY_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IN", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL",
                    "pt_BR", "pl_PL", "sv_SE")
 ADDRESS_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IN", "en_NZ", "en_IE", "de_DE", "fr_FR", "es_ES",
-                   "it_IT", "nl_NL")
+                   "it_IT", "nl_NL", "es_CO", "es_AR", "es_CL", "es_MX", "pt_BR")
 PHONE_LOCALES = ("en_AU", "en_NZ", "en_IN", "en_PH", "en_GB", "en_IE", "de_DE", "de_AT", "de_CH", "fr_FR", "fr_CH",
                  "it_IT", "es_ES", "es_MX", "es_AR", "es_CO", "es_CL", "pt_BR", "pt_PT", "nl_NL", "nl_BE", "pl_PL",
                  "cs_CZ", "sv_SE", "da_DK", "no_NO", "fi_FI", "tr_TR", "ja_JP", "ko_KR", "zh_CN", "th_TH", "id_ID",
@@ -55,7 +56,8 @@ def _value(fake, kind: str, k: int) -> str:
     else:
         value = str(getattr(fake, {"name": "name", "company": "company", "address": "address",
                                    "phone": "phone_number"}[kind])())
-    return value if value.isascii() else anyascii(value)
+    # only another script is transliterated: "Región", "N°" and "São" stay as a form holds them
+    return anyascii(value) if any(ch.isalpha() and "LATIN" not in unicodedata.name(ch, "") for ch in value) else value
 
 
 def main() -> int:
