@@ -45,6 +45,8 @@ _GRID_NUMBER = re.compile(r"\d{1,3}[A-Za-z]?[ªº°]?")  # a grid street's numbe
 _GRID_PLATE = re.compile(r"#?\d{1,3}[A-Za-z]?-\d{1,3}[A-Za-z]?")  # the plate: "71-21", "#13-19", "20-15A"
 _SPOKEN_GRID = frozenset({"calle", "carrera", "avenida", "diagonal", "transversal", "circular", "circunvalar"})
 _SPOKEN_SIGNS = frozenset({"numero", "número", "num"})
+_ROAD_CODE = re.compile(r"(?:[A-Z]{1,3}-?)?\d{1,4}(?:-[A-Z]{1,3})?")  # "5", "T-88", "BR-116", "577-CH", "N-340"
+_KM = re.compile(r"\d{1,4}(?:[.,]\d{1,3})?")  # "42", "12,5"
 _INITIALS = re.compile(r"(?:[A-Z]\.){1,3}")  # "J.M.", "J.J.": a name's initials, no sentence's end
 _GRID_SIGNS = frozenset({"#", "no", "no.", "n°", "nº", "n.º", "n.°", "núm", "núm.", "num", "num.", "número", "numero"})
 _GRID_AFTER = frozenset({"bis", "sur", "este", "norte", "oeste"})
@@ -108,6 +110,8 @@ class _Addresses:
         self.locality_labels = word_set("locality_labels")
         self.postcode_labels = word_set("postcode_labels")
         self.region_abbreviations = word_set("region_abbreviations")
+        self.km_roads = word_set("km_roads")
+        self.km_words = word_set("km_words")
         self.po = _po_index()
         self.cores = self.v.cores
         self.num = [False] * self.n  # word belongs to a number token (spoken or written)
@@ -417,6 +421,27 @@ class _Addresses:
             k += 1  # "93-60 Sur"
         return k
 
+    def road_and_km(self, i: int) -> int:
+        """End of a road and the kilometre on it, written (0 when none is at ``i``): "Ruta 5 Sur, km 42",
+        "Ruta T-88, km 24", "Rodovia BR-116, km 23", "Carretera N-340 km 12,5". The kilometre is the
+        evidence: "Ruta 5" alone is a road, no one's address."""
+        keys, n = self.keys, self.n
+        if not self.v.cased or keys[i] not in self.km_roads or not self.v.cap[i] or not self.free(i):
+            return 0
+        k = i + 1
+        while k < n and k - i <= 3 and self.same(i, k) and not self.v.comma_after[k - 1] and keys[k] in (
+                "nacional", "provincial", "federal", "estatal", "national", "state"):
+            k += 1  # "Ruta Nacional 3"
+        if not (k < n and self.same(i, k) and self.free(k) and _ROAD_CODE.fullmatch(self.cores[k])):
+            return 0
+        k += 1
+        if k < n and self.same(i, k) and keys[k] in self.dirs and self.v.cap[k] and not self.v.comma_after[k - 1]:
+            k += 1  # "Ruta 5 Sur"
+        if not (k + 1 < n and self.same(i, k + 1) and keys[k] in self.km_words and self.free(k + 1)
+                and _KM.fullmatch(self.cores[k + 1])):
+            return 0
+        return k + 2
+
     def _signed_house(self, k: int) -> int:
         """End of a house number written after a number sign at ``k`` ("N° 329", "Nº 12", "No. 5", "#
         14"), or 0."""
@@ -623,8 +648,8 @@ class _Addresses:
             return 0
         key = self.keys[k]
         c = self.cores[k]
-        if key in self.units:
-            e = k + 1
+        if key in self.units or (key == "of" and self.v.cased and self.doc.words[k].strip() == "Of."):
+            e = k + 1  # "Of. 1315": an office in Spanish, written short with its capital and point
             if e < self.n and self.keys[e] in ("no", "number", "nº", "num", "#"):
                 e += 1
             if e < self.n and self.same(k, e) and self.free(e) and (
@@ -699,8 +724,9 @@ class _Addresses:
             # de Janeiro", "Cercado de Lima, Lima 15001"
             run = self._capital_run(k)
             if run < self.n and self.v.comma_after[run - 1] and self.same(k, run) and self.v.cap[run] and (
-                    self.places.match(self.keys, run, self.v.seg_end[run]) is not None):
-                return run
+                    self.places.match(self.keys, run, self.v.seg_end[run]) is not None
+                    or self.keys[run] in self.locality_labels):
+                return run  # ... or the region labelled after it: "Timaukel, Región de Magallanes"
         if self.cores[k][:1] == "(" and self.v.cased:
             e = k
             while e < self.n and e - k < 3 and not self.doc.words[e].rstrip(",.").endswith(")"):
@@ -775,7 +801,7 @@ class _Addresses:
         return self.places.get(self.keys[e]) is not None or (e + 1 < self.n and bool(self.postcode(e + 1)))
 
     _TOWN_ARTICLES = frozenset({"la", "le", "les", "los", "las", "el", "il", "lo", "dos", "das", "den", "de"})
-    _LOCALITY_ARTICLES = _TOWN_ARTICLES | {"o", "a", "os", "as"}  # "Barrio La Candelaria", "Bairro Os Anjos"
+    _LOCALITY_ARTICLES = _TOWN_ARTICLES | {"o", "a", "os", "as", "del", "do", "da"}  # "Bairro Os Anjos", "Región del Maule"
 
     def _proper_town_word(self, e: int) -> bool:
         """A word that is a town's on its own: a name, a place or a word no everyday list holds."""
@@ -835,11 +861,13 @@ class _Addresses:
                 last_postcode = True
                 continue
             if self.v.cased and self.free(end) and self.v.cap[end] and self.keys[end] in self.locality_labels and (
-                    end + 1 < self.n and self.same(end, end + 1) and self.v.cap[end + 1]):
+                    end + 1 < self.n and self.same(end, end + 1)) and (
+                    self.v.cap[end + 1] or self.keys[end + 1] in self._LOCALITY_ARTICLES):
                 first = end + 1
-                if self.keys[first] in self._LOCALITY_ARTICLES and first + 1 < self.n and self.v.cap[first + 1] and (
+                while first + 1 < self.n and first - end <= 2 and self.keys[first] in self._LOCALITY_ARTICLES and (
+                        self.v.cap[first + 1] or self.keys[first + 1] in self._LOCALITY_ARTICLES) and (
                         self.same(first, first + 1)):
-                    first += 1  # "Barrio La Candelaria"
+                    first += 1  # "Barrio La Candelaria", "Región de Los Ríos"
                 end = max(self._capital_run(first), end + 1)  # "Col. Centro", "Bairro Botafogo"
                 items += 1
                 last_postcode = False
@@ -881,6 +909,11 @@ class _Addresses:
                     items += 1
                     continue
                 # "Box 8144" after PSC, "APO AE 09123"
+                if self.v.cased and items and self.free(end) and self.v.comma_after[prev] and re.fullmatch(
+                        r"\d{7}", c) and (end + 1 >= self.n or not self.same(end, end + 1) or not self.num[end + 1]):
+                    end += 1  # a Chilean postcode of seven digits after the town: "Ñuñoa, Región Metropolitana, 7019470"
+                    items += 1
+                    continue
                 if self.keys[end] in self.military or (self.keys[end] == "box" and self.house(end + 1)):
                     e = end + 1
                     if self.keys[end] == "box":
@@ -921,7 +954,7 @@ class _Addresses:
             e = self.po_box(i)
             if not e:
                 kind = "street"
-                e = (self.grid_street(i) or self.spoken_grid_street(i) or self.number_first(i) or self.type_first(i) or self.name_type_number(i)
+                e = (self.grid_street(i) or self.spoken_grid_street(i) or self.road_and_km(i) or self.number_first(i) or self.type_first(i) or self.name_type_number(i)
                      or self.unit_then_street(i))
                 if not e and (e := self.localities_and_pin(i)):
                     start = i - 1 if i and self.keys[i - 1] in _HOUSE_NO and self.free(i - 1) else i  # "H.No. 994"

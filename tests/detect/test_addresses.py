@@ -285,6 +285,13 @@ def test_a_number_then_capitalised_words_without_a_pin_is_no_address(text):
     "Rua Voluntários da Pátria, 190, Botafogo, Rio de Janeiro - RJ, 22270-010",
     "Rua das Laranjeiras, 45, Bairro Os Anjos, Porto Alegre - RS, 90000-000",
     "Av. Javier Prado Este 4200, Santiago de Surco, Lima 15023",
+    # Chile: a region labelled after the town, a postcode of seven digits, an office written short
+    "Pasaje Las Rosas 82, Ñuñoa, Región Metropolitana, 7019470",
+    "Avda. Los Alerces 945 Of. 1315, Nancagua, Región del Maule",
+    # a road and the kilometre on it
+    "Ruta 5 Sur, km 42, Región de Los Ríos",
+    "Ruta T-88, km 24",
+    "Rodovia BR-116, km 23, Curitiba - PR",
 ])
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_latin_american_addresses_are_one_item(address, lang):
@@ -298,6 +305,8 @@ def test_latin_american_addresses_are_one_item(address, lang):
     ("The score was 71-21 in game 7 # 2.", "en"),
     ("Llegó el 5 de mayo a la oficina 4.", "es"),
     ("Calle 26 is closed today.", "en"),
+    ("La Ruta 5 estuvo cortada en el km 42 ayer.", "es"),  # the road and its kilometre apart
+    ("I have 5 Of. them", "en"),
 ])
 def test_grid_and_date_look_alikes_are_no_address(text, lang):
     assert addresses(text, lang) == []
