@@ -701,7 +701,7 @@ class _Addresses:
                     return 0  # said, "on", "me", "in" are Ontario, Maine, Indiana only before a postcode
                 return k + length
             if (not self.v.cased or all(self.v.cap[x] for x in range(k, k + length)
-                                        if self.keys[x] not in ("de", "la", "of", "the", "del", "am", "an"))):
+                                        if self.keys[x] not in self._IN_TOWN_NAMES)):
                 if not place.common or after_postcode or self.v.cased:
                     return k + length
         after_lone_comma = k > 0 and not self.keys[k - 1] and self.doc.words[k - 1].strip() in (",", "|", "/")
@@ -801,6 +801,8 @@ class _Addresses:
         return self.places.get(self.keys[e]) is not None or (e + 1 < self.n and bool(self.postcode(e + 1)))
 
     _TOWN_ARTICLES = frozenset({"la", "le", "les", "los", "las", "el", "il", "lo", "dos", "das", "den", "de"})
+    _IN_TOWN_NAMES = frozenset({"de", "la", "of", "the", "del", "am", "an", "los", "las", "el", "y", "do", "da", "dos",
+                                "das", "di", "upon", "on", "sur"})  # small words of a listed town written in capitals
     _LOCALITY_ARTICLES = _TOWN_ARTICLES | {"o", "a", "os", "as", "del", "do", "da"}  # "Bairro Os Anjos", "Región del Maule"
 
     def _proper_town_word(self, e: int) -> bool:
@@ -819,7 +821,12 @@ class _Addresses:
         e, last = k, k
         while e < self.n and e - k < 5 and self.same(k, e) and self.keys[e]:
             word_ok = self.v.cap[e] and self.keys[e].replace("-", "").isalpha() and self.keys[e] not in self.stop
-            particle = e > k and self.keys[e] in self._TOWN_PARTICLES and e + 1 < self.n and self.v.cap[e + 1]
+            # one particle or two before a capital: "Osterode am Harz", "San Nicolás de los Garza"
+            particle = e > k and (self.keys[e] in self._TOWN_PARTICLES or (
+                self.keys[e] in self._TOWN_ARTICLES and self.keys[e - 1] in self._TOWN_PARTICLES)) and e + 1 < self.n and (
+                self.v.cap[e + 1] or (
+                self.keys[e + 1] in self._TOWN_ARTICLES and e + 2 < self.n and self.v.cap[e + 2]
+                and not self.v.comma_after[e + 1])) and not self.v.comma_after[e]
             if not (word_ok or particle):
                 break
             e += 1

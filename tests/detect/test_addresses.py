@@ -285,6 +285,7 @@ def test_a_number_then_capitalised_words_without_a_pin_is_no_address(text):
     "Rua Voluntários da Pátria, 190, Botafogo, Rio de Janeiro - RJ, 22270-010",
     "Rua das Laranjeiras, 45, Bairro Os Anjos, Porto Alegre - RS, 90000-000",
     "Av. Javier Prado Este 4200, Santiago de Surco, Lima 15023",
+    "Av. Universidad 1200, Col. Centro, 66400 San Nicolás de los Garza, N.L",  # two small words in a town
     # Chile: a region labelled after the town, a postcode of seven digits, an office written short
     "Pasaje Las Rosas 82, Ñuñoa, Región Metropolitana, 7019470",
     "Avda. Los Alerces 945 Of. 1315, Nancagua, Región del Maule",
