@@ -112,6 +112,8 @@ class _Addresses:
         self.region_abbreviations = word_set("region_abbreviations")
         self.km_roads = word_set("km_roads")
         self.km_words = word_set("km_words")
+        self.street_lower = word_set("street_lower_words")
+        self.after_lower = word_set("street_after_lower")
         self.po = _po_index()
         self.cores = self.v.cores
         self.num = [False] * self.n  # word belongs to a number token (spoken or written)
@@ -421,6 +423,28 @@ class _Addresses:
             k += 1  # "93-60 Sur"
         return k
 
+    def name_number_postcode(self, i: int) -> int:
+        """End of the house number of a street named with no type word, written (0 when none is at
+        ``i``): its capitalised words, the number, a comma, then a postcode and a town — "Pobřežní 3,
+        216 72 Telč", "Nad Návsí 146, 626 37 Olešnice", "Gunnel Nymanin katu 167, 92194 Inkoo". The
+        postcode and town after the comma are the evidence; the tail takes them."""
+        if not self.v.cased or not self.v.cap[i] or not self.free(i) or self.keys[i] in self.stop or (
+                self.keys[i] in self.months or self.keys[i] in self.street_months):
+            return 0  # "On January 24, 2004, Regions merged": a date, then a year that reads as a postcode
+        k = i
+        while k < self.n and k - i < 4 and self.same(i, k) and self.free(k) and self.keys[k].replace("-", "").isalpha() and (
+                self.v.cap[k] or (k > i and self.keys[k] in self.street_lower)) and not (k > i and self.v.comma_after[k - 1]):
+            k += 1
+        if k == i or k >= self.n or self.v.comma_after[k - 1] or not any(ch.isdigit() for ch in self.cores[k]):
+            return 0
+        if all(self.keys[x] in self.common for x in range(i, k)):
+            return 0  # "Game 7, 2016 World Series": everyday words and a year; a street's name is a name
+        e = self.house(k) or (k + 1 if _HOUSE.fullmatch(self.cores[k]) else 0)  # "6A"
+        if not e or not self.v.comma_after[e - 1] or e >= self.n or not self.same(i, e):
+            return 0
+        p = self.postcode(e)
+        return e if p and p < self.n and self.same(e, p) and self._capital_run(p) > p else 0
+
     def road_and_km(self, i: int) -> int:
         """End of a road and the kilometre on it, written (0 when none is at ``i``): "Ruta 5 Sur, km 42",
         "Ruta T-88, km 24", "Rodovia BR-116, km 23", "Carretera N-340 km 12,5". The kilometre is the
@@ -564,8 +588,8 @@ class _Addresses:
         long tail ("Parkways", "Knolls", "Vista") only written with a capital."""
         key = self.keys[k]
         if key in self.after:
-            return not self.v.cased or self.v.cap[k] or key in _PLAIN_STREET
-        return self.v.cased and self.v.cap[k] and key in self.after_cased
+            return not self.v.cased or self.v.cap[k] or key in _PLAIN_STREET or key in self.after_lower
+        return self.v.cased and (self.v.cap[k] and key in self.after_cased or key in self.after_lower)
 
     def spoken_tail_type(self, k: int, start: int) -> bool:
         """In speech, a street type of the long tail ("Shores", "Manor", "Branch": everyday words said
@@ -812,6 +836,7 @@ class _Addresses:
             key not in self.common or self.names.is_name(key) or self.places.get(key) is not None)
 
     _TOWN_PARTICLES = frozenset({"am", "an", "der", "im", "in", "di", "del", "della", "de", "la", "le", "les", "sur",
+                                 "nad", "pod", "u", "pri", "při", "na",  # "Kynšperk nad Ohří", "Újezd u Brna"
                                  "da", "do", "dos", "das", "du", "des", "y", "e", "vorm", "vor", "bei", "ob",
                                  "sous", "en", "aan", "den", "op", "upon", "on", "by"})
 
@@ -962,7 +987,7 @@ class _Addresses:
             if not e:
                 kind = "street"
                 e = (self.grid_street(i) or self.spoken_grid_street(i) or self.road_and_km(i) or self.number_first(i) or self.type_first(i) or self.name_type_number(i)
-                     or self.unit_then_street(i))
+                     or self.unit_then_street(i) or self.name_number_postcode(i))
                 if not e and (e := self.localities_and_pin(i)):
                     start = i - 1 if i and self.keys[i - 1] in _HOUSE_NO and self.free(i - 1) else i  # "H.No. 994"
                     self.hits.append(Hit(start, e, "ADDRESS", 0.9, SOURCE, "house number, localities, town and PIN", True))

@@ -328,3 +328,28 @@ def test_a_grid_address_said_aloud_is_one_item(text, address):
 @pytest.mark.parametrize("text", ["ganó la carrera siete número dos", "en la carrera siete número dos ganó juan"])
 def test_a_race_and_its_number_are_no_grid_address(text):
     assert addresses(text, "es") == []
+
+
+@pytest.mark.parametrize("address", [
+    # a street named with no type word: the postcode and town after the comma are the evidence
+    "Pobřežní 3, 216 72 Telč",
+    "Nad Návsí 146, 626 37 Olešnice",
+    "Klouzková 7, 302 02 Újezd u Brna",  # small words of a Czech town's name
+    "Adélčina 6, 232 28 Kynšperk nad Ohří",
+    "Rasmussenringen 6A, 5818 Tomberg",
+    "Gunnel Nymanin katu 167, 92194 Inkoo",
+    # Polish and Hungarian types: "pl." before the name; "utca", "út" after it in lower case
+    "pl. Kościuszki 25/33, 59-704 Bolesławiec",
+    "Dunaújvárosi utca 38., H-4221 Ózd",
+])
+def test_central_and_northern_european_addresses_are_one_item(address):
+    assert addresses(f"Please send it to {address}. Thanks") == [address]
+
+
+@pytest.mark.parametrize("text", [
+    "On January 24, 2004, Regions merged with Union Planters.",  # a date and a year, no house and postcode
+    "Chapter 3, 2160 Pages in total.",
+    "He pitched in Game 7, 2016 World Series.",
+])
+def test_a_date_or_a_count_before_a_comma_is_no_street_without_type(text):
+    assert addresses(text) == []
