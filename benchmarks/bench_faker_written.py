@@ -28,7 +28,8 @@ NAME_LOCALES = ("en_US", "en_GB", "en_IN", "en_AU", "de_DE", "fr_FR", "es_ES", "
 COMPANY_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IN", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL",
                    "pt_BR", "pl_PL", "sv_SE")
 ADDRESS_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IN", "en_NZ", "en_IE", "de_DE", "fr_FR", "es_ES",
-                   "it_IT", "nl_NL", "es_CO", "es_AR", "es_CL", "es_MX", "pt_BR")
+                   "it_IT", "nl_NL", "es_CO", "es_AR", "es_CL", "es_MX", "pt_BR", "pl_PL", "cs_CZ", "sk_SK", "hu_HU",
+                   "fi_FI", "no_NO", "sv_SE", "da_DK")
 PHONE_LOCALES = ("en_AU", "en_NZ", "en_IN", "en_PH", "en_GB", "en_IE", "de_DE", "de_AT", "de_CH", "fr_FR", "fr_CH",
                  "it_IT", "es_ES", "es_MX", "es_AR", "es_CO", "es_CL", "pt_BR", "pt_PT", "nl_NL", "nl_BE", "pl_PL",
                  "cs_CZ", "sv_SE", "da_DK", "no_NO", "fi_FI", "tr_TR", "ja_JP", "ko_KR", "zh_CN", "th_TH", "id_ID",
