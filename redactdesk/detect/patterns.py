@@ -1020,6 +1020,7 @@ class _Finder:
         hot_first |= {w for p in self.lex.hot("name") for w in p}
         hot_first |= word_set("titles")  # "speaking with mister Rahman": the title is no name, the name follows it
         cased = doc.cased()
+        titles = word_set("titles")
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):
                 n = len(ph)
@@ -1046,7 +1047,11 @@ class _Finder:
                                 e + 1 not in doc.breaks):
                             e += 1  # "de la Cruz", "van der Berg": particles inside a name
                             continue
-                        if t is None or self.claimed[t] or not word.isalpha() or word in stop or word in hot_first:
+                        # written after a title, a capitalised word is a surname whatever else it is: "Mrs. May", "Mr. Will"
+                        titled = (e == s and cased and len(ph) == 1 and ph[0] in titles and doc.words[e][:1].isupper()
+                                  and gaz.is_name(word))
+                        if t is None or self.claimed[t] or not word.isalpha() or (
+                                (word in stop or word in hot_first) and not titled):
                             break
                         if e > s and (doc.breaks and e in doc.breaks):
                             break

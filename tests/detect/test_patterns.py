@@ -419,3 +419,16 @@ def test_the_verb_said_of_a_person_is_no_person_itself():
     assert people == ["bernárdez"]
     text = "Nacio Herb Brown compuso la canción"
     assert "Nacio Herb Brown" in [text[s["start"]:s["end"]] for s in detect_texts([text], "es")[0]]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("My name is Mrs. May.", "May."),  # a month and a modal verb, and a surname after a title
+    ("Mx. May called.", "May"),
+])
+def test_a_capitalised_name_after_a_written_title_is_a_name_whatever_else_it_is(text, name):
+    assert ("PERSON", name) in found(text)
+
+
+@pytest.mark.parametrize("text", ["Ms. The best of them", "Mr. And Mrs. Smith"])
+def test_a_function_word_after_a_title_is_no_name(text):
+    assert not any(c == "PERSON" and n.split()[0] in ("The", "And") for c, n in found(text))
