@@ -54,6 +54,8 @@ from redactdesk.lang.lexicon import Lexicon, phrases
 SOURCE = "identifiers"
 
 _HAS_DIGIT = re.compile(r"\d")
+# letters (a name's) run into two to four digits, standing as a word of their own
+_NAME_DIGITS = re.compile(r"(?<![\w@./+-])(?P<name>[A-Za-z][a-z]{2,19})\d{2,4}(?![\w@/-]|\.\w)")
 _PLATE_AFTER_CUE = re.compile(
     r"(?<!\w)(?P<cue>(?i:(?:licen[cs]e|number|registration|car|vehicle)\s+plates?(?:\s+number)?|registration(?:\s+number)?"
     r"|reg\.?|plate\s+number|matr[ií]cula|kennzeichen|immatriculation|targa))"
@@ -262,6 +264,8 @@ class _IdFinder:
                 self.postcodes_written(text)
             if self.p["stdnum"]:
                 self.plates_written(text)
+            if self.p["network"]:
+                self.names_with_digits(text)
         if spoken_digits and (self.p["stdnum"] or self.p["postcodes"]):
             self.spoken()
         return self.relative_dates() if self.p["dates"] else self.hits
@@ -294,6 +298,18 @@ class _IdFinder:
     def handles(self, text: str) -> None:
         for c in find_handles(text):
             self.add_chars(c)
+
+    def names_with_digits(self, text: str) -> None:
+        """A first name or surname run into digits ("laura88", "evan24", "Kirk65"): how usernames and
+        e-mail boxes are made, never how a sentence writes a name or a number. Run last: an identifier
+        of another family keeps its letters and digits."""
+        from redactdesk.detect.worldnames import load_world_names
+        from redactdesk.lang.folding import fold_key
+
+        names = load_world_names()
+        for m in _NAME_DIGITS.finditer(text):
+            if names.is_plain_name(fold_key(m.group("name"))):  # "page12", "room101": everyday words
+                self.add_chars(CharSpan(m.start(), m.end(), "USERNAME", 0.7, "a name run into digits, as a username is made"))
 
     def network(self, text: str) -> None:
         found = sorted(find_ips(text) + find_macs(text), key=lambda c: (-(c.end - c.start), c.start))

@@ -526,3 +526,15 @@ def test_a_card_expiry_stays_an_expiry_and_its_cue_word_no_name(text, expiry):
     (spans,) = detect_texts([text], "en")
     got = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
     assert (expiry, "CARD_EXPIRY") in got and not any(c == "ORGANIZATION" for _, c in got), got
+
+
+@pytest.mark.parametrize("text,name", [("Details: evan24; thanks", "evan24"),
+                                       ("Please contact kirk65 as soon as possible.", "kirk65"),
+                                       ("We have Jessica84 on file.", "Jessica84")])
+def test_a_name_run_into_digits_is_a_username(text, name):
+    assert ("USERNAME", name) in {(c, n.strip(";")) for c, n in found(text)}
+
+
+@pytest.mark.parametrize("text", ["see page12 and table3", "my phone is a galaxy10", "email laura88@gmail.com now"])
+def test_everyday_words_with_digits_and_e_mail_boxes_are_no_such_username(text):
+    assert not any(c == "USERNAME" for c, _ in found(text)), found(text)

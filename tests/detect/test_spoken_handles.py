@@ -89,3 +89,4 @@ def test_an_email_with_an_underscore_said_aloud_stays_an_email():
     assert handles("write to john underscore smith at gmail dot com") == []
     assert found("write to john underscore smith at gmail dot com") == [
         ("john underscore smith at gmail dot com", "EMAIL")]
+
