@@ -105,7 +105,8 @@ def detect_docs(
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        spans = _without_leading_year(doc, _ended_at_possessive(doc, _without_cue_words(doc, spans)))
+        spans = _without_cue_words(doc, _place_after_comma(doc, _without_labels(doc, spans)))
+        spans = _without_leading_year(doc, _ended_at_possessive(doc, spans))
         spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, spans)))
         spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
         spans = _with_time_after(doc, spans)
@@ -425,6 +426,53 @@ def _with_post_nominals(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 # of the others the words that are no everyday word ("DOB", "SSN", "e-mail"; "Max Born", "George
 # Best" keep their surnames)
 _CUE_KEYS = ("dob", "ssn", "phone", "email", "passport", "iban", "card", "cvv", "expiry", "postcode")
+
+
+_LABELLED_KINDS = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP"})
+
+
+def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A form's field label is no part of the name after it: "Details: Gross and Sons", "Contact: Ana
+    Ruiz" (a tagger reading written text ran the capitalised label into the name, and substitution
+    would have replaced the label). A label is one word of the lexicon's ``form_labels`` with a colon,
+    opening the span; a title's first part stays ("Terminator: The Sarah Connor Chronicles")."""
+    labels = word_list(doc.lex, "form_labels") if doc.lex is not None else frozenset()
+    for s in spans:
+        if s.category in _LABELLED_KINDS and s.end_word - s.start_word > 1 and doc.words[s.start_word].rstrip().endswith(":") \
+                and doc.lower[s.start_word].rstrip(":") in labels:
+            s.start_word += 1
+    return spans
+
+
+def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person followed by a comma and a listed place is that person, then the place: "Ana Ruiz,
+    Madrid" (a tagger that learnt "Kowalski, Anna" ran the town into the name). The person opens with
+    a given name, and after the comma comes a place of the lists that is no given name: "Kowalski,
+    Anna" stays one person, "Mihăileni, Sibiu" (a village and its county) one item."""
+    from redactdesk.detect.places import load_places
+    from redactdesk.detect.worldnames import load_world_names, strip_word
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+        return spans
+    places, names = load_places(), load_world_names()
+    out: list[Span] = []
+    for s in spans:
+        comma = next((k for k in range(s.start_word, s.end_word - 1) if doc.words[k].rstrip().endswith(",")), None)
+        if s.category == "PERSON" and comma is not None and comma + 1 < s.end_word:
+            keys = [fold_key(strip_word(w)) for w in doc.words[comma + 1:s.end_word]]
+            m = places.match(keys, 0)
+            first = fold_key(strip_word(doc.words[s.start_word]))
+            if m is not None and m[0] == len(keys) and not names.is_first(keys[0]) and names.is_first(first):
+                out.append(dataclasses.replace(s, end_word=comma + 1))
+                out.append(dataclasses.replace(s, start_word=comma + 1, category=_PLACE_KINDS.get(m[1].category, "LOCATION"),
+                                               reason="a listed place after the person's comma"))
+                continue
+        out.append(s)
+    return out
+
+
+_PLACE_KINDS = {"CITY": "CITY", "COUNTRY": "COUNTRY"}
 
 
 def _without_cue_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:

@@ -1,0 +1,41 @@
+"""Written forms put labels and commas around names: a field's label before a colon is no part of
+the name ("Details: Gross and Sons"), and a town after a person's comma is a place of its own ("Ana
+Ruiz, Madrid"); a surname-first name ("Kowalski, Anna") and a title with a colon stay whole."""
+
+import pytest
+
+from redactdesk.core.types import Span
+from redactdesk.detect.pipeline import _place_after_comma, _without_labels, detect_texts
+from redactdesk.detect.sources import DetectDoc
+
+
+def spans(fn, text, start, end, category="PERSON", lang="en"):
+    doc = DetectDoc.from_words(text.split(), lang)
+    return [(" ".join(doc.words[s.start_word:s.end_word]), s.category) for s in fn(doc, [Span(start, end, category)])]
+
+
+@pytest.mark.parametrize("text,end,name,lang", [
+    ("Details: Gross and Sons; thanks", 4, "Gross and Sons;", "en"),
+    ("Contact: Ana Ruiz", 3, "Ana Ruiz", "en"),
+    ("Cliente: Ana Ruiz", 3, "Ana Ruiz", "es"),
+])
+def test_a_field_label_before_a_colon_is_no_part_of_the_name(text, end, name, lang):
+    assert spans(_without_labels, text, 0, end, "PERSON", lang) == [(name, "PERSON")]
+
+
+@pytest.mark.parametrize("text,end", [("Terminator: The Sarah Connor Chronicles", 5),
+                                      ("Stanley Turrentine: Sugar", 3)])
+def test_a_title_or_a_name_before_a_colon_stays(text, end):
+    assert spans(_without_labels, text, 0, end, "ORGANIZATION") == [(text, "ORGANIZATION")]
+
+
+def test_a_town_after_a_persons_comma_is_a_place_of_its_own():
+    assert spans(_place_after_comma, "Ana Ruiz, Madrid", 0, 3) == [("Ana Ruiz,", "PERSON"), ("Madrid", "CITY")]
+    text = "Send it to Ana Ruiz, Madrid."
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert got == [("Ana Ruiz", "PERSON"), ("Madrid", "CITY")]
+
+
+@pytest.mark.parametrize("text", ["Kowalski, Anna", "Mihăileni, Sibiu"])
+def test_a_surname_first_name_and_a_village_with_its_county_stay_one_item(text):
+    assert spans(_place_after_comma, text, 0, 2) == [(text, "PERSON")]
