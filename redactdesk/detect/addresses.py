@@ -8,7 +8,9 @@ A street part is found first, in one of these shapes (words from resources/detec
 - name, type, number: "Berliner Straße 5";
 - post boxes and military post: "PO Box 123", "Apartado de Correos 45", "PSC 0413, Box 8144",
   "Unit 4523 Box 123", "USNS Kirby" (then APO/FPO/DPO);
-- a named street without a number in cased text ("Victoria Street") or after "on"/"at" in speech.
+- a named street without a number in cased text ("Victoria Street") or after "on"/"at" in speech;
+- Colombia's grid, a road and its kilometre, a street named with no type word before a postcode
+  and town (:mod:`redactdesk.detect.address_forms`).
 
 The tail then takes, over commas and in any order: units ("Apt. 864", "Suite 501", "Flat 2",
 "piso 3º", "puerta 2", "3º B"), the town (place list, or capitalised words before a region or
@@ -22,6 +24,7 @@ from __future__ import annotations
 import functools
 import re
 
+from redactdesk.detect.address_forms import GRID_NUMBER, HOUSE, StreetForms
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM
 from redactdesk.detect.places import load_places
 from redactdesk.detect.sources import DetectDoc, Hit
@@ -40,16 +43,7 @@ _TOWN_PIN = re.compile(r"[A-Z][\w.-]*-\d{6}")  # a town and its PIN in one word,
 _PIN = re.compile(r"[1-9]\d{5}")  # an Indian postal index number
 _GLUED_PIN = re.compile(r"[A-Z][\w.-]*-[1-9]\d{5}")  # "Sonipat-835060", "Kalyan-Dombivli-636303"
 _HOUSE_NO = frozenset({"hno", "houseno", "flatno"})  # "H.No. 994"
-_HOUSE = re.compile(r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?|[A-Za-z]?\d{1,5}")
-_GRID_NUMBER = re.compile(r"\d{1,3}[A-Za-z]?[ªº°]?")  # a grid street's number: "7", "40A", "5ª"
-_GRID_PLATE = re.compile(r"#?\d{1,3}[A-Za-z]?-\d{1,3}[A-Za-z]?")  # the plate: "71-21", "#13-19", "20-15A"
-_SPOKEN_GRID = frozenset({"calle", "carrera", "avenida", "diagonal", "transversal", "circular", "circunvalar"})
-_SPOKEN_SIGNS = frozenset({"numero", "número", "num"})
-_ROAD_CODE = re.compile(r"(?:[A-Z]{1,3}-?)?\d{1,4}(?:-[A-Z]{1,3})?")  # "5", "T-88", "BR-116", "577-CH", "N-340"
-_KM = re.compile(r"\d{1,4}(?:[.,]\d{1,3})?")  # "42", "12,5"
 _INITIALS = re.compile(r"(?:[A-Z]\.){1,3}")  # "J.M.", "J.J.": a name's initials, no sentence's end
-_GRID_SIGNS = frozenset({"#", "no", "no.", "n°", "nº", "n.º", "n.°", "núm", "núm.", "num", "num.", "número", "numero"})
-_GRID_AFTER = frozenset({"bis", "sur", "este", "norte", "oeste"})
 _UNIT_ID = re.compile(r"#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,4}|\d+(?:º|ª|o|a|st|nd|rd|th)|[IVX]{1,4}")
 _PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard blvd terrace crescent parkway "
                           "highway strasse calle rue avenida carrer".split())
@@ -86,7 +80,7 @@ def _glued(key: str) -> bool:
     return any(key.endswith(g) and len(key) >= len(g) + 3 for g in word_set("street_glued"))
 
 
-class _Addresses:
+class _Addresses(StreetForms):
     def __init__(self, doc: DetectDoc, taken: list[bool]) -> None:
         self.doc = doc
         self.v = word_view(doc)
@@ -155,9 +149,9 @@ class _Addresses:
                 return k + 1
             if self._said_no_number(k):
                 return k + 2
-            return k + 1 if "/" in c and _HOUSE.fullmatch(c) else 0
+            return k + 1 if "/" in c and HOUSE.fullmatch(c) else 0
         if any(ch.isdigit() for ch in c):
-            if not _HOUSE.fullmatch(c):
+            if not HOUSE.fullmatch(c):
                 return 0
             return k + 1
         # spoken: a number token of at most five digits ("one twenty three", "nine thousand five
@@ -352,134 +346,6 @@ class _Addresses:
             return False
         return bool(self.unit(t) or self.postcode(t))
 
-    def spoken_grid_street(self, i: int) -> int:
-        """A grid address said aloud (0 when none is at ``i``): the street type in full, its number,
-        "número", and the plate in two numbers ("carrera siete número setenta y uno veintiuno", "calle
-        veintiséis número trece guion diecinueve sur"). The plate's two numbers are the evidence: "la
-        carrera siete número dos" is a race."""
-        keys, n = self.keys, self.n
-        if self.v.cased or keys[i] not in _SPOKEN_GRID or not self.free(i):
-            return 0
-        k = i + 1
-        if k < n and keys[k] in _SPOKEN_GRID and self.same(i, k):
-            k += 1  # "avenida calle veintiséis"
-        if not (k < n and self.same(i, k) and self.free(k) and self.num[k] and 0 < self._spoken_digits(k) <= 3):
-            return 0
-        k = self.num_end[k]
-        while k < n and k - i < 8 and self.same(i, k) and (keys[k] in _GRID_AFTER or (
-                len(keys[k]) == 1 and keys[k].isalpha())):
-            k += 1  # "cuarenta a bis"
-        if not (k + 1 < n and keys[k] in _SPOKEN_SIGNS and self.same(i, k + 1) and self.num[k + 1]):
-            return 0
-        parts, e = 1, self.num_end[k + 1]
-        dashes = {ph[0] for ph in self.doc.lex.dash} if self.doc.lex is not None else set()
-        gap = e + 1 if e < n and keys[e] in dashes else e
-        if gap < n and self.same(i, gap) and self.num[gap] and self._spoken_digits(gap) <= 3:
-            parts, e = 2, self.num_end[gap]
-        if parts < 2 or not (0 < self._spoken_digits(k + 1) <= 3):
-            return 0
-        if e < n and self.same(i, e) and keys[e] in _GRID_AFTER:
-            e += 1  # "... sur"
-        return e
-
-    def grid_street(self, i: int) -> int:
-        """End of a grid address as Colombia writes it (0 when none is at ``i``): a street type, the
-        street's number with its letters ("40A Bis"), "#" or "No.", and the plate — the cross street
-        and the metres from it — with a quarter after it: "Carrera 7 # 71-21", "Cra. 15 No. 93-60 Sur",
-        "Calle 26 #13-19", "Av. Calle 26 N° 69-76", "Diagonal 40A Bis # 20-15". The sign and the
-        hyphenated plate are the evidence: "Calle 26" alone is no such address."""
-        if not self.v.cased or self.keys[i] not in self.grid or not self.free(i):
-            return 0
-        words, n = self.doc.words, self.n
-        k = i + 1
-        if k < n and self.keys[k] in self.grid and self.same(i, k):
-            k += 1  # "Av. Calle 26"
-        if k < n and self.same(i, k) and self.free(k) and _GRID_NUMBER.fullmatch(words[k].strip().rstrip(",")):
-            k += 1
-        else:  # a named street of the grid: "Av. Elvira Moreno # 7-6 Este"
-            first = k
-            while k < n and k - first < 4 and self.same(i, k) and self.v.cap[k] and self.keys[k].isalpha() and (
-                    not self.v.comma_after[k - 1]):
-                k += 1
-            if k == first:
-                return 0
-        while k < n and k - i < 6 and self.same(i, k) and not self.v.comma_after[k - 1] and (
-                self.keys[k] in _GRID_AFTER or (len(self.keys[k]) == 1 and self.keys[k].isalpha() and self.v.upper[k])):
-            k += 1  # "40A Bis", "7 Bis A", "26 Sur"
-        if k >= n or not self.same(i, k) or not self.free(k) or self.v.comma_after[k - 1]:
-            return 0
-        raw = words[k].strip().lower()
-        if raw in _GRID_SIGNS:
-            k += 1
-            if k >= n or not self.same(i, k) or not self.free(k):
-                return 0
-            raw = words[k].strip().lower()
-        elif not raw.startswith("#"):
-            return 0
-        if not _GRID_PLATE.fullmatch(raw.rstrip(".,;:")):
-            return 0
-        k += 1
-        if k < n and self.same(i, k) and self.keys[k] in _GRID_AFTER and not self.v.comma_after[k - 1] and self.v.cap[k]:
-            k += 1  # "93-60 Sur"
-        return k
-
-    def name_number_postcode(self, i: int) -> int:
-        """End of the house number of a street named with no type word, written (0 when none is at
-        ``i``): its capitalised words, the number, a comma, then a postcode and a town — "Pobřežní 3,
-        216 72 Telč", "Nad Návsí 146, 626 37 Olešnice", "Gunnel Nymanin katu 167, 92194 Inkoo". The
-        postcode and town after the comma are the evidence; the tail takes them."""
-        if not self.v.cased or not self.v.cap[i] or not self.free(i) or self.keys[i] in self.stop or (
-                self.keys[i] in self.months or self.keys[i] in self.street_months):
-            return 0  # "On January 24, 2004, Regions merged": a date, then a year that reads as a postcode
-        k = i
-        while k < self.n and k - i < 4 and self.same(i, k) and self.free(k) and self.keys[k].replace("-", "").isalpha() and (
-                self.v.cap[k] or (k > i and self.keys[k] in self.street_lower)) and not (k > i and self.v.comma_after[k - 1]):
-            k += 1
-        if k == i or k >= self.n or self.v.comma_after[k - 1] or not any(ch.isdigit() for ch in self.cores[k]):
-            return 0
-        if all(self.keys[x] in self.common for x in range(i, k)):
-            return 0  # "Game 7, 2016 World Series": everyday words and a year; a street's name is a name
-        e = self.house(k) or (k + 1 if _HOUSE.fullmatch(self.cores[k]) else 0)  # "6A"
-        if not e or not self.v.comma_after[e - 1] or e >= self.n or not self.same(i, e):
-            return 0
-        p = self.postcode(e)
-        return e if p and p < self.n and self.same(e, p) and self._capital_run(p) > p else 0
-
-    def road_and_km(self, i: int) -> int:
-        """End of a road and the kilometre on it, written (0 when none is at ``i``): "Ruta 5 Sur, km 42",
-        "Ruta T-88, km 24", "Rodovia BR-116, km 23", "Carretera N-340 km 12,5". The kilometre is the
-        evidence: "Ruta 5" alone is a road, no one's address."""
-        keys, n = self.keys, self.n
-        if not self.v.cased or keys[i] not in self.km_roads or not self.v.cap[i] or not self.free(i):
-            return 0
-        k = i + 1
-        while k < n and k - i <= 3 and self.same(i, k) and not self.v.comma_after[k - 1] and keys[k] in (
-                "nacional", "provincial", "federal", "estatal", "national", "state"):
-            k += 1  # "Ruta Nacional 3"
-        if not (k < n and self.same(i, k) and self.free(k) and _ROAD_CODE.fullmatch(self.cores[k])):
-            return 0
-        k += 1
-        if k < n and self.same(i, k) and keys[k] in self.dirs and self.v.cap[k] and not self.v.comma_after[k - 1]:
-            k += 1  # "Ruta 5 Sur"
-        if not (k + 1 < n and self.same(i, k + 1) and keys[k] in self.km_words and self.free(k + 1)
-                and _KM.fullmatch(self.cores[k + 1])):
-            return 0
-        return k + 2
-
-    def _signed_house(self, k: int) -> int:
-        """End of a house number written after a number sign at ``k`` ("N° 329", "Nº 12", "No. 5", "#
-        14"), or 0."""
-        if k + 1 >= self.n or not self.same(k, k + 1) or self.doc.words[k].strip().lower() not in _GRID_SIGNS:
-            return 0
-        return self.house(k + 1)
-
-    def _date_name(self, k: int) -> int:
-        """End of a date a street is named after ("5 de Mayo", "25 de Março") starting at ``k``, or 0."""
-        if k + 2 < self.n and self.num[k] and self.cores[k].isdigit() and len(self.cores[k]) <= 2 and (
-                self.keys[k + 1] == "de" and self.keys[k + 2] in self.street_months and self.same(k, k + 2)):
-            return k + 3
-        return 0
-
     def type_first(self, i: int) -> int:
         keys = self.keys
         if keys[i] not in self.before:
@@ -497,7 +363,7 @@ class _Addresses:
             if k < self.n and self.v.comma_after[k - 1]:
                 e = self.house(k) if self.same(i, k) else 0
                 return e if e else -k
-        if self.v.cased and k + 1 < self.n and self.num[k] and _GRID_NUMBER.fullmatch(self.cores[k]) and (
+        if self.v.cased and k + 1 < self.n and self.num[k] and GRID_NUMBER.fullmatch(self.cores[k]) and (
                 signed := self._signed_house(k + 1)) and self.same(i, k):
             return signed  # a numbered street, then the sign and the house: "Avenida 7 N° 329"
         while k < self.n and k - i <= 6 and self.same(i, k) and not self.num[k] and not self._said_no_number(k) and (
@@ -940,12 +806,12 @@ class _Addresses:
                     end += 1
                     items += 1
                     continue
-                # "Box 8144" after PSC, "APO AE 09123"
                 if self.v.cased and items and self.free(end) and self.v.comma_after[prev] and re.fullmatch(
                         r"\d{7}", c) and (end + 1 >= self.n or not self.same(end, end + 1) or not self.num[end + 1]):
                     end += 1  # a Chilean postcode of seven digits after the town: "Ñuñoa, Región Metropolitana, 7019470"
                     items += 1
                     continue
+                # "Box 8144" after PSC, "APO AE 09123"
                 if self.keys[end] in self.military or (self.keys[end] == "box" and self.house(end + 1)):
                     e = end + 1
                     if self.keys[end] == "box":
@@ -964,7 +830,7 @@ class _Addresses:
         and a town in capitals, and the town's six-digit PIN ("98, Datta Nagar, Kalyan-Dombivli-636303",
         "H.No. 994, Shankar, Jaunpur 622348"); 0 when none. The PIN is the evidence: without it a
         number and capitalised words are no address."""
-        if not self.v.cased or not self.free(i) or not _HOUSE.fullmatch(self.cores[i]) or not self.v.comma_after[i]:
+        if not self.v.cased or not self.free(i) or not HOUSE.fullmatch(self.cores[i]) or not self.v.comma_after[i]:
             return 0
         k = i + 1
         while k < self.n and k - i <= 10 and self.same(i, k) and self.free(k):
@@ -986,8 +852,9 @@ class _Addresses:
             e = self.po_box(i)
             if not e:
                 kind = "street"
-                e = (self.grid_street(i) or self.spoken_grid_street(i) or self.road_and_km(i) or self.number_first(i) or self.type_first(i) or self.name_type_number(i)
-                     or self.unit_then_street(i) or self.name_number_postcode(i))
+                e = (self.grid_street(i) or self.spoken_grid_street(i) or self.road_and_km(i) or self.number_first(i)
+                     or self.type_first(i) or self.name_type_number(i) or self.unit_then_street(i)
+                     or self.name_number_postcode(i))
                 if not e and (e := self.localities_and_pin(i)):
                     start = i - 1 if i and self.keys[i - 1] in _HOUSE_NO and self.free(i - 1) else i  # "H.No. 994"
                     self.hits.append(Hit(start, e, "ADDRESS", 0.9, SOURCE, "house number, localities, town and PIN", True))

@@ -1,0 +1,186 @@
+"""Street addresses in the forms of Latin America and of streets named without a type word, for
+:mod:`redactdesk.detect.addresses` (whose finder they are methods of):
+
+- Colombia's grid, written and said: "Carrera 7 # 71-21", "Cra. 15 No. 93-60 Sur", "carrera siete
+  número setenta y uno veintiuno";
+- a road and the kilometre on it: "Ruta 5 Sur, km 42", "Rodovia BR-116, km 23";
+- a street named with no type word, before a postcode and a town: "Pobřežní 3, 216 72 Telč";
+- the number sign before a house number ("Avenida 7 N° 329") and a street named after a date
+  ("Calle 5 de Mayo 32"), which the type-first shape uses.
+
+Each returns where the street part ends (0 when its shape is not at the word); the finder's tail
+then takes units, districts, towns, regions and postcodes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+GRID_NUMBER = re.compile(r"\d{1,3}[A-Za-z]?[ªº°]?")  # a grid street's number: "7", "40A", "5ª"
+_GRID_PLATE = re.compile(r"#?\d{1,3}[A-Za-z]?-\d{1,3}[A-Za-z]?")  # the plate: "71-21", "#13-19", "20-15A"
+_SPOKEN_GRID = frozenset({"calle", "carrera", "avenida", "diagonal", "transversal", "circular", "circunvalar"})
+_SPOKEN_SIGNS = frozenset({"numero", "número", "num"})
+_ROAD_CODE = re.compile(r"(?:[A-Z]{1,3}-?)?\d{1,4}(?:-[A-Z]{1,3})?")  # "5", "T-88", "BR-116", "577-CH", "N-340"
+_KM = re.compile(r"\d{1,4}(?:[.,]\d{1,3})?")  # "42", "12,5"
+_GRID_SIGNS = frozenset({"#", "no", "no.", "n°", "nº", "n.º", "n.°", "núm", "núm.", "num", "num.", "número", "numero"})
+_GRID_AFTER = frozenset({"bis", "sur", "este", "norte", "oeste"})
+# a house number: "12", "221B", "797/43" (flat 797 of number 43, as Australians write it)
+HOUSE = re.compile(r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?|[A-Za-z]?\d{1,5}")
+
+
+class StreetForms:
+    """The shapes above, over the finder's word view (``keys``, ``cores``, ``v``), number marks
+    (``num``, ``num_end``) and word lists, which :class:`redactdesk.detect.addresses._Addresses` sets."""
+
+    doc: Any
+    v: Any
+    keys: list[str]
+    cores: list[str]
+    n: int
+    num: list[bool]
+    num_end: list[int]
+    stop: frozenset[str]
+    months: frozenset[str]
+    common: frozenset[str]
+    dirs: frozenset[str]
+    grid: frozenset[str]
+    street_months: frozenset[str]
+    km_roads: frozenset[str]
+    km_words: frozenset[str]
+    street_lower: frozenset[str]
+
+    def same(self, a: int, b: int) -> bool: ...
+    def free(self, k: int) -> bool: ...
+    def house(self, k: int) -> int: ...
+    def postcode(self, k: int) -> int: ...
+    def _spoken_digits(self, k: int) -> int: ...
+    def _capital_run(self, k: int) -> int: ...
+
+    def spoken_grid_street(self, i: int) -> int:
+        """A grid address said aloud (0 when none is at ``i``): the street type in full, its number,
+        "número", and the plate in two numbers ("carrera siete número setenta y uno veintiuno", "calle
+        veintiséis número trece guion diecinueve sur"). The plate's two numbers are the evidence: "la
+        carrera siete número dos" is a race."""
+        keys, n = self.keys, self.n
+        if self.v.cased or keys[i] not in _SPOKEN_GRID or not self.free(i):
+            return 0
+        k = i + 1
+        if k < n and keys[k] in _SPOKEN_GRID and self.same(i, k):
+            k += 1  # "avenida calle veintiséis"
+        if not (k < n and self.same(i, k) and self.free(k) and self.num[k] and 0 < self._spoken_digits(k) <= 3):
+            return 0
+        k = self.num_end[k]
+        while k < n and k - i < 8 and self.same(i, k) and (keys[k] in _GRID_AFTER or (
+                len(keys[k]) == 1 and keys[k].isalpha())):
+            k += 1  # "cuarenta a bis"
+        if not (k + 1 < n and keys[k] in _SPOKEN_SIGNS and self.same(i, k + 1) and self.num[k + 1]):
+            return 0
+        parts, e = 1, self.num_end[k + 1]
+        dashes = {ph[0] for ph in self.doc.lex.dash} if self.doc.lex is not None else set()
+        gap = e + 1 if e < n and keys[e] in dashes else e
+        if gap < n and self.same(i, gap) and self.num[gap] and self._spoken_digits(gap) <= 3:
+            parts, e = 2, self.num_end[gap]
+        if parts < 2 or not (0 < self._spoken_digits(k + 1) <= 3):
+            return 0
+        if e < n and self.same(i, e) and keys[e] in _GRID_AFTER:
+            e += 1  # "... sur"
+        return e
+
+    def grid_street(self, i: int) -> int:
+        """End of a grid address as Colombia writes it (0 when none is at ``i``): a street type, the
+        street's number with its letters ("40A Bis"), "#" or "No.", and the plate — the cross street
+        and the metres from it — with a quarter after it: "Carrera 7 # 71-21", "Cra. 15 No. 93-60 Sur",
+        "Calle 26 #13-19", "Av. Calle 26 N° 69-76", "Diagonal 40A Bis # 20-15". The sign and the
+        hyphenated plate are the evidence: "Calle 26" alone is no such address."""
+        if not self.v.cased or self.keys[i] not in self.grid or not self.free(i):
+            return 0
+        words, n = self.doc.words, self.n
+        k = i + 1
+        if k < n and self.keys[k] in self.grid and self.same(i, k):
+            k += 1  # "Av. Calle 26"
+        if k < n and self.same(i, k) and self.free(k) and GRID_NUMBER.fullmatch(words[k].strip().rstrip(",")):
+            k += 1
+        else:  # a named street of the grid: "Av. Elvira Moreno # 7-6 Este"
+            first = k
+            while k < n and k - first < 4 and self.same(i, k) and self.v.cap[k] and self.keys[k].isalpha() and (
+                    not self.v.comma_after[k - 1]):
+                k += 1
+            if k == first:
+                return 0
+        while k < n and k - i < 6 and self.same(i, k) and not self.v.comma_after[k - 1] and (
+                self.keys[k] in _GRID_AFTER or (len(self.keys[k]) == 1 and self.keys[k].isalpha() and self.v.upper[k])):
+            k += 1  # "40A Bis", "7 Bis A", "26 Sur"
+        if k >= n or not self.same(i, k) or not self.free(k) or self.v.comma_after[k - 1]:
+            return 0
+        raw = words[k].strip().lower()
+        if raw in _GRID_SIGNS:
+            k += 1
+            if k >= n or not self.same(i, k) or not self.free(k):
+                return 0
+            raw = words[k].strip().lower()
+        elif not raw.startswith("#"):
+            return 0
+        if not _GRID_PLATE.fullmatch(raw.rstrip(".,;:")):
+            return 0
+        k += 1
+        if k < n and self.same(i, k) and self.keys[k] in _GRID_AFTER and not self.v.comma_after[k - 1] and self.v.cap[k]:
+            k += 1  # "93-60 Sur"
+        return k
+
+    def name_number_postcode(self, i: int) -> int:
+        """End of the house number of a street named with no type word, written (0 when none is at
+        ``i``): its capitalised words, the number, a comma, then a postcode and a town — "Pobřežní 3,
+        216 72 Telč", "Nad Návsí 146, 626 37 Olešnice", "Gunnel Nymanin katu 167, 92194 Inkoo". The
+        postcode and town after the comma are the evidence; the tail takes them."""
+        if not self.v.cased or not self.v.cap[i] or not self.free(i) or self.keys[i] in self.stop or (
+                self.keys[i] in self.months or self.keys[i] in self.street_months):
+            return 0  # "On January 24, 2004, Regions merged": a date, then a year that reads as a postcode
+        k = i
+        while k < self.n and k - i < 4 and self.same(i, k) and self.free(k) and self.keys[k].replace("-", "").isalpha() and (
+                self.v.cap[k] or (k > i and self.keys[k] in self.street_lower)) and not (k > i and self.v.comma_after[k - 1]):
+            k += 1
+        if k == i or k >= self.n or self.v.comma_after[k - 1] or not any(ch.isdigit() for ch in self.cores[k]):
+            return 0
+        if all(self.keys[x] in self.common for x in range(i, k)):
+            return 0  # "Game 7, 2016 World Series": everyday words and a year; a street's name is a name
+        e = self.house(k) or (k + 1 if HOUSE.fullmatch(self.cores[k]) else 0)  # "6A"
+        if not e or not self.v.comma_after[e - 1] or e >= self.n or not self.same(i, e):
+            return 0
+        p = self.postcode(e)
+        return e if p and p < self.n and self.same(e, p) and self._capital_run(p) > p else 0
+
+    def road_and_km(self, i: int) -> int:
+        """End of a road and the kilometre on it, written (0 when none is at ``i``): "Ruta 5 Sur, km 42",
+        "Ruta T-88, km 24", "Rodovia BR-116, km 23", "Carretera N-340 km 12,5". The kilometre is the
+        evidence: "Ruta 5" alone is a road, no one's address."""
+        keys, n = self.keys, self.n
+        if not self.v.cased or keys[i] not in self.km_roads or not self.v.cap[i] or not self.free(i):
+            return 0
+        k = i + 1
+        while k < n and k - i <= 3 and self.same(i, k) and not self.v.comma_after[k - 1] and keys[k] in (
+                "nacional", "provincial", "federal", "estatal", "national", "state"):
+            k += 1  # "Ruta Nacional 3"
+        if not (k < n and self.same(i, k) and self.free(k) and _ROAD_CODE.fullmatch(self.cores[k])):
+            return 0
+        k += 1
+        if k < n and self.same(i, k) and keys[k] in self.dirs and self.v.cap[k] and not self.v.comma_after[k - 1]:
+            k += 1  # "Ruta 5 Sur"
+        if not (k + 1 < n and self.same(i, k + 1) and keys[k] in self.km_words and self.free(k + 1)
+                and _KM.fullmatch(self.cores[k + 1])):
+            return 0
+        return k + 2
+
+    def _signed_house(self, k: int) -> int:
+        """End of a house number written after a number sign at ``k`` ("N° 329", "Nº 12", "No. 5", "#
+        14"), or 0."""
+        if k + 1 >= self.n or not self.same(k, k + 1) or self.doc.words[k].strip().lower() not in _GRID_SIGNS:
+            return 0
+        return self.house(k + 1)
+
+    def _date_name(self, k: int) -> int:
+        """End of a date a street is named after ("5 de Mayo", "25 de Março") starting at ``k``, or 0."""
+        if k + 2 < self.n and self.num[k] and self.cores[k].isdigit() and len(self.cores[k]) <= 2 and (
+                self.keys[k + 1] == "de" and self.keys[k + 2] in self.street_months and self.same(k, k + 2)):
+            return k + 3
+        return 0
