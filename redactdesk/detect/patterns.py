@@ -1018,9 +1018,9 @@ class _Finder:
         hot_first = {p[0] for k in ("card", "phone", "email", "generic_id", "username", "password") for p in self.lex.hot(k)}
         # "the last name is spelled W A L S H": the words that speak of a name are none
         hot_first |= {w for p in self.lex.hot("name") for w in p}
-        hot_first |= word_set("titles")  # "speaking with mister Rahman": the title is no name, the name follows it
-        cased = doc.cased()
         titles = word_set("titles")
+        hot_first |= titles  # "speaking with mister Rahman": the title is no name, the name follows it
+        cased = doc.cased()
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):
                 n = len(ph)

@@ -439,9 +439,12 @@ def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     labels = word_list(doc.lex, "form_labels") if doc.lex is not None else frozenset()
     for s in spans:
         if s.category in _LABELLED_KINDS and s.end_word - s.start_word > 1 and doc.words[s.start_word].rstrip().endswith(":") \
-                and doc.lower[s.start_word].rstrip(":") in labels:
+                and doc.lower[s.start_word] in labels:
             s.start_word += 1
     return spans
+
+
+_PLACE_KINDS = {"CITY": "CITY", "COUNTRY": "COUNTRY"}  # a listed place's kind as a span's; others LOCATION
 
 
 def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
@@ -470,9 +473,6 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 continue
         out.append(s)
     return out
-
-
-_PLACE_KINDS = {"CITY": "CITY", "COUNTRY": "COUNTRY"}
 
 
 def _without_cue_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:

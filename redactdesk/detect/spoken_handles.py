@@ -127,8 +127,11 @@ def _joined(doc: DetectDoc, w: int, end: int, joiners: frozenset[str]) -> int:
         e += 1
         if e >= n or e in doc.breaks:
             break
-        after = _number_end(doc, e)  # "_ twenty three" is _23
-        e = after if after > e else e + 1 if said and lower[e].isalnum() and lower[e] not in stop else e
+        after = _number_end(doc, e)
+        if after > e:
+            e = after  # "_ twenty three" is _23
+        elif said and lower[e].isalnum() and lower[e] not in stop:
+            e += 1  # "underscore smith"
     return e
 
 
