@@ -193,14 +193,25 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     if doc.cased() or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
         return spans
     tail = word_list(doc.lex, "name_tail_words")
+    verbs = word_list(doc.lex, "name_tail_verbs")
     names = load_world_names()
+    after_verbs: list[Span] = []
     for s in spans:
-        while s.category == "PERSON" and s.end_word - s.start_word > 1:
+        if s.category != "PERSON":
+            continue
+        # a verb said of the person ends the name wherever it stands: "pope francis | said mass"; a
+        # listed name after it is a person of its own ("maria said john")
+        cut = next((k for k in range(s.start_word + 1, s.end_word) if doc.lower[k] in verbs), None)
+        if cut is not None:
+            if cut + 1 < s.end_word and names.is_name(fold_key(doc.lower[cut + 1])):
+                after_verbs.append(dataclasses.replace(s, start_word=cut + 1))
+            s.end_word = cut
+        while s.end_word - s.start_word > 1:
             word = _without_possessive(doc.lower[s.end_word - 1])
             if word not in tail or names.is_name(fold_key(word)):
                 break
             s.end_word -= 1
-    return spans
+    return sorted(spans + after_verbs, key=lambda s: (s.start_word, s.end_word)) if after_verbs else spans
 
 
 def _ended_at_possessive(doc: DetectDoc, spans: list[Span]) -> list[Span]:

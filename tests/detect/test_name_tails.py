@@ -148,3 +148,13 @@ def test_an_organisation_named_with_a_number_that_is_no_year_stays_whole():
 def test_a_person_ends_at_the_possessive_and_names_after_it_are_their_own(text, people):
     found = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
     assert all(p in found for p in people) and not any(" place" in f or "lover" in f for f in found), found
+
+
+@pytest.mark.parametrize("text,people", [
+    ("pope francis said mass", ["pope francis"]),  # a verb said of the person ends the name where it stands
+    ("lady gaga sang", ["lady gaga"]),
+    ("call maria said john", ["maria", "john"]),  # a listed name after the verb is a person of its own
+])
+def test_a_verb_said_of_a_person_ends_the_name(text, people):
+    got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+    assert got == people
