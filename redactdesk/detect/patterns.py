@@ -18,6 +18,7 @@ from redactdesk.detect.definitions import find_defined_names
 from redactdesk.detect.foreign_script import find_foreign_script
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, SYM, WORD, NToken
 from redactdesk.detect.org_cues import find_organisations_by_cue
+from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.validators import (
     es_id_kind,
@@ -1020,6 +1021,7 @@ class _Finder:
         hot_first |= {w for p in self.lex.hot("name") for w in p}
         titles = word_set("titles")
         hot_first |= titles  # "speaking with mister Rahman": the title is no name, the name follows it
+        hot_first |= day_words(self.lex)  # "she called yesterday": a day is no name
         cased = doc.cased()
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):

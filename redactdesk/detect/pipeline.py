@@ -126,8 +126,32 @@ def _said_of_verbs_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]
                                      and DENY_SOURCE not in s.sources and doc.lower[s.start_word] in verbs)]
 
 
+def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A voice assistant's wake word opening a command is no part of a name (the lexicon's
+    ``wake_words``: "olly brighten the lights", "alexa dim the lights", "hey siri call mum"): a
+    tagger ran it into the next word. What is left stands if it holds a word that is no everyday
+    word ("alexa call | adeyemi"); "brighten" goes."""
+    from redactdesk.detect.tagger import distinctive
+
+    wake = word_list(doc.lex, "wake_words") if doc.lex is not None else frozenset()
+    if not wake:
+        return spans
+    out = []
+    for s in spans:
+        w = s.start_word
+        opens = w == 0 or w in doc.breaks or doc.lower[w - 1] in ("hey", "ok", "okay", "oye")
+        named = s.end_word - w > 1 and doc.words[w][:1].isupper() and doc.words[w + 1][:1].isupper()  # "Alexa Johnson"
+        if DENY_SOURCE not in s.sources and doc.lower[w] in wake and opens and s.category in _LABELLED_KINDS and not named:
+            if s.end_word - w == 1 or not distinctive(doc.words[w + 1:s.end_word], doc.language):
+                continue
+            s.start_word = w + 1
+        out.append(s)
+    return out
+
+
 _NO_NAME_GUARDS = (schemes_are_no_names, platforms_are_no_employers, holidays_are_no_names, genres_are_no_names,
-                   currencies_are_no_names, asked_words_are_no_names, _said_of_verbs_are_no_names)
+                   currencies_are_no_names, asked_words_are_no_names, _said_of_verbs_are_no_names,
+                   _wake_words_are_no_names)
 
 _FROZEN_LANGUAGES: set[str] = set()
 

@@ -109,3 +109,19 @@ def test_a_listed_name_or_place_asked_about_stays(text, name):
 def test_a_day_as_texts_write_it_is_a_relative_date_not_a_place(text, day):
     found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
     assert (day, "DATE") in found, found
+
+
+@pytest.mark.parametrize("text", ["olly brighten the lights", "alexa brighten the lights", "olly death metal now"])
+def test_a_wake_word_opening_a_command_is_no_part_of_a_name(text):
+    assert not any(s["category"] in ("PERSON", "ORGANIZATION") for s in detect_texts([text], "en")[0])
+
+
+@pytest.mark.parametrize("text,name", [("alexa call adeyemi", "adeyemi"), ("Alexa Johnson called yesterday.", "Alexa Johnson")])
+def test_a_name_after_a_wake_word_and_a_person_named_alexa_stay(text, name):
+    assert (name, "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text", ["Alexa Johnson called yesterday.", "she called today about it"])
+def test_a_day_after_called_is_a_date_and_no_name(text):
+    found = {text[s["start"]:s["end"]]: s["category"] for s in detect_texts([text], "en")[0]}
+    assert found.get("yesterday", found.get("today")) == "DATE", found
