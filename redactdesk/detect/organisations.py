@@ -214,6 +214,15 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 if s < end and keys[s] in ("la", "the", "los", "las"):
                     s += 1
             e = right_name(s, end)
+            # a legal form a few small words on closes the name: "Industrias Pou y asociados S.Com."
+            j = e
+            while j < end and j - e < 3 and not _phrase_at(keys, j, legal, end) and (
+                    keys[j] in connectors or v.cased and keys[j].isalpha() and not v.cap[j] and keys[j] not in stop):
+                j += 1
+            if j < end and (lm := _phrase_at(keys, j, legal, end)) and v.cased:
+                while j + lm < end and (more := _phrase_at(keys, j + lm, legal, end)):
+                    lm += more  # "y asociados S.Com.": forms in a row
+                e = j + lm
             own = [k for k in range(s, e) if keys[k] not in connectors]
             distinctive = [k for k in own if distinct(k) or (v.cased and keys[k] not in stop)]
             if own and distinctive and (v.cased or s > i + m or len(distinctive) == len(own)):

@@ -90,3 +90,21 @@ def test_a_person_of_an_organisation_is_no_part_of_its_name(text, person, org):
     got = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
     assert (person, "PERSON") in got and (org, "ORGANIZATION") in got, got
     assert "University of Leicester" in orgs("He studied at the University of Leicester now.")
+
+
+@pytest.mark.parametrize("text,org", [
+    ("Laboratorios Guerrero-Bonilla envió la factura.", "Laboratorios Guerrero-Bonilla"),  # a firm's head word
+    ("Trabaja en Industrias Bilbao S.Coop. en el centro.", "Industrias Bilbao S.Coop."),
+    ("Corporación Canales y Herrera SPA envió la factura.", "Corporación Canales y Herrera SPA"),
+    ("Industrias Rojas y Manríquez Limitada", "Industrias Rojas y Manríquez Limitada"),
+])
+def test_a_spanish_firms_head_word_is_part_of_its_name(text, org):
+    assert org in orgs(text)
+
+
+def test_siblings_are_no_firm():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "mis hermanos juan y pedro vienen mañana"
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "es")[0]]
+    assert ("juan", "PERSON") in found and not any(c == "ORGANIZATION" for _, c in found)
