@@ -130,6 +130,11 @@ class _Addresses(StreetForms):
             if c and c[0].isdigit() and c[-1:] in ("º", "ª"):
                 self.ordinal[w] = True
         self.hits: list[Hit] = []
+        # the nearest word at or after each word that is a street type, glued or apart (n: none)
+        self.next_type = [self.n] * (self.n + 1)
+        for k in range(self.n - 1, -1, -1):
+            typed = self.street_type(k) or self.glued_type(self.keys[k])
+            self.next_type[k] = k if typed else self.next_type[k + 1]
 
     # helpers -----------------------------------------------------------------------------------
     def same(self, a: int, b: int) -> bool:
@@ -426,6 +431,8 @@ class _Addresses(StreetForms):
     def name_type_number(self, i: int) -> int:
         """"Hauptstraße 5", "Berliner Straße 5", "Keizersgracht 123"; "5th Ave", "42nd Street" (an
         ordinal stands for a capital)."""
+        if self.next_type[i] >= i + 4:
+            return 0  # no street type in reach: most sentences hold none
         if not self.name_word(i, True) or (self.v.cased and not (self.v.cap[i] or self.ordinal[i])):
             return 0
         keys = self.keys
