@@ -982,6 +982,7 @@ class _Finder:
         words = self.doc.words
         stop = lex.stop_words
         suffixes = lex.hot("org_suffix")
+        kin_firms, kin_owners = word_list(lex, "org_kin_words"), word_list(lex, "kin_owners")
 
         def proper(k: int) -> bool:
             if not 0 <= k < len(lower) or not lower[k].isalpha() or (lower[k] in stop and not gaz.is_name(lower[k])):
@@ -994,7 +995,7 @@ class _Finder:
             for w in self.doc.occurrences(ph):
                 if lex.language == "es":
                     a, b = w, w + m
-                    if a > 0 and lower[a - 1] in _POSSESSIVES_ES and m == 1 and lower[a] in _KIN_PLURALS_ES:
+                    if a > 0 and lower[a - 1] in kin_owners and m == 1 and lower[a] in kin_firms:
                         continue  # "mis hermanos juan y pedro": siblings, no firm
                     k = b
                     while k < len(lower) and proper(k) and k - b < 3:
@@ -1095,10 +1096,6 @@ class _Finder:
                 if s < e and self._free_words(s, e):
                     self.add_words(s, e, "PERSON", 0.6, f"name before '{' '.join(ph)}'")
 
-
-# a possessive before a family word that also heads a firm's name ("Hermanos Pérez S.L.")
-_POSSESSIVES_ES = frozenset({"mis", "tus", "sus", "nuestros", "nuestras", "vuestros", "vuestras", "los"})
-_KIN_PLURALS_ES = frozenset({"hermanos", "hijos", "primos", "tíos", "tios", "sobrinos", "nietos"})
 
 # weak cues that name the agent when they come in the call's first turn
 _OPENING_CUES = frozenset({("this", "is"), ("soy",), ("my", "name", "is")})

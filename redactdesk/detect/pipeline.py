@@ -32,7 +32,7 @@ from redactdesk.detect.platforms import genres_are_no_names, platforms_are_no_em
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
 from redactdesk.detect.scheme_names import schemes_are_no_names
 from redactdesk.detect.sources import DetectDoc, Source
-from redactdesk.detect.vote import DEFAULT_POLICY, VotePolicy, combine, propagate_names
+from redactdesk.detect.vote import DEFAULT_POLICY, NAME_CATEGORIES, VotePolicy, combine, propagate_names
 from redactdesk.formats.files import atomic_path
 from redactdesk.lang.lexicon import check_language, context_words, default_allow, word_list
 
@@ -136,12 +136,13 @@ def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     wake = word_list(doc.lex, "wake_words") if doc.lex is not None else frozenset()
     if not wake:
         return spans
+    calls = word_list(doc.lex, "wake_calls")  # "hey siri", "ok alexa"
     out = []
     for s in spans:
         w = s.start_word
-        opens = w == 0 or w in doc.breaks or doc.lower[w - 1] in ("hey", "ok", "okay", "oye")
+        opens = w == 0 or w in doc.breaks or doc.lower[w - 1] in calls
         named = s.end_word - w > 1 and doc.words[w][:1].isupper() and doc.words[w + 1][:1].isupper()  # "Alexa Johnson"
-        if DENY_SOURCE not in s.sources and doc.lower[w] in wake and opens and s.category in _LABELLED_KINDS and not named:
+        if DENY_SOURCE not in s.sources and doc.lower[w] in wake and opens and s.category in NAME_CATEGORIES and not named:
             if s.end_word - w == 1 or not distinctive(doc.words[w + 1:s.end_word], doc.language):
                 continue
             s.start_word = w + 1
@@ -463,9 +464,6 @@ def _with_post_nominals(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 _CUE_KEYS = ("dob", "ssn", "phone", "email", "passport", "iban", "card", "cvv", "expiry", "postcode")
 
 
-_LABELLED_KINDS = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP"})
-
-
 def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A form's field label is no part of the name after it: "Details: Gross and Sons", "Contact: Ana
     Ruiz" (a tagger reading written text ran the capitalised label into the name, and substitution
@@ -473,13 +471,10 @@ def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     opening the span; a title's first part stays ("Terminator: The Sarah Connor Chronicles")."""
     labels = word_list(doc.lex, "form_labels") if doc.lex is not None else frozenset()
     for s in spans:
-        if s.category in _LABELLED_KINDS and s.end_word - s.start_word > 1 and doc.words[s.start_word].rstrip().endswith(":") \
+        if s.category in NAME_CATEGORIES and s.end_word - s.start_word > 1 and doc.words[s.start_word].rstrip().endswith(":") \
                 and doc.lower[s.start_word] in labels:
             s.start_word += 1
     return spans
-
-
-_PLACE_KINDS = {"CITY": "CITY", "COUNTRY": "COUNTRY"}  # a listed place's kind as a span's; others LOCATION
 
 
 def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
@@ -503,7 +498,8 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             first = fold_key(strip_word(doc.words[s.start_word]))
             if m is not None and m[0] == len(keys) and not names.is_first(keys[0]) and names.is_first(first):
                 out.append(dataclasses.replace(s, end_word=comma + 1))
-                out.append(dataclasses.replace(s, start_word=comma + 1, category=_PLACE_KINDS.get(m[1].category, "LOCATION"),
+                kind = m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION"
+                out.append(dataclasses.replace(s, start_word=comma + 1, category=kind,
                                                reason="a listed place after the person's comma"))
                 continue
         out.append(s)

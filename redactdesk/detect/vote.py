@@ -43,7 +43,7 @@ PRIORITY: tuple[str, ...] = (
 
 
 # names, places and organisations: what a tagger may read into a piece of a code or a date
-_NAME_CATEGORIES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP"})
+NAME_CATEGORIES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP"})
 
 # numbers of the stdnum catalog: national and tax numbers of every country, some with loose formats
 _CATALOG_NUMBERS = frozenset({"NATIONAL_ID", "VAT_ID"})
@@ -171,7 +171,7 @@ def _piece_of(c: _Candidate, d: _Candidate) -> bool:
     another kind, or a national or tax number inside an address?"""
     if c.rank < 0 or not d.strong or not (d.start <= c.start and c.end <= d.end and d.end - d.start > c.end - c.start):
         return False
-    if c.category in _NAME_CATEGORIES:
+    if c.category in NAME_CATEGORIES:
         return d.category != c.category
     return c.category in _CATALOG_NUMBERS and d.category == "ADDRESS"
 
@@ -195,7 +195,7 @@ def _tiled_by_more_votes(c: _Candidate, candidates: list[_Candidate]) -> bool:
     every word of ``c``? (``candidates``: those sharing a word with ``c`` will do.)"""
     words: set[int] = set()
     for d in candidates:
-        if (d is not c and d.category in _NAME_CATEGORIES and d.category != c.category and c.start <= d.start
+        if (d is not c and d.category in NAME_CATEGORIES and d.category != c.category and c.start <= d.start
                 and d.end <= c.end and d.strong >= c.strong and len(d.sources) > len(c.sources)):
             words.update(range(d.start, d.end))
     return len(words) == c.end - c.start
@@ -220,7 +220,7 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     # words that other kinds of name tile, each with more sources agreeing, are those names: "Cardiff,
     # Wales" is a city and a region to the place list and the contextual tagger, and an organisation
     # to the cased tagger alone ("Bank of America", only partly a place, stays the organisation)
-    outvoted = {id(c) for c in candidates if c.category in _NAME_CATEGORIES and c.rank >= 0
+    outvoted = {id(c) for c in candidates if c.category in NAME_CATEGORIES and c.rank >= 0
                 and _tiled_by_more_votes(c, near(c))}
     candidates = [c for c in candidates if id(c) not in outvoted]
 
