@@ -99,7 +99,7 @@ def _span_keys(doc: DetectDoc, s: Span) -> Iterable[tuple[str, ...]]:
     """The span's words, and with the possessive and the "day" / "eve" after it ("valentine" + "'s day")."""
     end = s.end_word
     if end < len(doc.words) and doc.words[end].replace("’", "'").lower() == "'s":
-        end += 1  # the possessive joins the span later (pipeline._with_possessives)
+        end += 1  # the possessive joins the span later (name_bounds._with_possessives)
     key = _keys(" ".join(doc.words[s.start_word:end]))
     yield key
     after = fold_key(doc.words[end]) if end < len(doc.words) else ""

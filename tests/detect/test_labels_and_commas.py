@@ -5,7 +5,8 @@ Ruiz, Madrid"); a surname-first name ("Kowalski, Anna") and a title with a colon
 import pytest
 
 from redactdesk.core.types import Span
-from redactdesk.detect.pipeline import _place_after_comma, _without_labels, detect_texts
+from redactdesk.detect.name_bounds import _place_after_comma, _without_labels
+from redactdesk.detect.pipeline import detect_texts
 from redactdesk.detect.sources import DetectDoc
 
 

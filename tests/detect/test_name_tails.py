@@ -4,7 +4,8 @@ word is no part of the person item; surnames that are words too stay."""
 import pytest
 
 from redactdesk.core.types import Span
-from redactdesk.detect.pipeline import _without_trailing_words, detect_texts
+from redactdesk.detect.name_bounds import _without_trailing_words
+from redactdesk.detect.pipeline import detect_texts
 from redactdesk.detect.sources import DetectDoc
 
 
@@ -79,7 +80,7 @@ def test_a_name_ending_in_a_particle_or_middle_name_goes_on_to_the_given_name(te
 
 
 def test_an_everyday_word_after_a_particle_in_speech_is_no_name():
-    from redactdesk.detect.pipeline import _with_name_after_particle
+    from redactdesk.detect.name_bounds import _with_name_after_particle
 
     doc = DetectDoc.from_words("i met maria de today".split(), "en")
     (s,) = _with_name_after_particle(doc, [Span(2, 4, "PERSON")])
@@ -96,7 +97,7 @@ def test_a_two_syllable_given_name_written_apart_is_part_of_the_person(text, nam
 
 
 def test_words_after_a_person_that_join_to_no_given_name_stay_out():
-    from redactdesk.detect.pipeline import _with_split_given_name
+    from redactdesk.detect.name_bounds import _with_split_given_name
 
     doc = DetectDoc.from_words("I met John Smith Park Avenue today.".split(), "en")
     (s,) = _with_split_given_name(doc, [Span(2, 4, "PERSON")])
@@ -135,7 +136,7 @@ def test_a_year_said_before_an_organisation_is_no_part_of_it(text, org):
 
 def test_an_organisation_named_with_a_number_that_is_no_year_stays_whole():
     from redactdesk.core.types import Span
-    from redactdesk.detect.pipeline import _without_leading_year
+    from redactdesk.detect.name_bounds import _without_leading_year
 
     doc = DetectDoc.from_words("buy it at seven eleven stores".split(), "en")
     assert [(s.start_word, s.end_word) for s in _without_leading_year(doc, [Span(3, 6, "ORGANIZATION")])] == [(3, 6)]

@@ -22,7 +22,7 @@ def test_a_one_letter_word_after_a_name_stays_a_word(text, name, persons):
 
 def test_cased_writing_is_left_to_the_taggers():
     from redactdesk.core.types import Span
-    from redactdesk.detect.pipeline import _with_initial_after
+    from redactdesk.detect.name_bounds import _with_initial_after
     from redactdesk.detect.sources import DetectDoc
 
     doc = DetectDoc.from_words("The engineer Edward d said so.".split(), "en")

@@ -3,7 +3,7 @@
 import pytest
 
 from redactdesk.core.types import Span
-from redactdesk.detect.pipeline import _with_title_before
+from redactdesk.detect.name_bounds import _with_title_before
 from redactdesk.detect.sources import DetectDoc
 
 

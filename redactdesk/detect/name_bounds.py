@@ -1,0 +1,482 @@
+"""Where a found name begins and ends, after the vote: the steps that move a person's, place's or
+organisation's bounds to the words that are the name.
+
+Cut off: a form's label ("Details: | Gross and Sons"), a town after a person's comma ("Ana Ruiz, |
+Madrid"), a cue word, what follows a possessive ("derek's | place"), a year said before an
+organisation, a day, a title of a work or a verb said of the person after the name ("john |
+tonight", "pope francis | said mass"). Taken in: an initial after a given name, a title before the
+name ("Dr."), a name after a particle, a given name written as two syllables ("Park Ji Won"),
+post-nominals ("PhD"), a clock time after a date, a possessive written as its own token.
+:func:`fit_name_bounds` runs them in order; :mod:`redactdesk.detect.pipeline` calls it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from redactdesk.core.types import Span
+from redactdesk.detect.lists import DENY_SOURCE
+from redactdesk.detect.normalize import NUM
+from redactdesk.detect.sources import DetectDoc
+from redactdesk.detect.vote import NAME_CATEGORIES
+from redactdesk.lang.lexicon import word_list
+
+
+def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """The document's voted spans with their bounds fitted to the names (the steps in order)."""
+    spans = _without_cue_words(doc, _place_after_comma(doc, _without_labels(doc, spans)))
+    spans = _without_leading_year(doc, _ended_at_possessive(doc, spans))
+    spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, spans)))
+    spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
+    spans = _with_time_after(doc, spans)
+    return _with_possessives(doc.words, spans)
+
+
+_INITIALS = frozenset("bcdfghjklmnpqrstvwxz")  # no vowel: "a", "i", "u", "y", "e", "o" are words too
+
+
+def _with_initial_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """In speech a first name's initial after it belongs to the name ("engineer edward d",
+    "kenny g is the man"): written, the taggers read "Edward D." whole; said, the lone letter was
+    left out. Not where letters go on (a spelling), nor across a turn's end."""
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    if not spans or doc.cased():
+        return spans
+    names = load_world_names()
+    starts = {s.start_word for s in spans}
+    spelled = doc.spelling_words()
+    n = len(doc.lower)
+    for s in spans:
+        e = s.end_word
+        if s.category != "PERSON" or e >= n or e in doc.breaks or e in starts or e in spelled:
+            continue
+        if doc.lower[e] not in _INITIALS or (e + 1 < n and e + 1 not in doc.breaks and len(doc.lower[e + 1]) == 1):
+            continue
+        if names.is_first(fold_key(doc.lower[e - 1])):
+            s.end_word = e + 1
+    return spans
+
+
+def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """In speech a person's last word that is a day or time of day ("tomorrow", "tonight"), a verb of
+    saying or what a name is the title of ("movie", "concert"; the lexicon's ``name_tail_words``) is
+    no part of the name: a tagger ran on over it ("set a meeting with john tonight", "play the latest
+    vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
+    handles' digits). An organisation's last word that is its stock (``org_tail_words``: "coca cola
+    stock") is no part of it either, spoken or written."""
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    if doc.lex is None:
+        return spans
+    market = word_list(doc.lex, "org_tail_words")
+    for s in spans:  # "how is coca cola stock doing": the stock is the company's, no part of its name
+        while s.category == "ORGANIZATION" and s.end_word - s.start_word > 1 and \
+                without_possessive(doc.lower[s.end_word - 1].strip(".,;:!?")) in market:
+            s.end_word -= 1
+    if doc.cased() or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+        return spans
+    tail = word_list(doc.lex, "name_tail_words")
+    verbs = word_list(doc.lex, "name_tail_verbs")
+    names = load_world_names()
+    after_verbs: list[Span] = []
+    for s in spans:
+        if s.category != "PERSON":
+            continue
+        # a verb said of the person ends the name wherever it stands: "pope francis | said mass"; a
+        # listed name after it is a person of its own ("maria said john")
+        cut = next((k for k in range(s.start_word + 1, s.end_word) if doc.lower[k] in verbs), None)
+        if cut is not None:
+            if cut + 1 < s.end_word and names.is_name(fold_key(doc.lower[cut + 1])):
+                after_verbs.append(dataclasses.replace(s, start_word=cut + 1))
+            s.end_word = cut
+        while s.end_word - s.start_word > 1:
+            word = without_possessive(doc.lower[s.end_word - 1])
+            if word not in tail or names.is_name(fold_key(word)):
+                break
+            s.end_word -= 1
+    return sorted(spans + after_verbs, key=lambda s: (s.start_word, s.end_word)) if after_verbs else spans
+
+
+def _ended_at_possessive(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person ends at its possessive: "derek's | place", "lászló's | lover and beautiful waitress
+    ilona" (a tagger ran on over what the person has). Names of the lists in the rest are persons of
+    their own ("ilona")."""
+    from redactdesk.detect.tagger import distinctive
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    names = load_world_names()
+    out: list[Span] = []
+    for s in spans:
+        out.append(s)
+        if s.category != "PERSON":
+            continue
+        for k in range(s.start_word, s.end_word - 1):
+            word = doc.words[k].strip(".,;:!?\"")
+            if word in _POSSESSIVE or (len(word) > 2 and word.endswith(("'s", "’s"))):
+                end, s.end_word = s.end_word, k + 1
+                j = s.end_word
+                while j < end:  # the names of the lists in the rest, each run a person
+                    if not names.is_plain_name(fold_key(doc.words[j])):
+                        j += 1
+                        continue
+                    e = j + 1  # then names, or words no list knows ("stefano dionisi")
+                    while e < end and distinctive(doc.words[e:e + 1], doc.language):
+                        e += 1
+                    out.append(dataclasses.replace(s, start_word=j, end_word=e))
+                    j = e
+                break
+    return out
+
+
+def _without_leading_year(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A year said in words is no part of the organisation or place after it: "the two thousand and
+    seven ncaa football season", "two thousand and two commonwealth games" (a tagger ran the year
+    into the name; written, "the 2007 NCAA season" keeps its digits apart). A number of two words or
+    more whose value is a year (1000-2099); "seven eleven" is none."""
+    norm = doc.norm
+    if norm is None:
+        return spans
+    for s in spans:
+        k = s.start_word + (1 if doc.lower[s.start_word] == "the" else 0)
+        if s.category not in ("ORGANIZATION", "LOCATION") or k >= s.end_word or not doc.lower[k].isalpha():
+            continue
+        digits, end = "", k
+        t = norm.token_of_word(k)
+        while t is not None and t < len(norm.tokens) and norm.tokens[t].kind == NUM and norm.tokens[t].w0 == end \
+                and norm.tokens[t].text.isdigit() and len(digits) < 4:
+            digits += norm.tokens[t].text  # "nineteen ninety nine": 19, 99
+            end = norm.tokens[t].w1
+            t += 1
+        if len(digits) == 4 and 1000 <= int(digits) <= 2099 and end - k >= 2 and end < s.end_word:
+            s.start_word = end
+    return spans
+
+
+def _with_name_after_particle(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person ending in a particle or a Vietnamese middle name goes on to the word after it: no name
+    ends there. The taggers stopped before given names that are function words ("Nguyen Van An",
+    "Le Van Do"). Written, the next word has a capital; said, it is a listed name or no everyday word."""
+    from redactdesk.detect.worldnames import (
+        everyday_words,
+        load_world_names,
+        name_joiners,
+        strip_word,
+    )
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" for s in spans):
+        return spans
+    ends = name_joiners()
+    words, n = doc.words, len(doc.words)
+    cased = doc.cased()
+    names, everyday = load_world_names(), everyday_words()
+    covered = {w for s in spans for w in s.word_range()}
+    for s in spans:
+        while s.category == "PERSON" and s.end_word < n and s.end_word not in doc.breaks:
+            last, nxt = words[s.end_word - 1], words[s.end_word]
+            core = strip_word(nxt)
+            if fold_key(strip_word(last)) not in ends or last[-1:] in ",.;:!?" or s.end_word in covered:
+                break
+            if not core.isalpha() or (cased and not core[:1].isupper()) or (
+                    not cased and not names.is_name(fold_key(core)) and fold_key(core) in everyday):
+                break
+            covered.add(s.end_word)
+            s.end_word += 1
+    return spans
+
+
+_SYLLABLE_MAX = 5  # "Ji", "Won", "Shu", "Fen": a syllable of a given name written apart
+
+
+def _with_split_given_name(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A given name of two syllables written apart ("Park Ji Won", "Wang Shu Fen", "Kim Min Jun") is
+    part of the person beside it: the lists hold it joined ("jiwon", "shufen"), the taggers read
+    "Ji" and "Won" as other words or another kind of name. Two persons side by side with nothing
+    between them are first made one ("Park" "Ji"). A syllable pair joins the person when, joined,
+    it is a listed first name and no everyday word, and neither is a function word ("is a": "isa");
+    written, each syllable has a capital."""
+    from redactdesk.detect.worldnames import everyday_words, load_world_names, strip_word
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" for s in spans):
+        return spans
+    words, n = doc.words, len(doc.words)
+    cased = doc.cased()
+    names, everyday = load_world_names(), everyday_words()
+    stop = doc.lex.stop_words if doc.lex else frozenset()
+
+    def syllable(k: int) -> str | None:
+        core = strip_word(words[k])
+        if not core.isalpha() or len(core) > _SYLLABLE_MAX or (cased and not core[:1].isupper()) \
+                or core.lower() in stop:
+            return None  # "is a", "as her": function words join to "isa", "asher"
+        return fold_key(core)
+
+    def given(a: str | None, b: str | None) -> bool:
+        return a is not None and b is not None and names.is_first(a + b) and a + b not in everyday
+
+    def open_after(k: int) -> bool:  # may the person go on past word k?
+        return k + 1 < n and k + 1 not in doc.breaks and words[k][-1:] not in ",.;:!?)"
+
+    spans = sorted(spans, key=lambda s: (s.start_word, s.end_word))
+    merged: list[Span] = []
+    for s in spans:
+        prev = merged[-1] if merged else None
+        if prev is not None and prev.category == s.category == "PERSON" and prev.end_word == s.start_word \
+                and open_after(prev.end_word - 1) and (
+                    given(syllable(prev.end_word - 1), syllable(s.start_word))
+                    or s.end_word == s.start_word + 1 < n and given(syllable(s.start_word), syllable(s.end_word))):
+            prev.end_word = s.end_word  # "Park" "Ji" (Won): one person
+            continue
+        merged.append(s)
+    covered = {w for s in merged for w in s.word_range()}
+    for s in merged:
+        if s.category != "PERSON":
+            continue
+        e = s.end_word
+        if not open_after(e - 1) or e in covered:
+            continue
+        if given(syllable(e - 1), syllable(e)):
+            s.end_word = e + 1
+        elif open_after(e) and e + 1 not in covered and given(syllable(e), syllable(e + 1)):
+            s.end_word = e + 2
+        covered.update(range(e, s.end_word))
+    return merged
+
+
+_CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:[ap]m|[ap]\.m\.)?", re.IGNORECASE)
+_MERIDIEM = re.compile(r"(?:[ap]m|[ap]\.m\.?)", re.IGNORECASE)
+
+
+def _with_time_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A clock time written right after a date is part of it: "07/23/1984 05:01 AM",
+    "2019-12-31 23:59:59" (a timestamp says the day and the minute together)."""
+    words, n = doc.words, len(doc.words)
+    starts = {s.start_word for s in spans}
+    for s in spans:
+        if s.category not in ("DATE", "DATE_OF_BIRTH") or s.end_word >= n or s.end_word in starts:
+            continue
+        if words[s.end_word - 1][-1:] in ",;:!?" or s.end_word in doc.breaks:
+            continue
+        e = s.end_word
+        if not _CLOCK.fullmatch(words[e].rstrip(".,;:!?)")):
+            continue
+        e += 1
+        if e < n and e not in starts and e not in doc.breaks and words[e - 1][-1:] not in ",;" and \
+                _MERIDIEM.fullmatch(words[e].rstrip(".,;:!?)")):
+            e += 1
+        s.end_word = e
+    return spans
+
+
+# letters after a name written as degrees are ("Ph.D.", "B.A.", "S.Pd.", "S.IP"), and the ones written
+# without dots (the structures list ``post_nominals``: "DDS", "MBA", "Jr")
+_DOTTED_DEGREE = re.compile(r"(?:[A-Z][A-Za-z]{0,3}\.){1,4}[A-Za-z]{0,3}")
+
+
+@functools.lru_cache(maxsize=1)
+def _no_post_nominals() -> frozenset[str]:
+    """Words after a name that are no letters of it: street types and legal forms ("Lawson St.")."""
+    from redactdesk.detect.worldnames import word_set
+
+    return word_set("street_after") | word_set("street_after_cased") | word_set("org_legal") | {"st", "dr"}
+
+
+def _with_post_nominals(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """In cased writing the letters after a person's name are part of the item: a generational
+    suffix or a degree ("Anthony Lawson DDS", "Bohumila Vesela Ph.D.", "Makara Hidayanto, S.Pd."):
+    with the name they narrow who it is, and left out they were a half-found item. A street type or
+    a legal form is none ("Lawson St.", "Smith Inc.")."""
+    from redactdesk.detect.worldnames import word_set
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" for s in spans) or not doc.cased():
+        return spans
+    listed = word_set("post_nominals")
+    never = _no_post_nominals()
+    words, n = doc.words, len(doc.words)
+    starts = {s.start_word for s in spans if s.category != "SPELLED_LETTERS"}  # "B.A." read as letters
+    for s in spans:
+        while s.category == "PERSON" and s.end_word < n and s.end_word not in doc.breaks \
+                and s.end_word not in starts and s.end_word - s.start_word < 8:
+            last, nxt = words[s.end_word - 1], words[s.end_word].rstrip(",;:!?)")
+            core = nxt.rstrip(".") if nxt.count(".") <= 1 else nxt
+            key = fold_key(core.replace(".", "").replace("-", ""))
+            if not key or key in never or last[-1:] in ".;:!?)" and not _DOTTED_DEGREE.fullmatch(last.rstrip(",")):
+                break
+            dotted = bool(_DOTTED_DEGREE.fullmatch(nxt)) and any(c.isupper() for c in nxt[1:] + "x") and "." in nxt
+            if not (key in listed and (nxt[:1].isupper()) or dotted):
+                break
+            if last.endswith(",") and not dotted:
+                break  # "Smith, MBA" is written so too, but "Smith, Jr" reads as a list as often
+            s.end_word += 1
+    people = [s for s in spans if s.category == "PERSON"]
+    return [s for s in spans if s.category == "PERSON" or not any(
+        p.start_word <= s.start_word and s.end_word <= p.end_word for p in people)]
+
+
+# the lexicon's cue lists whose words announce an item: of "name" every word ("spelled", "surname"),
+# of the others the words that are no everyday word ("DOB", "SSN", "e-mail"; "Max Born", "George
+# Best" keep their surnames)
+_CUE_KEYS = ("dob", "ssn", "phone", "email", "passport", "iban", "card", "cvv", "expiry", "postcode")
+
+
+def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A form's field label is no part of the name after it: "Details: Gross and Sons", "Contact: Ana
+    Ruiz" (a tagger reading written text ran the capitalised label into the name, and substitution
+    would have replaced the label). A label is one word of the lexicon's ``form_labels`` with a colon,
+    opening the span; a title's first part stays ("Terminator: The Sarah Connor Chronicles")."""
+    labels = word_list(doc.lex, "form_labels") if doc.lex is not None else frozenset()
+    for s in spans:
+        if s.category in NAME_CATEGORIES and s.end_word - s.start_word > 1 and doc.words[s.start_word].rstrip().endswith(":") \
+                and doc.lower[s.start_word] in labels:
+            s.start_word += 1
+    return spans
+
+
+def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person followed by a comma and a listed place is that person, then the place: "Ana Ruiz,
+    Madrid" (a tagger that learnt "Kowalski, Anna" ran the town into the name). The person opens with
+    a given name, and after the comma comes a place of the lists that is no given name: "Kowalski,
+    Anna" stays one person, "Mihăileni, Sibiu" (a village and its county) one item."""
+    from redactdesk.detect.places import load_places
+    from redactdesk.detect.worldnames import load_world_names, strip_word
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+        return spans
+    places, names = load_places(), load_world_names()
+    out: list[Span] = []
+    for s in spans:
+        comma = next((k for k in range(s.start_word, s.end_word - 1) if doc.words[k].rstrip().endswith(",")), None)
+        if s.category == "PERSON" and comma is not None and comma + 1 < s.end_word:
+            keys = [fold_key(strip_word(w)) for w in doc.words[comma + 1:s.end_word]]
+            m = places.match(keys, 0)
+            first = fold_key(strip_word(doc.words[s.start_word]))
+            if m is not None and m[0] == len(keys) and not names.is_first(keys[0]) and names.is_first(first):
+                out.append(dataclasses.replace(s, end_word=comma + 1))
+                kind = m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION"
+                out.append(dataclasses.replace(s, start_word=comma + 1, category=kind,
+                                               reason="a listed place after the person's comma"))
+                continue
+        out.append(s)
+    return out
+
+
+def _without_cue_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person's first or last word that is a cue for an item is no part of the name: a tagger ran
+    on over it ("Kowalski, Anna (DOB 02/11/1985)", "my name is spelt D A V I S"), and substitution
+    would have replaced the cue with the name. A word that is somebody's name too stays."""
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    if doc.lex is None or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+        return spans
+    cues = _cue_words(doc.lex)
+    names = load_world_names()
+
+    def cue(i: int) -> bool:
+        word = doc.lower[i].strip("()[]{}.,;:!?\"'")
+        return word in cues and not names.is_name(fold_key(word))
+
+    for s in spans:
+        if s.category != "PERSON":
+            continue
+        while s.end_word - s.start_word > 1 and cue(s.end_word - 1):
+            s.end_word -= 1
+        while s.end_word - s.start_word > 1 and cue(s.start_word):
+            s.start_word += 1
+    return spans
+
+
+@functools.lru_cache(maxsize=4)
+def _cue_words(lex: Any) -> frozenset[str]:
+    from redactdesk.detect.worldnames import everyday_words
+
+    stop, everyday = lex.stop_words, everyday_words()
+    named = {w for ph in lex.hot("name") for w in ph}
+    rare = {w for key in _CUE_KEYS for ph in lex.hot(key) for w in ph if w not in everyday}
+    return frozenset(w for w in named | rare if len(w) > 2 and w not in stop)
+
+
+# titles that are somebody's name too: never joined, so substitution replaces them with the name
+_NAME_LIKE_TITLES = frozenset({"hon", "justice", "pani"})
+# titles that are everyday words too, joined only written with a capital in cased text ("Miss Sandra
+# Harrison", "Doctor Ahmed Khan"; "I miss Sandra"); substitution keeps them as it keeps "Mr"
+_CASED_TITLES = frozenset({"miss", "doctor"})
+
+
+def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A title right before a name is part of the item ("Prof. Kim Lee", "mrs smith", "Sir Robert
+    Robinson"): it says the person's gender or office, and whether a tagger took it in varied from
+    sentence to sentence ("Dr. Anna Berg" whole, "Prof." left out). Only the unambiguous titles of
+    the list, which substitution keeps as they are (its ``titles`` lists hold them all); a title that
+    is also a word or a name ("doctor", "king", "don", "justice") is left to the taggers, and
+    substitution replaces it with the name, never keeping a word that may be the name itself. A
+    person of titles only is none."""
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" for s in spans):
+        return spans
+
+    titles = joinable_titles()
+    # a person of titles only ("Lobbyist, Mrs." cut at the comma) names no one: the title joins the
+    # name after it ("Mrs. Amy Gonzalez") instead of standing as an item of its own
+    spans = [s for s in spans if s.category != "PERSON" or DENY_SOURCE in s.sources or not all(
+        fold_key(w.strip(".,;:")) in titles for w in doc.words[s.start_word:s.end_word])]
+    cased = doc.cased()
+    covered = {w for s in spans for w in s.word_range()}
+    for s in spans:
+        if s.category != "PERSON":
+            continue
+        w = s.start_word
+        while w > 0 and w not in doc.breaks and w - 1 not in covered and s.start_word - w < 3:
+            word = doc.words[w - 1]
+            key = fold_key(word.rstrip("."))
+            if word[-1:] in ",;:!?" or key not in titles and not (cased and word[:1].isupper() and key in _CASED_TITLES):
+                break
+            w -= 1
+        s.start_word = w
+    return spans
+
+
+@functools.lru_cache(maxsize=1)
+def joinable_titles() -> frozenset[str]:
+    """The titles joined to the name after them (folded): the list's unambiguous ones, no name among them."""
+    from redactdesk.detect.worldnames import word_set
+
+    return word_set("titles") - word_set("titles_ambiguous") - _NAME_LIKE_TITLES
+
+
+def without_possessive(word: str) -> str:
+    """A word without its edge punctuation and its "'s" ("mom's" -> "mom")."""
+    word = word.strip(".,;:!?\"")
+    for p in ("'s", "’s"):
+        if word.endswith(p):
+            return word[: -len(p)]
+    return word
+
+
+_POSSESSIVE = frozenset({"'s", "’s", "'", "’"})
+POSSESSIVE_WORDS = _POSSESSIVE | {"s"}  # "mom 's": the document's words read "mom s"
+_NAMED = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY", "NRP", "DATE"})
+
+
+def _with_possessives(words: Sequence[str], spans: list[Span]) -> list[Span]:
+    """A name's (or a day's) possessive written as its own token ("mark 's", "tomorrow 's": as
+    tokenised text and some ASR give it) belongs to the item: leaving it out would leave it partly
+    covered."""
+    starts = {s.start_word for s in spans}
+    for s in spans:
+        if s.category in _NAMED and s.end_word < len(words) and s.end_word not in starts \
+                and words[s.end_word].strip(".,;:!?") in _POSSESSIVE:
+            s.end_word += 1
+    return spans
