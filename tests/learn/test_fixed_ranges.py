@@ -40,3 +40,84 @@ def test_without_the_public_data_the_calibration_says_where_it_looks(tmp_path):
 
     with pytest.raises(SystemExit, match="shared/data"):
         calibration_rows(tmp_path / "nothing")
+
+
+def _exact_reference(path):
+    """The network with each integer product written out in floats: what the 8-bit network computes
+    when no kernel rounds or saturates along the way."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(path))
+    inits = {t.name: t for t in model.graph.initializer}
+    nodes, made = [], set()
+    for n in model.graph.node:
+        if n.op_type != "MatMulIntegerToFloat":
+            nodes.append(n)
+            continue
+        a_q, b_q, a_scale, b_scale, a_zero, b_zero = n.input
+        w = numpy_helper.to_array(inits[b_q]).astype(np.float32) - numpy_helper.to_array(inits[b_zero]).astype(
+            np.float32)
+        model.graph.initializer.append(numpy_helper.from_array(
+            (w * numpy_helper.to_array(inits[b_scale])).astype(np.float32), b_q + "/float"))
+        if a_q + "/float" not in made:
+            made.add(a_q + "/float")
+            nodes.append(helper.make_node("DequantizeLinear", [a_q, a_scale, a_zero], [a_q + "/float"]))
+        nodes.append(helper.make_node("MatMul", [a_q + "/float", b_q + "/float"], list(n.output)))
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    return model.SerializeToString()
+
+
+def test_the_bundled_network_gives_its_exact_answer_on_this_cpu(enc):
+    """The 8-bit weights are stored unsigned: ONNX Runtime's signed-weight kernels saturate on CPUs
+    with AVX2 but no VNNI, where the tags moved by up to 0.19 in probability ("the governor of texas":
+    Texas a person) from those of the same network elsewhere."""
+    import onnxruntime as ort
+
+    sentences = [s.split() for s in ("the governor of texas signed it", "The Secretary of State arrived",
+                                     "my name is john smith and i live in london",
+                                     "who are the greatest hip hop artists")]
+    got = enc.word_log_probs(sentences)
+    reference = ort.InferenceSession(_exact_reference(model_dir("en") / MODEL_FILE), providers=["CPUExecutionProvider"])
+    session, enc.session = enc.session, reference
+    try:
+        want = enc.word_log_probs(sentences)
+    finally:
+        enc.session = session
+    for g, w in zip(got, want, strict=True):
+        assert np.abs(np.exp(g) - np.exp(w)).max() < 2e-3  # float sums in another order: 2e-4 at most
+
+
+def test_the_bundled_networks_weights_are_unsigned():
+    onnx = pytest.importorskip("onnx")
+    from onnx import numpy_helper
+
+    model = onnx.load(str(model_dir("en") / MODEL_FILE))
+    inits = {t.name: t for t in model.graph.initializer}
+    weights = [n.input[1] for n in model.graph.node if n.op_type == "MatMulIntegerToFloat"]
+    assert weights and all(numpy_helper.to_array(inits[w]).dtype == np.uint8 for w in weights)
+
+
+def test_storing_weights_unsigned_keeps_the_products():
+    pytest.importorskip("onnx")
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    from redactdesk.learn.fixed_ranges import unsigned_weights
+
+    rng = np.random.default_rng(0)
+    w = rng.integers(-20, 20, size=(8, 4), dtype=np.int8)  # small: no kernel saturates before or after
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(np.asarray([0, 3, -2, 1], np.int8), "wz"),
+             numpy_helper.from_array(np.full(4, 0.01, np.float32), "ws"),
+             numpy_helper.from_array(np.asarray(0.02, np.float32), "as"), numpy_helper.from_array(np.asarray(7, np.uint8), "az")]
+    node = helper.make_node("MatMulIntegerToFloat", ["a", "w", "as", "ws", "az", "wz"], ["y"], domain="com.microsoft")
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("a", TensorProto.UINT8, [2, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+    a = rng.integers(0, 40, size=(2, 8), dtype=np.uint8)
+    before = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
+    assert unsigned_weights(model) == 1 and unsigned_weights(model) == 0  # once; a second pass changes nothing
+    after = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
+    assert np.allclose(before, after, atol=1e-6)
+    assert numpy_helper.to_array(model.graph.initializer[0]).dtype == np.uint8
