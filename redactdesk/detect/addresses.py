@@ -316,6 +316,11 @@ class _Addresses(StreetForms):
                     return 0
             elif k > j and (self.street_type(k) or self.spoken_tail_type(k, i)):
                 end = k + 1
+                # a type word that is the name's last word, the type after it: "Oak Ridge Drive",
+                # "Park Lane Road", "Mill Creek Court"
+                while end < self.n and end - j < 6 and self.same(k, end) and not self.v.comma_after[end - 1] \
+                        and not self.v.stop_after[end - 1] and self.street_type(end):
+                    end += 1
                 if end < self.n and keys[end] in self.dirs and self.same(k, end) and (
                         not self.v.cased or self.v.upper[end] or self.v.cap[end]) and not self.v.comma_after[k]:
                     end += 1
@@ -439,7 +444,9 @@ class _Addresses(StreetForms):
         k = i
         while k < self.n and k - i < 4 and self.same(i, k):
             key = keys[k]
-            is_type = (k > i and self.street_type(k)) or self.glued_type(key)
+            # a type word after a comma is none of the name before it ("Salt Lake City, UT 84101":
+            # Utah, not Hungarian "út")
+            is_type = (k > i and self.street_type(k) and not self.v.comma_after[k - 1]) or self.glued_type(key)
             if is_type and self.free(k):
                 e = self.house_then_postcode(k + 1) if k + 1 < self.n and self.same(k, k + 1) and not (
                     self.v.comma_after[k] and key in self.after) else 0

@@ -67,6 +67,25 @@ def _partners(v, keys: list[str], i: int, end: int, names, common: frozenset[str
     return 4 if ok else 0
 
 
+def _state_after_town(doc: DetectDoc, v, i: int, m: int) -> bool:
+    """Is the legal form at word ``i`` a US state's or Canadian province's code in capitals after a
+    town and its comma ("Boulder, CO", "Reno, NV 89501", "Calgary, AB"): a place, no firm ("Acme, Co."
+    and "Smith & Co." keep theirs: a dot, or no listed town before the comma)?"""
+    from redactdesk.detect.postcodes import is_region_code
+
+    if m != 1 or i == 0 or not v.comma_after[i - 1] or not v.cased or not is_region_code(doc.words[i]):
+        return False
+    word = doc.words[i].rstrip(",;:")
+    if not word.isupper() or word.endswith("."):
+        return False
+    places = load_places()
+    for s in range(max(0, i - 4), i):  # "Boulder, CO", "Oak Ridge, TN", "Salt Lake City, UT"
+        hit = places.match(v.keys, s, i)
+        if hit is not None and s + hit[0] == i:
+            return True
+    return False
+
+
 def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     v = word_view(doc)
     keys = v.keys
@@ -165,6 +184,8 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             continue
         # legal form after a name: "Acme Corp", "Banco Santander S.A."
         m = _phrase_at(keys, i, legal, end)
+        if m and _state_after_town(doc, v, i, m):
+            m = 0
         if m and i > 0:
             a = left_name(i)
             if a < i and (v.cased and all(v.cap[k] or keys[k] in connectors or not keys[k].isalpha()

@@ -217,8 +217,12 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 continue
         cat = place.category if place.category in ("COUNTRY", "CITY", "LOCATION") else "LOCATION"
         score = 0.8 if strong else 0.55
-        hits.append(Hit(i, i + length, cat, score, SOURCE, f"{cat.lower()} in the place list", strong))
-        for k in range(i, i + length):
+        e = i + length
+        if v.cased and cat == "CITY" and after is not None and after[1].category == "REGION_CODE" and (
+                after[0] == 1 and not taken[e] and v.upper[e]):
+            e += 1  # "Boulder, CO", "Calgary, AB": the town's state or province code is part of the place
+        hits.append(Hit(i, e, cat, score, SOURCE, f"{cat.lower()} in the place list", strong))
+        for k in range(i, e):
             taken[k] = True
-        i += length
+        i = e
     return hits

@@ -353,3 +353,12 @@ def test_central_and_northern_european_addresses_are_one_item(address):
 ])
 def test_a_date_or_a_count_before_a_comma_is_no_street_without_type(text):
     assert addresses(text) == []
+
+
+@pytest.mark.parametrize("text, address", [
+    ("Send it to 4521 Oak Ridge Drive, Apt 12B, Boulder, CO 80301, USA.",
+     "4521 Oak Ridge Drive, Apt 12B, Boulder, CO 80301, USA"),
+    ("She moved to 77 Park Lane Road, Leeds LS6 2AB last May.", "77 Park Lane Road, Leeds LS6 2AB"),
+])
+def test_a_street_name_ending_in_a_type_word_takes_the_type_after_it(text, address):
+    assert addresses(text) == [address]
