@@ -19,6 +19,7 @@ import numpy as np
 
 from redactdesk.asr.base import AsrError, BackendOutput, check_cancel
 from redactdesk.asr.chunks import ChunkPlan, transcribe_chunked
+from redactdesk.asr.compute import whisper_compute_type
 from redactdesk.asr.models import ModelInfo, base_parts, cache_dir, resolve_model
 from redactdesk.asr.resample import WORK_RATE, to_work_rate
 from redactdesk.core.progress import CancelFn, FractionFn
@@ -145,7 +146,8 @@ def load_whisper(path: Path, threads: int | None = None) -> Any:
         if model is None:
             try:
                 model = _model_class()(
-                    str(path), device="cpu", compute_type="int8", cpu_threads=threads, local_files_only=True
+                    str(path), device="cpu", compute_type=whisper_compute_type(), cpu_threads=threads,
+                    local_files_only=True
                 )
             except Exception as exc:  # CTranslate2 raises RuntimeError/ValueError on bad folders
                 raise AsrError(f"could not load the Whisper model in {path}: {exc}") from exc

