@@ -9,7 +9,7 @@ and a generic word ("bank") alone after an everyday word ("food bank") is not en
 
 from __future__ import annotations
 
-from redactdesk.detect.places import load_places
+from redactdesk.detect.places import load_places, town_and_state_code
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_set, word_view
 
@@ -65,25 +65,6 @@ def _partners(v, keys: list[str], i: int, end: int, names, common: frozenset[str
     parts = (i, i + 1, i + 3)
     ok = all(v.cap[k] and names.is_last(keys[k]) for k in parts) and any(keys[k] not in common for k in parts)
     return 4 if ok else 0
-
-
-def _state_after_town(doc: DetectDoc, v, i: int, m: int) -> bool:
-    """Is the legal form at word ``i`` a US state's or Canadian province's code in capitals after a
-    town and its comma ("Boulder, CO", "Reno, NV 89501", "Calgary, AB"): a place, no firm ("Acme, Co."
-    and "Smith & Co." keep theirs: a dot, or no listed town before the comma)?"""
-    from redactdesk.detect.postcodes import is_region_code
-
-    if m != 1 or i == 0 or not v.comma_after[i - 1] or not v.cased or not is_region_code(doc.words[i]):
-        return False
-    word = doc.words[i].rstrip(",;:")
-    if not word.isupper() or word.endswith("."):
-        return False
-    places = load_places()
-    for s in range(max(0, i - 4), i):  # "Boulder, CO", "Oak Ridge, TN", "Salt Lake City, UT"
-        hit = places.match(v.keys, s, i)
-        if hit is not None and s + hit[0] == i:
-            return True
-    return False
 
 
 def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
@@ -184,8 +165,8 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             continue
         # legal form after a name: "Acme Corp", "Banco Santander S.A."
         m = _phrase_at(keys, i, legal, end)
-        if m and _state_after_town(doc, v, i, m):
-            m = 0
+        if m == 1 and v.cased and town_and_state_code(doc, i):
+            m = 0  # "Boulder, CO": the town's state, no firm
         if m and i > 0:
             a = left_name(i)
             if a < i and (v.cased and all(v.cap[k] or keys[k] in connectors or not keys[k].isalpha()

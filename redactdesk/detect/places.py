@@ -91,6 +91,26 @@ def _place_follows(keys: list[str], places: PlaceList, j: int, seg_end: int) -> 
     return m is not None and m[1].category in ("COUNTRY", "LOCATION")
 
 
+def town_and_state_code(doc: DetectDoc, code: int, start: int | None = None) -> bool:
+    """Is word ``code`` a US state's or Canadian province's code written in capitals ("CO", "NV",
+    "AB"; no dot: "Co." is a firm's) after a comma that closes a listed town — the town starting at
+    word ``start`` when given, else up to four words back ("Boulder, CO", "Salt Lake City, UT")? Such
+    a code is neither a legal form nor a street type."""
+    from redactdesk.detect.postcodes import is_region_code
+    from redactdesk.lang.folding import fold_key
+
+    word = doc.words[code].rstrip(",;:")
+    if code == 0 or not word.isupper() or not is_region_code(word) or not doc.words[code - 1].endswith(","):
+        return False
+    places = load_places()
+    for s in ([start] if start is not None else range(max(0, code - 4), code)):
+        keys = [fold_key(w) for w in doc.words[s:code]]
+        hit = places.match(keys, 0) if keys else None
+        if hit is not None and hit[0] == len(keys):
+            return True
+    return False
+
+
 def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     """CITY / COUNTRY / LOCATION hits; marks the words it takes in ``taken``."""
     v = word_view(doc)

@@ -34,6 +34,7 @@ from typing import Any
 
 from redactdesk.detect.encoder import load_encoder
 from redactdesk.detect.groups import group_reading
+from redactdesk.detect.places import town_and_state_code
 from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.lang.lexicon import context_words
@@ -293,21 +294,6 @@ def _place_and_no_name(word: str) -> bool:
     return place is not None and not place.name and not place.common and not load_world_names().is_name(key)
 
 
-def _town_and_state(doc: DetectDoc, w0: int, w1: int) -> bool:
-    """Are words ``[w0, w1)`` a listed town, a comma and a US state's or Canadian province's code
-    in capitals ("Reno, NV", "Boulder, CO")? The taggers read the code as a firm's legal form."""
-    from redactdesk.detect.places import load_places
-    from redactdesk.detect.postcodes import is_region_code
-    from redactdesk.lang.folding import fold_key
-
-    last = doc.words[w1 - 1].rstrip(",.;:")
-    if w1 - w0 < 2 or not last.isupper() or not is_region_code(last) or not doc.words[w1 - 2].endswith(","):
-        return False
-    keys = [fold_key(w) for w in doc.words[w0:w1 - 1]]
-    hit = load_places().match(keys, 0)
-    return hit is not None and hit[0] == len(keys)
-
-
 def _listed_name_in(stretch: Sequence[str]) -> bool:
     """Is a word of the stretch a name of the world-name or place lists ("luke robert hemmings")?"""
     from redactdesk.detect.places import load_places
@@ -470,7 +456,7 @@ class TaggerSource:
                         continue  # "a British Pakistani doctor": the group is the item (NRP), no one's name
                     if cat == "PERSON" and len(stretch) == 1 and _place_and_no_name(stretch[0]):
                         cat = "LOCATION"  # "the mayor of Springfield": a town of the list, no listed name
-                    if cat == "ORGANIZATION" and _town_and_state(docs[i], w0, w1):
+                    if cat == "ORGANIZATION" and w1 - w0 >= 2 and town_and_state_code(docs[i], w1 - 1, start=w0):
                         cat = "LOCATION"  # "Reno, NV": a town and its state, no firm
                     if cat == "PERSON" and _opens_with_organisation_word(stretch):
                         cat = "ORGANIZATION"  # "Banca Transilvania", "Hotel Adlon"
