@@ -76,6 +76,7 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     names = load_world_names()
     legal, after, before = _index("org_legal"), _index("org_after"), _index("org_before")
     connectors = {p[0] for p in structures().get("org_connectors", ())}
+    dash_forms = {p[0] for p in structures().get("org_legal_after_dash", ())}
     # "&" has no key of its own (the keys keep letters and digits): read it as the connector it is
     keys = [k if k or doc.words[i].strip() != "&" else "&" for i, k in enumerate(keys)]
     hits: list[Hit] = []
@@ -163,6 +164,16 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 taken[k] = True
             i = e
             continue
+        # a Brazilian form after a dash, in capitals: "Pereira Nunes - ME"
+        if v.cased and i >= 2 and keys[i] in dash_forms and v.upper[i] and doc.words[i - 1].strip() in ("-", "–") \
+                and v.seg[i - 1] == v.seg[i]:
+            a = left_name(i - 1)
+            if a < i - 1 and all(v.cap[k] or keys[k] in connectors for k in range(a, i - 1)):
+                hits.append(Hit(a, i + 1, "ORGANIZATION", 0.85, SOURCE, "name and legal form", True))
+                for k in range(a, i + 1):
+                    taken[k] = True
+                i += 1
+                continue
         # legal form after a name: "Acme Corp", "Banco Santander S.A."
         m = _phrase_at(keys, i, legal, end)
         if m == 1 and v.cased and town_and_state_code(doc, i):

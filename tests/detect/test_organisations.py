@@ -108,3 +108,16 @@ def test_siblings_are_no_firm():
     text = "mis hermanos juan y pedro vienen mañana"
     found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "es")[0]]
     assert ("juan", "PERSON") in found and not any(c == "ORGANIZATION" for _, c in found)
+
+
+@pytest.mark.parametrize("text, org", [
+    ("Invoice from Rodrigues - ME attached.", "Rodrigues - ME"),
+    ("The firm Pereira Nunes - EPP won the tender.", "Pereira Nunes - EPP"),
+])
+def test_a_brazilian_form_after_a_dash_closes_the_firms_name(text, org):
+    assert org in orgs(text)
+
+
+@pytest.mark.parametrize("text", ["Send it to me - ME too.", "Call me - I am here.", "Tell Rodrigues - me first."])
+def test_a_pronoun_after_a_dash_is_no_legal_form(text):
+    assert not [o for o in orgs(text) if "-" in o], orgs(text)
