@@ -97,16 +97,14 @@ def town_and_state_code(doc: DetectDoc, code: int, start: int | None = None) -> 
     word ``start`` when given, else up to four words back ("Boulder, CO", "Salt Lake City, UT")? Such
     a code is neither a legal form nor a street type."""
     from redactdesk.detect.postcodes import is_region_code
-    from redactdesk.lang.folding import fold_key
 
     word = doc.words[code].rstrip(",;:")
     if code == 0 or not word.isupper() or not is_region_code(word) or not doc.words[code - 1].endswith(","):
         return False
-    places = load_places()
+    keys, places = word_view(doc).keys, load_places()  # the document's folded words, made once per document
     for s in ([start] if start is not None else range(max(0, code - 4), code)):
-        keys = [fold_key(w) for w in doc.words[s:code]]
-        hit = places.match(keys, 0) if keys else None
-        if hit is not None and hit[0] == len(keys):
+        hit = places.match(keys, s, code) if s < code else None
+        if hit is not None and s + hit[0] == code:
             return True
     return False
 
