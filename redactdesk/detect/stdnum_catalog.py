@@ -3,7 +3,12 @@
 Every stdnum module with ``is_valid`` is a format. Each gets a category (:func:`category_of`), the
 compact lengths it accepts (probed: random strings of each length and of the shapes of its
 documented examples, keeping the lengths where stdnum gets past its length and format checks) and
-the prefixes its ``compact`` strips ("AT U13585627", "CHE-107.787.577 IVA"). :func:`formats_for`
+the prefixes its ``compact`` strips ("AT U13585627", "CHE-107.787.577 IVA"). The probes take a
+second and a half on two cores, in every process that meets a number; their result for the pinned
+python-stdnum is bundled (``resources/detect/stdnum_formats.json``, written by ``python -m
+redactdesk.detect.stdnum_catalog --write``; a test holds it equal to a fresh probe), and a format's
+module is imported when a candidate first tries it. Another stdnum version, or no readable table, and
+the probes run as before. :func:`formats_for`
 returns the few formats a candidate's compact length and character classes fit, so a candidate
 tries only those; :func:`chance` estimates how often a random string of the candidate's shape
 passes a format (a weak check digit passes ~10 % of the time, IBAN's mod 97 with its structure
@@ -17,20 +22,27 @@ from __future__ import annotations
 
 import functools
 import importlib
+import json
+import logging
 import pkgutil
 import random
 import re
 import zlib
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
+
+log = logging.getLogger(__name__)
 
 MAX_LEN = 64  # longest compact candidate (bech32 Bitcoin addresses); IBANs stop at 34
 _PROBE_MAX = 40
 _DIGITS = "0123456789"
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _SEPARATORS = re.compile(r"[\s.\-/:,+()]")
+_PROBE_SEED = "20240516"
+TABLE_VERSION = 1  # of what the bundled table holds and how the probes draw: raise it when either changes
 
 # stdnum modules that identify no one (or that another recognizer owns): never proposed
 NOT_PERSONAL = frozenset(
@@ -90,10 +102,14 @@ class IdFormat:
     name: str  # "pl.pesel"
     title: str  # "PESEL (Polish national identification number)"
     category: str
-    module: ModuleType = field(repr=False)
+    module_name: str  # "stdnum.pl.pesel": imported when a candidate first tries the format
     digit_lengths: frozenset[int] = frozenset()  # all-digit compact lengths that get past the format checks
     alnum_lengths: frozenset[int] = frozenset()  # lengths of compacts holding letters
     layouts: frozenset[str] = frozenset()  # written layouts of its documented examples ("99.99.99-999.99")
+
+    @property
+    def module(self) -> ModuleType:
+        return _import(self.module_name)
 
     @property
     def short_title(self) -> str:
@@ -107,7 +123,10 @@ class IdFormat:
 
     def formatted(self, value: str) -> str | None:
         """The module's documented written form of ``value`` (None when it has no ``format``)."""
-        fmt = getattr(self.module, "format", None)
+        try:
+            fmt = getattr(self.module, "format", None)
+        except ImportError:
+            return None
         if fmt is None:
             return None
         try:
@@ -248,6 +267,11 @@ def _prefix_offsets(mod: ModuleType, short: str, examples: list[str]) -> set[int
     return offsets
 
 
+@functools.cache
+def _import(name: str) -> ModuleType:
+    return importlib.import_module(name)
+
+
 def _modules() -> Iterable[tuple[str, ModuleType]]:
     import stdnum
 
@@ -275,15 +299,15 @@ class Catalog:
     max_len: int
 
 
-@functools.lru_cache(maxsize=1)
-def catalog() -> Catalog:
-    """Every personal / business stdnum format, indexed by compact length (built once, ~1 s)."""
-    formats: list[IdFormat] = []
+def probe_formats() -> list[dict]:
+    """Every personal / business stdnum format as the probes find it (a second and a half): name,
+    module, title, compact lengths with digits only and with letters, documented layouts."""
+    rows: list[dict] = []
     for short, mod in _modules():
         first = (mod.__doc__ or short).strip().splitlines()[0]
         examples = _examples(mod)
         # each format its own draws: what one finds does not hang on the formats probed before it
-        digit, alnum = _probe(mod, examples, random.Random(zlib.crc32(f"20240516:{short}".encode())))
+        digit, alnum = _probe(mod, examples, random.Random(zlib.crc32(f"{_PROBE_SEED}:{short}".encode())))
         offsets = _prefix_offsets(mod, short, examples)
         alnum |= {n + off for off in offsets for n in digit | alnum}
         alnum = {n for n in alnum if n <= MAX_LEN}
@@ -291,8 +315,57 @@ def catalog() -> Catalog:
             digit, alnum = set(), set(range(26, 63))
         elif short == "iban":  # ISO 13616: two letters, two check digits, 11-30 more
             digit, alnum = set(), set(range(15, 35))
-        formats.append(IdFormat(short, first, category_of(short, first), mod, frozenset(digit), frozenset(alnum),
-                                _layouts(mod, examples)))
+        rows.append({"name": short, "module": mod.__name__, "title": first, "digit": sorted(digit),
+                     "alnum": sorted(alnum), "layouts": sorted(_layouts(mod, examples))})
+    return rows
+
+
+def _stdnum_version() -> str:
+    import stdnum
+
+    return str(getattr(stdnum, "__version__", "?"))
+
+
+def table_path() -> Path:
+    from redactdesk.resources import resource
+
+    return resource("detect", "stdnum_formats.json")
+
+
+def table_of(rows: list[dict]) -> dict:
+    """What the bundled table holds: the rows and what they were probed with."""
+    return {"stdnum": _stdnum_version(), "table_version": TABLE_VERSION, "formats": rows}
+
+
+def bundled_formats(path: Path | None = None) -> list[dict] | None:
+    """The bundled probe results, or None where they are missing, unreadable or of another stdnum."""
+    path = table_path() if path is None else path
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("stdnum") != _stdnum_version() or data.get("table_version") != TABLE_VERSION:
+            log.info("the bundled stdnum format table is for another python-stdnum; probing the formats")
+            return None
+        rows = data["formats"]
+        for r in rows:  # every field, of its type: a damaged table is no table
+            if not (isinstance(r["name"], str) and isinstance(r["module"], str) and isinstance(r["title"], str)
+                    and all(isinstance(n, int) for n in r["digit"] + r["alnum"])
+                    and all(isinstance(x, str) for x in r["layouts"])):
+                raise TypeError("a row of another shape")
+        return rows
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        log.info("no usable stdnum format table (%s); probing the formats", type(exc).__name__)
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def catalog() -> Catalog:
+    """Every personal / business stdnum format, indexed by compact length (the bundled table, else probed)."""
+    rows = bundled_formats()
+    if rows is None:
+        rows = probe_formats()
+    formats = [IdFormat(r["name"], r["title"], category_of(r["name"], r["title"]), r["module"],
+                        frozenset(r["digit"]), frozenset(r["alnum"]), frozenset(r["layouts"]))
+               for r in rows if r["name"] not in NOT_PERSONAL]
     digit_index: dict[int, list[IdFormat]] = {}
     alnum_index: dict[int, list[IdFormat]] = {}
     for f in formats:
@@ -360,3 +433,25 @@ def chance(fmt: IdFormat, compact_value: str, trials: int = 400) -> float:
         return full
     own_letters = "".join("D" if c.isdigit() else c.lower() for c in compact_value)
     return max(full, _pass_rate(fmt, own_letters, trials // 2))
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Probe the python-stdnum formats and write the bundled table.")
+    ap.add_argument("--write", action="store_true", help="write resources/detect/stdnum_formats.json")
+    args = ap.parse_args(argv)
+    table = table_of(probe_formats())
+    rows = ",\n".join(json.dumps(r, ensure_ascii=False, sort_keys=True) for r in table["formats"])
+    text = (f'{{"stdnum": {json.dumps(table["stdnum"])}, "table_version": {table["table_version"]},\n'
+            f'"formats": [\n{rows}\n]}}\n')
+    if args.write:
+        table_path().write_text(text, encoding="utf-8")
+        print(f"wrote {len(table['formats'])} formats of python-stdnum {table['stdnum']} to {table_path()}")
+    else:
+        print(f"{len(table['formats'])} formats of python-stdnum {table['stdnum']} (--write to bundle them)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
