@@ -45,6 +45,7 @@ _GLUED_PIN = re.compile(r"[A-Z][\w.-]*-[1-9]\d{5}")  # "Sonipat-835060", "Kalyan
 _HOUSE_NO = frozenset({"hno", "houseno", "flatno"})  # "H.No. 994"
 _INITIALS = re.compile(r"(?:[A-Z]\.){1,3}")  # "J.M.", "J.J.": a name's initials, no sentence's end
 _UNIT_ID = re.compile(r"#?\d{1,5}[A-Za-z]?|[A-Za-z]\d{0,4}|\d+(?:º|ª|o|a|st|nd|rd|th)|[IVX]{1,4}")
+_SEPARATOR_WORDS = (",", "|", "/", "-", "–")  # written apart between an address's parts ("45 - Centro - Curitiba")
 _PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard blvd terrace crescent parkway "
                           "highway strasse calle rue avenida carrer".split())
 
@@ -94,7 +95,8 @@ class _Addresses(StreetForms):
         self.names = load_world_names()
         self.after = word_set("street_after")
         self.after_cased = word_set("street_after_cased")
-        self.before = word_set("street_before")
+        self.needs_tail = word_set("street_before_needs_tail")
+        self.before = word_set("street_before") | self.needs_tail
         self.units = word_set("unit_words")
         self.dirs = word_set("directions")
         self.military = word_set("military_post")
@@ -608,7 +610,7 @@ class _Addresses(StreetForms):
                                         if self.keys[x] not in self._IN_TOWN_NAMES)):
                 if not place.common or after_postcode or self.v.cased:
                     return k + length
-        after_lone_comma = k > 0 and not self.keys[k - 1] and self.doc.words[k - 1].strip() in (",", "|", "/")
+        after_lone_comma = k > 0 and not self.keys[k - 1] and self.doc.words[k - 1].strip() in _SEPARATOR_WORDS
         if self.v.cased and self.v.cap[k] and self.keys[k].replace("-", "").isalpha() and (
                 not self.v.sent_start[k] or after_lone_comma):
             e = k
@@ -747,7 +749,7 @@ class _Addresses(StreetForms):
         # the street's "house number" may be the postcode: "rue Stéphane Charrier, 30882 Germain-sur-Poirier"
         last_postcode = b > start and len(self.cores[b - 1]) >= 4 and bool(_POSTCODE_ONE.fullmatch(self.cores[b - 1]))
         while end < self.n and items < 8 and self.same(start, end):
-            if not self.keys[end] and self.doc.words[end].strip() in (",", "|", "/", "-", "–"):
+            if not self.keys[end] and self.doc.words[end].strip() in _SEPARATOR_WORDS:
                 end += 1  # a comma written apart: "Edif. 174 , Depto. 218"
                 continue
             prev = end - 1
@@ -836,6 +838,8 @@ class _Addresses(StreetForms):
                     items += 1
                     continue
                 break
+        while end > b and not self.keys[end - 1] and self.doc.words[end - 1].strip() in _SEPARATOR_WORDS:
+            end -= 1  # "Fazenda Boa Vista, 120 - Lisboa": a dash with nothing of the address after it is none of it
         return end
 
     # ------------------------------------------------------------------------------------------
@@ -882,6 +886,9 @@ class _Addresses(StreetForms):
             named_only = e < 0
             e = abs(e)
             end = self.tail(e, i)
+            if end == e and self.keys[i] in self.needs_tail:
+                i += 1  # "Campo Grande, 2010", "Lago Maggiore 2019": a town or sight and a year
+                continue
             # a unit before the street: "Flat 2, 10 Downing Street", "Apt 5 / 12 Main St"; a unit word
             # before the number the street took for a house number: "Studio 88J, Leonard Coves"
             if not named_only and (u := self._unit_word_before(i)) is not None:

@@ -362,3 +362,27 @@ def test_a_date_or_a_count_before_a_comma_is_no_street_without_type(text):
 ])
 def test_a_street_name_ending_in_a_type_word_takes_the_type_after_it(text, address):
     assert addresses(text) == [address]
+
+
+@pytest.mark.parametrize("address", [
+    "Jardim das Flores, 45, Bairro Centro, Curitiba",
+    "Trecho de Araújo, 196, Estrela Do Oriente, 82462-819 Novais da Serra / AM",
+    "Fazenda Santa Rita, 12, Zona Rural, Campinas",
+    "Viaduto Santa Ifigênia, 266, Centro, São Paulo",
+])
+def test_brazils_other_kinds_of_street_with_the_rest_of_the_address(address):
+    assert address in addresses(f"Please send it to {address} as soon as possible.")
+
+
+@pytest.mark.parametrize("text", [
+    "We moved to Campo Grande, 2010 was a good year.",
+    "Lago Maggiore 2019 was lovely.",
+    "Our trip to Praia Grande 2 days later was fun.",
+    "Feira de Santana, 2008 was the year she left.",
+])
+def test_a_town_or_sight_opened_by_such_a_word_and_a_number_is_no_address(text):
+    assert addresses(text) == []
+
+
+def test_a_dash_with_nothing_of_the_address_after_it_is_left_out():
+    assert addresses("Avenida Paulista, 1578 - call me after six") == ["Avenida Paulista, 1578"]
