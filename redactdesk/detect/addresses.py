@@ -786,6 +786,13 @@ class _Addresses(StreetForms):
                 items += 1
                 last_postcode = False
                 continue
+            if self.v.cased and end == b and self.v.comma_after[prev] and self.free(end) and (
+                    HOUSE.fullmatch(self.cores[end])) and end + 1 < self.n and self.same(end, end + 1) and (
+                    e := self.postcode(end + 1)):
+                end = e  # "Avenida da Expo 98, 860 1815-055 Lisboa": the street's name held a number, then the house's
+                items += 1
+                last_postcode = True
+                continue
             if self.v.cased and self.free(end) and _TOWN_PIN.fullmatch(self.cores[end]):
                 end += 1  # "Delhi-596123": an Indian town and its PIN in one word
                 items += 1

@@ -37,6 +37,7 @@ from redactdesk.detect.validators import (
 )
 from redactdesk.detect.worldnames import word_set
 from redactdesk.detect.written_dates import is_written_date
+from redactdesk.detect.written_phones import grouped_as_phone
 from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.digits import CURRENCY_SIGNS
 from redactdesk.lang.lexicon import word_list
@@ -755,7 +756,8 @@ class _Finder:
                 self.add(t0, t1, "PHONE", 0.95 if valid else 0.75,
                          ("valid" if valid else "possible") + f" {region} phone number after '{phone_ctx}'")
                 return
-            if valid and not (id_ctx and not phone_ctx) and not card_ctx and not named_id:
+            if valid and not (id_ctx and not phone_ctx) and not card_ctx and not named_id and grouped_as_phone(
+                    " ".join(self.doc.words[w0:w1]).strip(".,;:!?()"), lex.phone_region):
                 self.add(t0, t1, "PHONE", 0.8, f"valid {lex.phone_region} phone number read as digits")
                 return
 

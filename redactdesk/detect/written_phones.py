@@ -94,12 +94,24 @@ def _inside_a_code(text: str, start: int, end: int) -> bool:
         len(after) == 2 and after[0] in "-/" and after[1].isalnum()) or (before[-1:].isalnum()) or after[:1].isalnum()
 
 
+def grouped_as_phone(raw: str, region: str) -> bool:
+    """Are the digits of ``raw``, written with separators ("13100-000", "415-555-0132"), grouped as
+    phone numbers are somewhere (libphonenumber's strict grouping, for ``region`` or, with a "+", the
+    number's own)? Digits written without separators, and digits said in words, are not judged: True.
+    A Brazilian postcode "13100-000" is a valid North-American number by its digits, never by its groups."""
+    if not re.search(r"\d[ ./-]+\d", raw) or re.search(r"[^\W\d_]", raw):
+        return True
+    digits = re.sub(r"\D", "", raw)
+    return any(re.sub(r"\D", "", m.raw_string) == digits
+               for m in phonenumbers.PhoneNumberMatcher(raw, region, leniency=Leniency.STRICT_GROUPING))
+
+
 def find_phones(text: str, region: str) -> list[CharSpan]:
     """Phone numbers in written ``text`` (``region``: the lexicon's default, e.g. "US")."""
     if not _QUICK.search(text):
         return []
     out: list[CharSpan] = []
-    for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=Leniency.VALID):
+    for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=Leniency.STRICT_GROUPING):
         if _MIXED.search(m.raw_string) and "." in m.raw_string:
             continue  # "3.10 - 50.06 - 5.04": decimals in a list, not a number
         if _inside_a_code(text, m.start, m.end):

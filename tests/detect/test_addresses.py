@@ -386,3 +386,9 @@ def test_a_town_or_sight_opened_by_such_a_word_and_a_number_is_no_address(text):
 
 def test_a_dash_with_nothing_of_the_address_after_it_is_left_out():
     assert addresses("Avenida Paulista, 1578 - call me after six") == ["Avenida Paulista, 1578"]
+
+
+def test_a_street_whose_name_holds_a_number_then_the_house_number_and_postcode():
+    assert addresses("Address: Avenida da Expo 98, 860 1815-055 Vila Real de Santo António") == [
+        "Avenida da Expo 98, 860 1815-055 Vila Real de Santo António"]
+    assert addresses("I live at 12 Main Street, 45 people came") == ["12 Main Street"]

@@ -1,0 +1,31 @@
+"""A run of digits is read as a phone number by its digits only where its groups are a phone's."""
+
+from redactdesk.detect.pipeline import detect_texts
+from redactdesk.detect.written_phones import find_phones, grouped_as_phone
+
+
+def spans(text):
+    (found,) = detect_texts([text], "en")
+    return [(text[s["start"]:s["end"]], s["category"]) for s in found]
+
+
+def test_digits_grouped_as_a_phone_somewhere_are_judged_phones():
+    for raw in ("415-555-0132", "415 555 0132", "(415) 555-0132", "+44 20 7946 0958", "4155550132",
+                "four one five five five five zero one three two"):
+        assert grouped_as_phone(raw, "US"), raw
+
+
+def test_a_brazilian_postcode_is_no_phone_by_its_digits():
+    """"13100-000" is a valid North-American number as digits; no one writes a phone in 5-3 groups."""
+    assert not grouped_as_phone("13100-000", "US")
+    assert find_phones("The CEP is 13100-000.", "US") == []
+
+
+def test_an_address_ending_in_such_a_postcode_stays_one_item():
+    text = "Ship to Fazenda Boa Vista, 120 - Zona Rural, Campinas - SP, 13100-000"
+    assert spans(text) == [("Fazenda Boa Vista, 120 - Zona Rural, Campinas - SP, 13100-000", "ADDRESS")]
+
+
+def test_the_same_digits_after_a_phone_word_stay_a_phone_and_alone_stay_flagged():
+    assert ("13100-000", "PHONE") in spans("Call me at 13100-000 tomorrow")
+    assert any(t == "13100-000" for t, _ in spans("My number is 13100-000"))  # a reference still: fail closed
