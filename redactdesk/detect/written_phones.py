@@ -1,5 +1,6 @@
 """Telephone numbers as written: every form :class:`phonenumbers.PhoneNumberMatcher` finds (leniency
-VALID) for the lexicon's region or with an international prefix for any region ("(415) 555-0132",
+STRICT_GROUPING: valid, and its digit groups those of a phone — "13100-000", a Brazilian postcode, is a
+valid North-American number by its digits only) for the lexicon's region or with an international prefix for any region ("(415) 555-0132",
 "415.555.0132", "+44 20 7946 0958", "+14155550132"), plus two shapes people only use for phones:
 
 - a national number written exactly as some region formats its numbers, with the area code in
