@@ -1,7 +1,8 @@
 """Telephone numbers as written: every form :class:`phonenumbers.PhoneNumberMatcher` finds (leniency
 STRICT_GROUPING: valid, and its digit groups those of a phone — "13100-000", a Brazilian postcode, is a
-valid North-American number by its digits only) for the lexicon's region or with an international prefix for any region ("(415) 555-0132",
-"415.555.0132", "+44 20 7946 0958", "+14155550132"), plus two shapes people only use for phones:
+valid North-American number by its digits only) for the lexicon's region or with an international
+prefix for any region ("(415) 555-0132", "415.555.0132", "+44 20 7946 0958", "+14155550132"), plus
+two shapes people only use for phones:
 
 - a national number written exactly as some region formats its numbers, with the area code in
   brackets ("(02) 1234 5678" is Sydney's format) — valid in that region;
