@@ -8,12 +8,13 @@ the conversation's old suggestions with the new ones.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,13 +86,15 @@ def detect_docs(
     resolved = resolve_sources(sources)
     tax = _taxonomy(taxonomy)
     per_doc: list[list[Any]] = [[] for _ in docs]
-    for src, params in resolved:
-        results = src.apply(docs, params)
-        if len(results) != len(docs):
-            raise DetectError(f"source {src.name!r} returned {len(results)} results for {len(docs)} documents")
-        for i, hits in enumerate(results):
-            per_doc[i].extend(hits)
-    _freeze_loaded_models({d.language for d in docs})
+    languages = {d.language for d in docs}
+    with _collector_paused_while_loading(languages):
+        for src, params in resolved:
+            results = src.apply(docs, params)
+            if len(results) != len(docs):
+                raise DetectError(f"source {src.name!r} returned {len(results)} results for {len(docs)} documents")
+            for i, hits in enumerate(results):
+                per_doc[i].extend(hits)
+    _freeze_loaded_models(languages)
     allow_list = [*default_allow(), *allow] if default_allow_list else list(allow)
     deny = list(deny)
     out: list[list[Span]] = []
@@ -154,6 +157,23 @@ _NO_NAME_GUARDS = (schemes_are_no_names, platforms_are_no_employers, holidays_ar
                    _wake_words_are_no_names)
 
 _FROZEN_LANGUAGES: set[str] = set()
+
+
+@contextlib.contextmanager
+def _collector_paused_while_loading(languages: set[str]) -> Iterator[None]:
+    """The garbage collector paused while a language's first detection loads its models and lists: each
+    collection on the way walked every object loaded so far, and the lists load hundreds of thousands
+    (the place list alone: 1.05 s with collection, 0.43 s without). Reference counting still frees what
+    it can; the cycles left are collected when the models are frozen right after
+    (:func:`_freeze_loaded_models`). Later detections run with the collector as the caller had it."""
+    if not (languages - _FROZEN_LANGUAGES) or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _freeze_loaded_models(languages: set[str]) -> None:

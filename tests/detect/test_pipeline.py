@@ -148,3 +148,29 @@ def test_the_loaded_models_are_frozen_out_of_the_collectors_walks():
     first = detect_texts(["my name is maria lopez and i live in leeds"], "en")
     assert gc.get_freeze_count() > 0
     assert detect_texts(["my name is maria lopez and i live in leeds"], "en") == first
+
+
+def test_the_collector_is_paused_only_while_a_language_first_loads_and_always_given_back():
+    """A language's first detection loads its lists with the collector paused; afterwards, and when
+    a source fails on the way, the collector is as the caller had it — never left off."""
+    import gc
+
+    from redactdesk.detect.pipeline import _FROZEN_LANGUAGES, _collector_paused_while_loading
+
+    assert "xx-new" not in _FROZEN_LANGUAGES and gc.isenabled()
+    with _collector_paused_while_loading({"xx-new"}):
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), _collector_paused_while_loading({"xx-new"}):
+        raise RuntimeError("a source failed")
+    assert gc.isenabled()
+    detect_texts(["warm"], "en")  # English loaded and frozen: its later detections leave the collector alone
+    with _collector_paused_while_loading({"en"}):
+        assert gc.isenabled()
+    gc.disable()
+    try:
+        with _collector_paused_while_loading({"xx-new"}):
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the caller had it off: it stays off
+    finally:
+        gc.enable()
