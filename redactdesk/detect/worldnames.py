@@ -19,12 +19,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from redactdesk.detect.normalize import NUM
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.lang.folding import fold_key
-from redactdesk.resources import resource
+from redactdesk.resources import read_yaml, resource
 
 FEMALE, MALE, FIRST, LAST, COMMON = 1, 2, 4, 8, 16
 _FLAG_BITS = {"F": FEMALE | FIRST, "M": MALE | FIRST, "U": FIRST, "L": LAST, "c": COMMON}
@@ -94,7 +92,7 @@ def everyday_words() -> frozenset[str]:
 def structures() -> dict[str, Any]:
     """resources/detect/structures.yaml: particles, titles, organisation and street words."""
     with resource("detect", "structures.yaml").open(encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+        data = read_yaml(fh)
     out: dict[str, Any] = {}
     for k, v in data.items():
         phrases = []

@@ -10,12 +10,10 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from redactdesk.lang.calendar import month_abbreviations, month_words, weekday_words
 from redactdesk.lang.errors import UnsupportedLanguageError
 from redactdesk.lang.names import lorem_words
-from redactdesk.resources import resource
+from redactdesk.resources import read_yaml, resource
 
 LANGUAGES = ("en", "es")
 
@@ -98,7 +96,7 @@ def load_lexicon(language: str = "en") -> Lexicon:
     lang = check_language(language)
     path = resource("detect", f"lexicon_{lang}.yaml")
     with path.open(encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+        data = read_yaml(fh)
     sp = data.get("spoken", {})
     hot = {k: phrases(v) for k, v in (data.get("hotwords") or {}).items()}
     stop = _spacy_stop_words(lang) | {str(w).lower() for w in data.get("stop_extra", ())}

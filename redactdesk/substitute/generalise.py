@@ -13,11 +13,10 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
 from num2words import num2words
 
 from redactdesk.core.types import Conversation, SpanStatus
-from redactdesk.resources import resource
+from redactdesk.resources import read_yaml, resource
 from redactdesk.substitute.errors import SubstitutionError
 from redactdesk.substitute.text import norm, split_punct
 
@@ -61,7 +60,7 @@ def load_hierarchy(name: str) -> Hierarchy:
     path = resource("hierarchies", f"{name}.yaml")
     if not path.exists():
         raise SubstitutionError(f"no generalisation hierarchy {name!r} (expected {path})")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = read_yaml(path.read_text(encoding="utf-8"))
     kind = data.get("type")
     if kind == "bands":
         bands = [int(b) for b in data.get("bands", [])]
