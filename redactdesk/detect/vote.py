@@ -252,8 +252,12 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
         if not pieces:
             continue
         if pieces != [(c.start, c.end)]:
-            # keep a leftover piece only if some source proposed words inside it on their own
-            pieces = [(a, b) for a, b in pieces if any(a <= x and y <= b for x, y in c.parts)]
+            # keep a leftover piece only if some source proposed words inside it on their own; a
+            # whole address cut by a validated number read inside it keeps the rest of itself (fail
+            # closed: "Rua X, 120 - Centro, Campinas - SP, 13100-000" with the postcode read as a phone
+            # lost the street, the district and the town)
+            proposed = [(a, b) for a, b in pieces if any(a <= x and y <= b for x, y in c.parts)]
+            pieces = proposed or (pieces if c.category == "ADDRESS" and c.strong and c.rank >= 0 else [])
             if not pieces:
                 continue
             p, q = max(pieces, key=lambda pq: pq[1] - pq[0])

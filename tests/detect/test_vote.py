@@ -169,3 +169,18 @@ def test_a_name_strictly_inside_a_strong_name_of_another_kind_is_part_of_it():
                             ("The office in Libyan Arab Jamahiriya is closed.", "Libyan Arab Jamahiriya", "LOCATION")):
         (spans,) = detect_texts([text], "en")
         assert (item, cat) in [(text[s["start"]:s["end"]], s["category"]) for s in spans], spans
+
+
+def test_an_address_cut_by_a_validated_number_keeps_the_rest_of_itself():
+    """A whole address whose postcode some validator reads as a phone keeps its street and town."""
+    from redactdesk.detect.sources import Hit
+    from redactdesk.detect.vote import combine
+
+    class Src:
+        def __init__(self, name, cats):
+            self.name, self.categories, self.trusted = name, frozenset(cats), frozenset()
+
+    hits = [Hit(0, 9, "ADDRESS", 0.9, "gazetteer", "street address", True),
+            Hit(8, 9, "PHONE", 0.9, "identifiers", "valid phone", True)]
+    spans = combine(hits, [Src("gazetteer", {"ADDRESS"}), Src("identifiers", {"PHONE"})])
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(0, 8, "ADDRESS"), (8, 9, "PHONE")]
