@@ -392,3 +392,11 @@ def test_a_street_whose_name_holds_a_number_then_the_house_number_and_postcode()
     assert addresses("Address: Avenida da Expo 98, 860 1815-055 Vila Real de Santo António") == [
         "Avenida da Expo 98, 860 1815-055 Vila Real de Santo António"]
     assert addresses("I live at 12 Main Street, 45 people came") == ["12 Main Street"]
+
+
+@pytest.mark.parametrize("address", [
+    "Circunvalación Poniente 1200, Col. Centro, 44100 Guadalajara, Jal",
+    "Ampliación Juárez 45, Col. Roma, 06700 Ciudad de México",
+])
+def test_mexicos_circunvalacion_and_ampliacion_open_a_street(address):
+    assert address in addresses(f"Send it to {address}. please")
