@@ -75,6 +75,12 @@ def _po_index() -> dict[str, tuple[tuple[str, ...], ...]]:
     return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in idx.items()}
 
 
+@functools.lru_cache(maxsize=1)
+def _street_before() -> frozenset[str]:
+    """Every street word said before the name, those that need more of the address after them included."""
+    return word_set("street_before") | word_set("street_before_needs_tail")
+
+
 @functools.lru_cache(maxsize=65536)
 def _glued(key: str) -> bool:
     """The word ends with a glued street type ("hauptstrasse", "keizersgracht")."""
@@ -96,7 +102,7 @@ class _Addresses(StreetForms):
         self.after = word_set("street_after")
         self.after_cased = word_set("street_after_cased")
         self.needs_tail = word_set("street_before_needs_tail")
-        self.before = word_set("street_before") | self.needs_tail
+        self.before = _street_before()
         self.units = word_set("unit_words")
         self.dirs = word_set("directions")
         self.military = word_set("military_post")

@@ -76,7 +76,7 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     names = load_world_names()
     legal, after, before = _index("org_legal"), _index("org_after"), _index("org_before")
     connectors = {p[0] for p in structures().get("org_connectors", ())}
-    dash_forms = {p[0] for p in structures().get("org_legal_after_dash", ())}
+    dash_forms = word_set("org_legal_after_dash")
     # "&" has no key of its own (the keys keep letters and digits): read it as the connector it is
     keys = [k if k or doc.words[i].strip() != "&" else "&" for i, k in enumerate(keys)]
     hits: list[Hit] = []
