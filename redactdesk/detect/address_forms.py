@@ -49,6 +49,8 @@ class StreetForms:
     km_roads: frozenset[str]
     km_words: frozenset[str]
     street_lower: frozenset[str]
+    street_places: frozenset[str]
+    locality_labels: frozenset[str]
 
     def same(self, a: int, b: int) -> bool: ...
     def free(self, k: int) -> bool: ...
@@ -130,25 +132,50 @@ class StreetForms:
 
     def name_number_postcode(self, i: int) -> int:
         """End of the house number of a street named with no type word, written (0 when none is at
-        ``i``): its capitalised words, the number, a comma, then a postcode and a town — "Pobřežní 3,
-        216 72 Telč", "Nad Návsí 146, 626 37 Olešnice", "Gunnel Nymanin katu 167, 92194 Inkoo". The
-        postcode and town after the comma are the evidence; the tail takes them."""
+        ``i``): its capitalised words, the number, a comma or the end of a line, then a postcode and a
+        town — "Pobřežní 3, 216 72 Telč", "Nad Návsí 146, 626 37 Olešnice", "Gunnel Nymanin katu 167,
+        92194 Inkoo", "Gadolininpolku 9⏎25481 Multia" (as a form or letter writes it, over lines). The
+        postcode and town after the break are the evidence; the tail takes them."""
         if not self.v.cased or not self.v.cap[i] or not self.free(i) or self.keys[i] in self.stop or (
                 self.keys[i] in self.months or self.keys[i] in self.street_months):
             return 0  # "On January 24, 2004, Regions merged": a date, then a year that reads as a postcode
         k = i
         while k < self.n and k - i < 4 and self.same(i, k) and self.free(k) and self.keys[k].replace("-", "").isalpha() and (
-                self.v.cap[k] or (k > i and self.keys[k] in self.street_lower)) and not (k > i and self.v.comma_after[k - 1]):
+                self.v.cap[k] or (k > i and (self.keys[k] in self.street_lower or self.keys[i] in self.street_places))) and not (
+                k > i and (self._apart(k - 1) or self.v.stop_after[k - 1])):  # "Address: Pobřežní 3": a label
             k += 1
-        if k == i or k >= self.n or self.v.comma_after[k - 1] or not any(ch.isdigit() for ch in self.cores[k]):
+        if k == i or k >= self.n or self._apart(k - 1) or not any(ch.isdigit() for ch in self.cores[k]):
             return 0
+        e = self.house(k) or (k + 1 if HOUSE.fullmatch(self.cores[k]) else 0)  # "6A"
+        if not e or e >= self.n or not self.same(i, e):
+            return 0
+        if not self._apart(e - 1):
+            # a flat or office after the number: "Los Aromos 533 Of. 720⏎Rancagua, Región del Libertador ..."
+            u = self.unit(e)
+            if not u or u >= self.n or not self._apart(u - 1) or not self.same(i, u):
+                return 0
+            return e if self._town_then_region(u) else 0
+        if self._town_then_region(e):
+            return e  # "Santa Rosa 931, Catemu, Región de Valparaíso": everyday words may name the street
         if all(self.keys[x] in self.common for x in range(i, k)):
             return 0  # "Game 7, 2016 World Series": everyday words and a year; a street's name is a name
-        e = self.house(k) or (k + 1 if HOUSE.fullmatch(self.cores[k]) else 0)  # "6A"
-        if not e or not self.v.comma_after[e - 1] or e >= self.n or not self.same(i, e):
-            return 0
         p = self.postcode(e)
         return e if p and p < self.n and self.same(e, p) and self._capital_run(p) > p else 0
+
+    def _town_then_region(self, k: int) -> bool:
+        """A town at ``k``, a comma, then a region named with its label: "Chillán, Región de Ñuble",
+        "Quilpué, Región de Valparaíso" (Chile writes its streets with no type word and its region
+        so)."""
+        r = self._capital_run(k)
+        if not (r > k and r + 1 < self.n and self.same(k, r + 1) and self.v.comma_after[r - 1] and (
+                self.v.cap[r] and self.keys[r] in self.locality_labels)):
+            return False
+        named = r + 1 if self.keys[r + 1] not in ("de", "del") else r + 2  # "Región Metropolitana", "Región de Ñuble"
+        return named < self.n and self.same(k, named) and self.v.cap[named] and self.keys[named].isalpha()
+
+    def _apart(self, k: int) -> bool:
+        """A comma or the end of a line after word ``k``: where one line of an address ends."""
+        return self.v.comma_after[k] or self.v.line_after[k]
 
     def road_and_km(self, i: int) -> int:
         """End of a road and the kilometre on it, written (0 when none is at ``i``): "Ruta 5 Sur, km 42",

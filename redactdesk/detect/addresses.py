@@ -115,6 +115,7 @@ class _Addresses(StreetForms):
         self.km_roads = word_set("km_roads")
         self.km_words = word_set("km_words")
         self.street_lower = word_set("street_lower_words")
+        self.street_places = word_set("street_place_prepositions")
         self.after_lower = word_set("street_after_lower")
         self.po = _po_index()
         self.cores = self.v.cores
@@ -745,7 +746,7 @@ class _Addresses(StreetForms):
             e += 1
             if word_ok:
                 last = e
-            if self.v.comma_after[e - 1] or self.v.stop_after[e - 1]:
+            if self.v.comma_after[e - 1] or self.v.stop_after[e - 1] or self.v.line_after[e - 1]:
                 break
         return last
 

@@ -364,6 +364,7 @@ def detect_texts(
     """Spans with character offsets (end exclusive) for each text: the JSONL contract's ``spans``.
 
     Each text is split on whitespace into pseudo-words; spans map back to those words' characters.
+    Where a line ends is kept (``DetectDoc.lines``): an address written over lines has no commas.
     """
     lang = check_language(language)
     docs = []
@@ -371,7 +372,8 @@ def detect_texts(
     for i, text in enumerate(texts):
         offsets = [(m.start(), m.end()) for m in _WS.finditer(text)]
         offsets_all.append(offsets)
-        docs.append(DetectDoc.from_words([text[a:b] for a, b in offsets], lang, id=str(i)))
+        lines = [k for k in range(1, len(offsets)) if "\n" in text[offsets[k - 1][1]:offsets[k][0]]]
+        docs.append(DetectDoc.from_words([text[a:b] for a, b in offsets], lang, lines=lines, id=str(i)))
     results = detect_docs(docs, sources=sources, allow=list(allow), deny=list(deny), taxonomy=taxonomy)
     out: list[list[dict[str, Any]]] = []
     for text, offsets, spans in zip(texts, offsets_all, results, strict=True):

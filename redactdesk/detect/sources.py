@@ -60,6 +60,7 @@ class DetectDoc:
     words: list[str]
     language: str
     breaks: tuple[int, ...] = ()
+    lines: tuple[int, ...] = ()  # words that open a new line of written text inside a turn
     starts: list[float] | None = None
     ends: list[float] | None = None
     lower: list[str] = field(default_factory=list)
@@ -74,6 +75,7 @@ class DetectDoc:
         language: str = "en",
         *,
         breaks: Iterable[int] = (),
+        lines: Iterable[int] = (),
         id: str = "",
         starts: Sequence[float] | None = None,
         ends: Sequence[float] | None = None,
@@ -86,6 +88,7 @@ class DetectDoc:
             words=words,
             language=lang,
             breaks=br,
+            lines=tuple(sorted(set(lines))),
             starts=list(starts) if starts is not None else None,
             ends=list(ends) if ends is not None else None,
             lower=[clean_word(w) for w in words],

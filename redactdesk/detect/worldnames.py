@@ -155,6 +155,7 @@ class WordView:
     seg: list[int]  # turn index
     seg_end: list[int]  # the word after the word's turn
     cores: list[str]  # the words without edge punctuation
+    line_after: list[bool]  # a line of written text ends after the word (inside its turn)
 
 
 def strip_word(raw: str) -> str:
@@ -221,7 +222,9 @@ def word_view(doc: DetectDoc) -> WordView:
     seg_end = [n] * n
     for i in range(n - 2, -1, -1):
         seg_end[i] = seg_end[i + 1] if seg[i + 1] == seg[i] else i + 1
-    view = WordView(keys, cap, upper, sent, comma, stop_after, cased, seg, seg_end, cores)
+    lines = set(doc.lines)
+    line_after = [i + 1 in lines for i in range(n)]
+    view = WordView(keys, cap, upper, sent, comma, stop_after, cased, seg, seg_end, cores, line_after)
     doc.cache["_word_view"] = view
     return view
 

@@ -346,6 +346,57 @@ def test_central_and_northern_european_addresses_are_one_item(address):
     assert addresses(f"Please send it to {address}. Thanks") == [address]
 
 
+def written_addresses(text):
+    from redactdesk.detect.pipeline import detect_texts
+
+    return [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "ADDRESS"]
+
+
+@pytest.mark.parametrize("address", [
+    # a letter or form writes the street on one line and the postcode and town on the next, with no comma
+    "Podléšková 880\n730 21 Mníšek pod Brdy",
+    "Zálesí 14\n551 45 Morkovice-Slížany",
+    "Gadolininpolku 9\n25481 Multia",
+    "Rasmussenringen 6A\n5818 Tomberg",
+    "Na Zlatej nohe 12\n905 60 Močiar",  # named by where it lies: lower-case words after "Na"
+    "Na paši 3\n821 52 Chminianska Nová Ves",
+])
+def test_a_street_without_type_word_over_two_lines_is_one_item(address):
+    assert written_addresses(f"Ship to:\n{address}\nThanks") == [address]
+
+
+@pytest.mark.parametrize("address", [
+    # Chile: a street with no type word, an optional flat or office, the commune, then its region by label
+    "Arturo Prat 658, Toltén, Región de La Araucanía, 1898930",
+    "Santa Rosa 931 Piso 13\nCatemu, Región de Valparaíso, 2367380",
+    "Los Aromos 533 Dpto. 720\nRancagua, Región del Libertador General Bernardo O'Higgins",
+    "Mónica Aravena 6291\nCuracaví, Región Metropolitana",
+])
+def test_a_chilean_street_without_type_word_before_a_commune_and_region_is_one_item(address):
+    assert written_addresses(f"I live at {address}, near the station.") == [address]
+
+
+@pytest.mark.parametrize("text", [
+    "He played Game 7, Boston, Region 3 finals.",
+    "Team Rocket 12, Lyon, Region wide results.",
+])
+def test_a_count_before_a_town_and_a_region_word_is_no_address(text):
+    assert written_addresses(text) == []
+
+
+def test_a_label_before_a_street_without_type_word_is_no_part_of_it():
+    assert written_addresses("Address: Pobřežní 3, 216 72 Telč") == ["Pobřežní 3, 216 72 Telč"]
+
+
+@pytest.mark.parametrize("text", [
+    "Thanks Maria\nGame 7\n2016 World Series",
+    "Chapter 3\n2160 Pages in total.",
+    "We met U nás 5, 2016 was fun.",
+])
+def test_a_count_at_the_end_of_a_line_is_no_street_without_type(text):
+    assert written_addresses(text) == []
+
+
 @pytest.mark.parametrize("text", [
     "On January 24, 2004, Regions merged with Union Planters.",  # a date and a year, no house and postcode
     "Chapter 3, 2160 Pages in total.",
