@@ -142,7 +142,7 @@ class StreetForms:
         k = i
         while k < self.n and k - i < 4 and self.same(i, k) and self.free(k) and self.keys[k].replace("-", "").isalpha() and (
                 self.v.cap[k] or (k > i and (self.keys[k] in self.street_lower or self.keys[i] in self.street_places))) and not (
-                k > i and (self._apart(k - 1) or self.v.stop_after[k - 1])):  # "Address: Pobřežní 3": a label
+                k > i and (self._apart(k - 1) or self.v.sentence_after[k - 1])):  # "Address: Pobřežní 3": a label
             k += 1
         if k == i or k >= self.n or self._apart(k - 1) or not any(ch.isdigit() for ch in self.cores[k]):
             return 0

@@ -309,7 +309,7 @@ class _Addresses(StreetForms):
             while k < self.n and k - j <= 6 and self.same(j, k) and self.name_word(k, False) and (
                     keys[k] not in self.units or k == j + 1):
                 k += 1
-                if self.v.comma_after[k - 1] or self.v.stop_after[k - 1]:
+                if self.v.comma_after[k - 1] or self.v.sentence_after[k - 1]:
                     break
             while k > j + 1 and keys[k - 1] in ("de", "del", "la", "las", "los", "of", "the", "des", "du"):
                 k -= 1
@@ -328,7 +328,7 @@ class _Addresses(StreetForms):
                 # a type word that is the name's last word, the type after it: "Oak Ridge Drive",
                 # "Park Lane Road", "Mill Creek Court"
                 while end < self.n and end - j < 6 and self.same(k, end) and not self.v.comma_after[end - 1] \
-                        and not self.v.stop_after[end - 1] and self.street_type(end):
+                        and not self.v.sentence_after[end - 1] and self.street_type(end):
                     end += 1
                 if end < self.n and keys[end] in self.dirs and self.same(k, end) and (
                         not self.v.cased or self.v.upper[end] or self.v.cap[end]) and not self.v.comma_after[k]:
@@ -390,7 +390,7 @@ class _Addresses(StreetForms):
                                              and self.keys[k] not in self.units
                                              and self.keys[k] not in _BEFORE_A_TIME)):
             k += 1
-            if self.v.stop_after[k - 1] and not (self.v.cased and _INITIALS.fullmatch(self.doc.words[k - 1].strip())):
+            if self.v.sentence_after[k - 1] and not (self.v.cased and _INITIALS.fullmatch(self.doc.words[k - 1].strip())):
                 return 0  # a sentence ends; initials do not end one: "Av. J.M. de Rosas N° 113"
             if self.v.comma_after[k - 1]:
                 break
@@ -678,14 +678,14 @@ class _Addresses(StreetForms):
             elif not ((e == k and key in prefixes) or particle):
                 break
             e += 1
-            if self.v.stop_after[e - 1]:
+            if self.v.sentence_after[e - 1]:
                 break
         if not last:
             return 0
         if after_postcode:  # an Italian province code may close it: "arpino fr", "popoli pe"
             if last < self.n and self.same(k, last) and self.free(last) and len(self.keys[last]) == 2 and (
                     self.keys[last].isalpha() and self.keys[last] not in self.stop and (
-                        last + 1 >= self.n or not self.same(last, last + 1) or self.v.stop_after[last]
+                        last + 1 >= self.n or not self.same(last, last + 1) or self.v.sentence_after[last]
                         or self.keys[last + 1] in self.stop)):  # "muggia ts thanks"
                 return last + 1
             return last
@@ -746,7 +746,7 @@ class _Addresses(StreetForms):
             e += 1
             if word_ok:
                 last = e
-            if self.v.comma_after[e - 1] or self.v.stop_after[e - 1] or self.v.line_after[e - 1]:
+            if self.v.comma_after[e - 1] or self.v.sentence_after[e - 1] or self.v.line_after[e - 1]:
                 break
         return last
 
@@ -762,9 +762,9 @@ class _Addresses(StreetForms):
             prev = end - 1
             while prev > b and not self.keys[prev]:
                 prev -= 1
-            if self.v.stop_after[prev] and not self.doc.words[prev].endswith("."):
+            if self.v.sentence_after[prev] and not self.doc.words[prev].endswith("."):
                 break
-            if self.v.stop_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end]:
+            if self.v.sentence_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end]:
                 break
             if self.v.cased and self.cores[end] == "RD" and end + 1 < self.n and self.cores[end + 1].isdigit() and (
                     self.same(end, end + 1)):

@@ -220,7 +220,8 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                     continue
         # generic word before a name: "University of Leicester", "Banco Santander", "Hotel Ritz"
         m = _phrase_at(keys, i, before, end)
-        if m and (not v.cased or v.cap[i]) and not v.comma_after[i + m - 1]:  # "Atlantic City, New Jersey"
+        # "Atlantic City, New Jersey"; a form's "City: Springfield" is a field and its value
+        if m and (not v.cased or v.cap[i]) and not v.comma_after[i + m - 1] and not v.stop_after[i + m - 1]:
             s = i + m
             if s < end and keys[s] in ("of", "de", "del", "for", "di", "du", "des", "de la"):
                 s += 1

@@ -985,6 +985,7 @@ class _Finder:
         stop = lex.stop_words
         suffixes = lex.hot("org_suffix")
         kin_firms, kin_owners = word_list(lex, "org_kin_words"), word_list(lex, "kin_owners")
+        lines = frozenset(self.doc.lines)  # a line of written text ends a firm's name
 
         def proper(k: int) -> bool:
             if not 0 <= k < len(lower) or not lower[k].isalpha() or (lower[k] in stop and not gaz.is_name(lower[k])):
@@ -1000,13 +1001,13 @@ class _Finder:
                     if a > 0 and lower[a - 1] in kin_owners and m == 1 and lower[a] in kin_firms:
                         continue  # "mis hermanos juan y pedro": siblings, no firm
                     k = b
-                    while k < len(lower) and proper(k) and k - b < 3:
+                    while k < len(lower) and proper(k) and k - b < 3 and k not in lines:
                         k += 1
                     if k > b and self._free_words(a, k):
                         self.add_words(a, k, "ORGANIZATION", 0.75, f"name after '{' '.join(ph)}'", strong=True)
                 else:
                     k = w
-                    while k - 1 >= 0 and proper(k - 1) and w - k < 3:
+                    while k - 1 >= 0 and proper(k - 1) and w - k < 3 and k not in lines:  # "John Smith⏎Acme Corp"
                         k -= 1
                     if k < w and self._free_words(k, w + m):
                         self.add_words(k, w + m, "ORGANIZATION", 0.75, f"name before '{' '.join(ph)}'", strong=True)

@@ -116,8 +116,10 @@ def possessor(word: str, language: str) -> str | None:
 
 
 def _pieces(doc: DetectDoc, keep_case: bool = False, limit: int | None = MAX_WORDS) -> list[tuple[list[str], list[int]]]:
-    """(cleaned words, their word indices) per turn, long turns cut into pieces of ``limit`` words."""
-    bounds = [0, *[b for b in doc.breaks if 0 < b < len(doc.words)], len(doc.words)]
+    """(cleaned words, their word indices) per turn and per line of written text (a form's "Name:"
+    line, a signature's name above its firm: no item runs on into the next line), long ones cut into
+    pieces of ``limit`` words."""
+    bounds = [0, *sorted({b for b in (*doc.breaks, *doc.lines) if 0 < b < len(doc.words)}), len(doc.words)]
     out = []
     for a, b in zip(bounds, bounds[1:], strict=False):
         words, idx = [], []

@@ -150,12 +150,13 @@ class WordView:
     upper: list[bool]
     sent_start: list[bool]  # first word of a sentence or turn
     comma_after: list[bool]
-    stop_after: list[bool]  # a sentence or clause ends after the word
+    stop_after: list[bool]  # a sentence, clause or line of written text ends after the word
     cased: bool
     seg: list[int]  # turn index
     seg_end: list[int]  # the word after the word's turn
     cores: list[str]  # the words without edge punctuation
     line_after: list[bool]  # a line of written text ends after the word (inside its turn)
+    sentence_after: list[bool]  # a sentence or clause ends after the word, by its punctuation alone
 
 
 def strip_word(raw: str) -> str:
@@ -206,6 +207,12 @@ def word_view(doc: DetectDoc) -> WordView:
         if ends and r.endswith(".") and (fold_key(core) in _ABBREV_DOT or (len(core) == 1 and core.isalpha())):
             ends = False
         stop_after.append(ends)
+    lines = set(doc.lines)
+    line_after = [i + 1 in lines for i in range(n)]
+    # a line of written text ends a name, firm or place as a full stop does ("John Smith⏎Acme Corp",
+    # "Hello Anna⏎Room 12 is free"); addresses, read by their parts, run on over lines (sentence_after)
+    sentence_after = stop_after
+    stop_after = [s or ln for s, ln in zip(sentence_after, line_after, strict=True)]
     breaks = set(doc.breaks)
     seg = []
     s = 0
@@ -216,15 +223,13 @@ def word_view(doc: DetectDoc) -> WordView:
         seg.append(s)
         prev = words[i - 1] if i > 0 else ""
         sent.append(
-            i == 0 or i in breaks or stop_after[i - 1]
+            i == 0 or i in breaks or sentence_after[i - 1]
             or not any(c.isalnum() for c in prev) or prev.endswith(("\n", "•"))
         )
     seg_end = [n] * n
     for i in range(n - 2, -1, -1):
         seg_end[i] = seg_end[i + 1] if seg[i + 1] == seg[i] else i + 1
-    lines = set(doc.lines)
-    line_after = [i + 1 in lines for i in range(n)]
-    view = WordView(keys, cap, upper, sent, comma, stop_after, cased, seg, seg_end, cores, line_after)
+    view = WordView(keys, cap, upper, sent, comma, stop_after, cased, seg, seg_end, cores, line_after, sentence_after)
     doc.cache["_word_view"] = view
     return view
 

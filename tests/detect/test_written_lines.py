@@ -1,0 +1,43 @@
+"""Written text over lines (a letter's signature, a form, an address block): a line ends a name, firm or
+place; an address runs on over its lines."""
+
+import pytest
+
+from redactdesk.detect.pipeline import detect_texts
+
+
+def spans(text):
+    return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Best regards,\nJohn Smith\nAcme Corporation\nPhone: 555-0132",
+     [("John Smith", "PERSON"), ("Acme Corporation", "ORGANIZATION")]),
+    ("Hello Anna\nRoom 12 is free", [("Anna", "PERSON")]),
+])
+def test_a_line_ends_a_name_or_firm(text, expected):
+    got = spans(text)
+    for item in expected:
+        assert item in got
+    assert not any("\n" in t for t, c in got if c != "ADDRESS")
+
+
+def test_a_form_field_label_is_no_part_of_its_value():
+    got = spans("Name: Anna Kowalski\nCity: Springfield\nEmployer: Google")
+    assert ("Anna Kowalski", "PERSON") in got
+    assert ("Springfield", "CITY") in got
+    assert ("Google", "ORGANIZATION") in got
+    assert not any("City" in t or "Employer" in t or "\n" in t for t, _ in got)
+
+
+def test_a_name_wrapped_over_two_lines_is_still_covered():
+    text = "I will meet with John\nSmith tomorrow."
+    got = spans(text)
+    covered = {i for t, c in got if c == "PERSON" for i in range(text.index(t), text.index(t) + len(t))}
+    assert all(i in covered for i in range(text.index("John"), text.index("John") + 4))
+    assert all(i in covered for i in range(text.index("Smith"), text.index("Smith") + 5))
+
+
+def test_an_address_block_stays_one_item_over_its_lines():
+    text = "Ship to:\n12 Main Street\nSpringfield, IL 62704\nUSA"
+    assert ("12 Main Street\nSpringfield, IL 62704\nUSA", "ADDRESS") in spans(text)
