@@ -116,6 +116,7 @@ class _Addresses(StreetForms):
         self.km_words = word_set("km_words")
         self.street_lower = word_set("street_lower_words")
         self.street_places = word_set("street_place_prepositions")
+        self.buildings = word_set("building_words")
         self.after_lower = word_set("street_after_lower")
         self.po = _po_index()
         self.cores = self.v.cores
@@ -309,7 +310,7 @@ class _Addresses(StreetForms):
             while k < self.n and k - j <= 6 and self.same(j, k) and self.name_word(k, False) and (
                     keys[k] not in self.units or k == j + 1):
                 k += 1
-                if self.v.comma_after[k - 1] or self.v.sentence_after[k - 1]:
+                if self._apart(k - 1) or self.v.sentence_after[k - 1]:
                     break
             while k > j + 1 and keys[k - 1] in ("de", "del", "la", "las", "los", "of", "the", "des", "du"):
                 k -= 1
@@ -327,11 +328,12 @@ class _Addresses(StreetForms):
                 end = k + 1
                 # a type word that is the name's last word, the type after it: "Oak Ridge Drive",
                 # "Park Lane Road", "Mill Creek Court"
-                while end < self.n and end - j < 6 and self.same(k, end) and not self.v.comma_after[end - 1] \
+                # (on its line: "268 Smith Place⏎RD 7" is New Zealand's rural delivery after the street)
+                while end < self.n and end - j < 6 and self.same(k, end) and not self._apart(end - 1) \
                         and not self.v.sentence_after[end - 1] and self.street_type(end):
                     end += 1
                 if end < self.n and keys[end] in self.dirs and self.same(k, end) and (
-                        not self.v.cased or self.v.upper[end] or self.v.cap[end]) and not self.v.comma_after[k]:
+                        not self.v.cased or self.v.upper[end] or self.v.cap[end]) and not self._apart(end - 1):
                     end += 1
                 return end
             if k > j and self._misheard_name_piece(k, i):
@@ -342,7 +344,7 @@ class _Addresses(StreetForms):
                 lower_piece = True  # "42 -figure or road apartment 9C": Whisper's pieces of "Figueroa"
                 k += 1
                 continue
-            if not self.name_word(k, k == j) or (k > j and self.v.comma_after[k - 1]):
+            if not self.name_word(k, k == j) or (k > j and self._apart(k - 1)):
                 break
             if self.glued_type(key) and k == j:
                 return k + 1
@@ -455,7 +457,9 @@ class _Addresses(StreetForms):
             key = keys[k]
             # a type word after a comma is none of the name before it ("Salt Lake City, UT 84101":
             # Utah, not Hungarian "út")
-            is_type = (k > i and self.street_type(k) and not self.v.comma_after[k - 1]) or self.glued_type(key)
+            if k > i and self._apart(k - 1):
+                return 0  # "Attn: Klaus Wagner⏎Friedrichstraße 112": a name on the line above is none of the street's
+            is_type = (k > i and self.street_type(k)) or self.glued_type(key)
             if is_type and self.free(k):
                 e = self.house_then_postcode(k + 1) if k + 1 < self.n and self.same(k, k + 1) and not (
                     self.v.comma_after[k] and key in self.after) else 0
@@ -467,7 +471,7 @@ class _Addresses(StreetForms):
                         return 0
                     return -(k + 1)  # a named street without a number
                 return 0
-            if not self.name_word(k, k == i) or (k > i and self.v.comma_after[k - 1]):
+            if not self.name_word(k, k == i):
                 return 0
             k += 1
         return 0
@@ -770,6 +774,10 @@ class _Addresses(StreetForms):
                     self.same(end, end + 1)):
                 end += 2  # New Zealand's rural delivery: "48 Stevenson Quay, RD 10, Whangaawa 9611"
                 items += 1
+                continue
+            if self.v.cased and end == b and b > start and self.free(end) and self.v.cap[end] and (
+                    self.keys[end] in self.buildings) and not self._apart(prev):
+                end += 1  # "Flat 12, Sea View Apartments, Bandra West": the building the street named
                 continue
             if self.v.cased and end == b and self.free(end) and self.keys[end] in self.dirs and self.v.cap[end] and (
                     b > start and self.num[b - 1]):

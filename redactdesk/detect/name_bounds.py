@@ -333,13 +333,18 @@ def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A form's field label is no part of the name after it: "Details: Gross and Sons", "Contact: Ana
     Ruiz" (a tagger reading written text ran the capitalised label into the name, and substitution
     would have replaced the label). A label is one word of the lexicon's ``form_labels`` with a colon,
-    opening the span; a title's first part stays ("Terminator: The Sarah Connor Chronicles")."""
+    opening the span; a title's first part stays ("Terminator: The Sarah Connor Chronicles"). A label
+    alone is no item: a form read line by line gave "Patient:", "DOB:" to the taggers as names."""
     labels = word_list(doc.lex, "form_labels") if doc.lex is not None else frozenset()
+    out = []
     for s in spans:
-        if s.category in NAME_CATEGORIES and s.end_word - s.start_word > 1 and doc.words[s.start_word].rstrip().endswith(":") \
+        if s.category in NAME_CATEGORIES and doc.words[s.start_word].rstrip().endswith(":") \
                 and doc.lower[s.start_word] in labels:
+            if s.end_word - s.start_word == 1:
+                continue
             s.start_word += 1
-    return spans
+        out.append(s)
+    return out
 
 
 def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:

@@ -384,6 +384,12 @@ def test_a_count_before_a_town_and_a_region_word_is_no_address(text):
     assert written_addresses(text) == []
 
 
+def test_a_building_named_after_the_street_is_part_of_the_address():
+    address = "Flat 12, Sea View Apartments, Bandra West, Mumbai 400050, India"
+    assert written_addresses(f"Ship to: Aarav Sharma, {address}") == [address]
+    assert written_addresses("We met at 12 Main Street House party last week.") == ["12 Main Street"]
+
+
 def test_a_label_before_a_street_without_type_word_is_no_part_of_it():
     assert written_addresses("Address: Pobřežní 3, 216 72 Telč") == ["Pobřežní 3, 216 72 Telč"]
 

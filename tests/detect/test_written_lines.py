@@ -41,3 +41,19 @@ def test_a_name_wrapped_over_two_lines_is_still_covered():
 def test_an_address_block_stays_one_item_over_its_lines():
     text = "Ship to:\n12 Main Street\nSpringfield, IL 62704\nUSA"
     assert ("12 Main Street\nSpringfield, IL 62704\nUSA", "ADDRESS") in spans(text)
+
+
+@pytest.mark.parametrize("text,address", [
+    ("Invoice to:\nMüller GmbH\nAttn: Klaus Wagner\nFriedrichstraße 112\n10117 Berlin",
+     "Friedrichstraße 112\n10117 Berlin"),  # the name on the line above is none of the street's
+    ("Ship to:\n268 Smith Place\nRD 7\nHendersonstone 4129\nThanks",
+     "268 Smith Place\nRD 7\nHendersonstone 4129"),  # New Zealand's rural delivery on its own line
+])
+def test_an_address_block_starts_and_ends_on_its_lines(text, address):
+    assert (address, "ADDRESS") in spans(text)
+
+
+def test_a_form_label_alone_is_no_item():
+    got = spans("Patient: Rajesh Kumar Iyer\nDOB: 12 Aug 1979\nMRN: 00482913")
+    assert ("Rajesh Kumar Iyer", "PERSON") in got
+    assert not any(t.rstrip(":") in ("Patient", "DOB", "MRN") for t, _ in got)
