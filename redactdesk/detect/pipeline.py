@@ -43,7 +43,7 @@ from redactdesk.lang.lexicon import check_language, context_words, default_allow
 
 SourceSpec = str | Source | tuple[str | Source, Mapping[str, Any]]
 DenySpec = str | DenyEntry | Mapping[str, str] | tuple[str, str]
-_EDGE_PUNCT = ".,;:!?¡¿\"'“”‘’«»()[]{}…*"
+_EDGE_PUNCT = ".,;:!?¡¿\"'“”‘’«»()[]{}…*<>"  # "<ana@example.org>": the brackets are no part of the address
 
 
 def resolve_sources(sources: Iterable[SourceSpec] | None = None) -> list[tuple[Source, dict[str, Any]]]:

@@ -66,6 +66,8 @@ ENCODER_WITH_SPACY: dict[str, dict[str, float]] = {
 
 
 CASED_SUFFIX = "_cased"
+# words between a record's fields ("/" is left: "electro / synthpop", "4 / 22 / 2014" in tokenised text)
+_FIELD_SEPARATORS = frozenset({"|", "||", "¦", "•", "·", ";"})
 
 
 def model_dir(language: str) -> Path:
@@ -124,6 +126,10 @@ def _pieces(doc: DetectDoc, keep_case: bool = False, limit: int | None = MAX_WOR
     for a, b in zip(bounds, bounds[1:], strict=False):
         words, idx = [], []
         for i in range(a, b):
+            if doc.words[i].strip() in _FIELD_SEPARATORS and words:
+                out.append((words, idx))  # "Driver: Tomasz | Plate: ...": a field ends at its separator
+                words, idx = [], []
+                continue
             w = clean_token(doc.words[i], keep_case)
             if w:
                 stem = possessor(w, doc.language)

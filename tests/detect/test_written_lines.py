@@ -57,3 +57,14 @@ def test_a_form_label_alone_is_no_item():
     got = spans("Patient: Rajesh Kumar Iyer\nDOB: 12 Aug 1979\nMRN: 00482913")
     assert ("Rajesh Kumar Iyer", "PERSON") in got
     assert not any(t.rstrip(":") in ("Patient", "DOB", "MRN") for t, _ in got)
+
+
+def test_a_record_of_fields_separated_by_bars_keeps_each_field_apart():
+    got = spans("Name: Tomasz | City: Gdansk | Employer: Orlen")
+    assert ("Tomasz", "PERSON") in got
+    assert not any("|" in t for t, _ in got)
+
+
+def test_an_email_in_angle_brackets_is_the_address_alone():
+    got = spans("From: Laura Bennett <laura.bennett@example.org>")
+    assert ("laura.bennett@example.org", "EMAIL") in got
