@@ -205,9 +205,11 @@ class _Finder:
         text = self.norm.text
         for m in _EMAIL.finditer(text):
             tr = self.chars_to_tokens(m.start(), m.end())
-            if tr and self.free(*tr) and is_email(m.group(0)):
-                w0, w1 = self.words(*tr)
-                spoken = w1 - w0 > 1
+            if not tr or not self.free(*tr):
+                continue
+            w0, w1 = self.words(*tr)
+            spoken = w1 - w0 > 1
+            if is_email(m.group(0), written=not spoken):
                 self.add(*tr, "EMAIL", 0.95, "email address" + (" spoken as 'at ... dot ...'" if spoken else ""))
         for m in _IP.finditer(text):
             tr = self.chars_to_tokens(m.start(), m.end())

@@ -310,6 +310,22 @@ def detect_conversation(
 # --- plain texts and the JSONL contract -------------------------------------------------------------
 
 _WS = re.compile(r"\S+")
+# a comma or semicolon with no space after it, between a letter and anything (a CSV row, "Smith,John"),
+# ends a word; "2,500" and "1,2" stay one number
+_FIELD_COMMA = re.compile(r"(?<=[^\W\d_])[,;](?=\S)|(?<=\S)[,;](?=[^\W\d_])")
+
+
+def word_offsets(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each pseudo-word: whitespace splits, and so does a comma written between the
+    fields of a row ("1042,Oluwaseun Adeyemi,seun@mail.ng": the comma stays with the word before)."""
+    out = []
+    for m in _WS.finditer(text):
+        a = m.start()
+        for c in _FIELD_COMMA.finditer(text, m.start(), m.end()):
+            out.append((a, c.end()))
+            a = c.end()
+        out.append((a, m.end()))
+    return out
 
 
 def _char_bounds(text: str, offsets: list[tuple[int, int]], w0: int, w1: int) -> tuple[int, int]:
@@ -370,7 +386,7 @@ def detect_texts(
     docs = []
     offsets_all = []
     for i, text in enumerate(texts):
-        offsets = [(m.start(), m.end()) for m in _WS.finditer(text)]
+        offsets = word_offsets(text)
         offsets_all.append(offsets)
         lines = [k for k in range(1, len(offsets)) if "\n" in text[offsets[k - 1][1]:offsets[k][0]]]
         docs.append(DetectDoc.from_words([text[a:b] for a, b in offsets], lang, lines=lines, id=str(i)))

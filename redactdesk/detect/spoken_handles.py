@@ -171,7 +171,16 @@ def _letters_and_digits(doc: DetectDoc, w: int, everyday: frozenset[str], stop: 
         break
     while e > w and lower[e - 1].strip(".,;:!?\"'") in everyday:
         e -= 1
+    first = norm.token_of_word(w)
+    if e < n and first is not None and norm.tokens[first].kind == NUM and _street_type(lower[e]):
+        return 0  # "i live at forty two castle street": a house number and its street, no handle
     return e if digits and made_up and e - w >= 2 else 0
+
+
+def _street_type(word: str) -> bool:
+    from redactdesk.detect.worldnames import word_set
+
+    return word.strip(".,;:!?\"'") in word_set("street_after")
 
 
 def _digits_after(doc: DetectDoc, w: int, everyday: frozenset[str], stop: frozenset[str]) -> int:

@@ -120,10 +120,14 @@ def is_ip(text: str) -> bool:
     return True
 
 
-def is_email(text: str) -> bool:
-    """An email address shape with a known top-level domain."""
+def is_email(text: str, written: bool = False) -> bool:
+    """An email address shape with a known top-level domain. ``written`` (one word with its "@"):
+    any top-level domain of letters ("seun@mail.ng", "ana@firma.com.tr"); the short list is for
+    addresses read aloud, where "at ... dot ..." also says other things."""
     m = _EMAIL.fullmatch(text.lower())
-    return bool(m) and m.group(1) in TLDS and ".." not in text and "@." not in text
+    if not m or ".." in text or "@." in text:
+        return False
+    return m.group(1) in TLDS or (written and m.group(1).isalpha() and m.group(1).isascii())
 
 
 def is_date(year: int, month: int, day: int) -> bool:

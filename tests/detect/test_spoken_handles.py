@@ -65,6 +65,15 @@ def test_a_handle_said_as_letters_digits_and_a_made_up_word_is_one_username(text
     assert handle in handles(text)
 
 
+@pytest.mark.parametrize("text,address", [
+    ("i live at forty two castle street in galway", "forty two castle street"),
+    ("she lives at nine twenty one kelvingrove road now", "nine twenty one kelvingrove road"),
+])
+def test_a_house_number_and_its_street_after_at_are_an_address_no_handle(text, address):
+    assert handles(text) == []
+    assert (address, "ADDRESS") in found(text)
+
+
 @pytest.mark.parametrize("text", ["meet me at two pm tomorrow", "we land at gate forty two",
                                   "see you at heathrow terminal five", "rt at five hontour fifth harmony"])
 def test_times_gates_places_and_ordinals_after_at_make_no_such_handle(text):

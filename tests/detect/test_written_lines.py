@@ -68,3 +68,28 @@ def test_a_record_of_fields_separated_by_bars_keeps_each_field_apart():
 def test_an_email_in_angle_brackets_is_the_address_alone():
     got = spans("From: Laura Bennett <laura.bennett@example.org>")
     assert ("laura.bennett@example.org", "EMAIL") in got
+
+
+def test_a_csv_row_is_read_field_by_field():
+    text = "id,name,email,phone,city\n1042,Oluwaseun Adeyemi,seun.adeyemi@mail.ng,+234 803 555 0199,Lagos"
+    got = spans(text)
+    assert ("Oluwaseun Adeyemi", "PERSON") in got
+    assert ("seun.adeyemi@mail.ng", "EMAIL") in got
+    assert ("+234 803 555 0199", "PHONE") in got
+    assert any(t == "Lagos" for t, _ in got)
+
+
+def test_a_number_with_a_thousands_comma_stays_one_word():
+    from redactdesk.detect.pipeline import word_offsets
+
+    text = "2,500 EUR, 1,2 and Smith,John"
+    assert [text[a:b] for a, b in word_offsets(text)] == ["2,500", "EUR,", "1,2", "and", "Smith,", "John"]
+
+
+@pytest.mark.parametrize("email", ["seun.adeyemi@mail.ng", "ana.kaya@firma.com.tr", "bob@uni.ac.za"])
+def test_a_written_email_of_any_country_domain_is_an_email(email):
+    assert (email, "EMAIL") in spans(f"Write to {email} today")
+
+
+def test_a_spoken_email_keeps_to_the_known_domains():
+    assert not any(c == "EMAIL" for _, c in spans("send it to john at gmail dot ng please"))
