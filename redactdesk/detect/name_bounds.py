@@ -23,12 +23,12 @@ from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.normalize import NUM
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.vote import NAME_CATEGORIES
-from redactdesk.lang.lexicon import word_list
+from redactdesk.lang.lexicon import context_words, word_list
 
 
 def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The document's voted spans with their bounds fitted to the names (the steps in order)."""
-    spans = _without_cue_words(doc, _place_after_comma(doc, _without_labels(doc, spans)))
+    spans = _without_cue_words(doc, _place_after_comma(doc, _without_labels(doc, _without_frame_words(doc, spans))))
     spans = _without_leading_year(doc, _ended_at_possessive(doc, spans))
     spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, spans)))
     spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
@@ -345,6 +345,24 @@ def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             s.start_word += 1
         out.append(s)
     return out
+
+
+def _without_frame_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A word that frames the item right after it is no name of its own: "to IBAN DE89 3704 ...",
+    "Passport X1234567", "PIN 4421" (capitalised or in capitals, the taggers and the name list read
+    "IBAN" and "Pin" as names). One word, a hotword of the lexicon, and the next span starts at the
+    next word and is no name."""
+    if doc.lex is None or len(spans) < 2:
+        return spans
+    frames = context_words(doc.lex)
+    ordered = sorted(spans, key=lambda s: s.start_word)
+    drop = set()
+    for s, nxt in zip(ordered, ordered[1:], strict=False):
+        if s.category in NAME_CATEGORIES and s.end_word - s.start_word == 1 and nxt.start_word == s.end_word and (
+                nxt.category not in NAME_CATEGORIES) and doc.lower[s.start_word] in frames and (
+                DENY_SOURCE not in s.sources):
+            drop.add(id(s))
+    return [s for s in spans if id(s) not in drop]
 
 
 def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:

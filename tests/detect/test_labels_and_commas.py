@@ -40,3 +40,22 @@ def test_a_town_after_a_persons_comma_is_a_place_of_its_own():
 @pytest.mark.parametrize("text", ["Kowalski, Anna", "Mihăileni, Sibiu"])
 def test_a_surname_first_name_and_a_village_with_its_county_stay_one_item(text):
     assert spans(_place_after_comma, text, 0, 2) == [(text, "PERSON")]
+
+
+def found(text):
+    return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text,item", [
+    ("Please wire 2,500 EUR to IBAN DE89 3704 0044 0532 0130 00 today.", "DE89 3704 0044 0532 0130 00"),
+    ("Passport X1234567 was issued in May.", "X1234567"),
+])
+def test_a_word_framing_the_item_after_it_is_no_name(text, item):
+    got = found(text)
+    assert item in [t for t, _ in got]
+    assert not any(c in ("PERSON", "ORGANIZATION", "LOCATION") for _, c in got), got
+
+
+def test_a_name_spelled_like_a_frame_word_stays_a_name():
+    got = found("Iban Rodriguez called about IBAN ES91 2100 0418 4502 0005 1332.")
+    assert ("Iban Rodriguez", "PERSON") in got
