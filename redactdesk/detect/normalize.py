@@ -410,6 +410,15 @@ def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     return out
 
 
+def _digits_before(pieces: list[_Piece]) -> int:
+    """Digits said in the run of cardinal numbers that ends ``pieces``."""
+    n, k = 0, len(pieces)
+    while k > 0 and pieces[k - 1].kind == NUM and not pieces[k - 1].ordinal:
+        n += len(pieces[k - 1].text)
+        k -= 1
+    return n
+
+
 def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Keep only letter runs that are really spelling (two or more letters, not all everyday words)."""
     # Find runs of letter-like pieces; keep runs that are spelling, demote the rest to words.
@@ -450,6 +459,9 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
             # one alphabet word or unambiguous letter between digits: "one alpha two", "four b six"
             or (len(run) == 1 and before_digits and after_digits and (
                 run[0].text in lex.nato or (run[0].kind == LETTER and run[0].text not in amb)))
+            # ... or closing a code of three digits or more: "seven seven three four two two one b"
+            or (len(run) == 1 and not before_digits and _digits_before(result) >= 3 and (
+                run[0].kind == LETTER and run[0].text not in amb))
         ):
             for p in run:
                 result.append(_Piece(_letter_of(p, lex) or p.text, LETTER, p.w0, p.w1, formatted=p.formatted))

@@ -115,3 +115,19 @@ def test_one_alphabet_word_between_digits_is_a_letter_of_the_code(text, item):
     (spans,) = detect_texts([text], "en")
     assert (item, "POSTCODE") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
     assert detect_texts(["take one alpha two times a day"], "en") == [[]]
+
+
+@pytest.mark.parametrize("text,item", [
+    ("my policy number is p x seven seven three four two two one b", "p x seven seven three four two two one b"),
+    ("the reference is seven seven three four two two one x please", "seven seven three four two two one x"),
+])
+def test_a_letter_closing_a_code_of_digits_is_part_of_it(text, item):
+    (spans,) = detect_texts([text], "en")
+    assert (item, "GENERIC_ID") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+
+
+@pytest.mark.parametrize("text", ["it costs five p now", "in nineteen ninety nine i was in london",
+                                  "we have twenty five g of sugar"])
+def test_a_letter_after_a_short_number_or_a_word_letter_makes_no_code(text):
+    (spans,) = detect_texts([text], "en")
+    assert not any(s["category"] == "GENERIC_ID" for s in spans)
