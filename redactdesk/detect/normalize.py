@@ -459,9 +459,10 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
             # one alphabet word or unambiguous letter between digits: "one alpha two", "four b six"
             or (len(run) == 1 and before_digits and after_digits and (
                 run[0].text in lex.nato or (run[0].kind == LETTER and run[0].text not in amb)))
-            # ... or closing a code of three digits or more: "seven seven three four two two one b"
+            # ... or closing a code of three digits or more: "seven seven three four two two one b",
+            # a DNI's "... seis siete zeta"
             or (len(run) == 1 and not before_digits and _digits_before(result) >= 3 and (
-                run[0].kind == LETTER and run[0].text not in amb))
+                (run[0].kind == LETTER and run[0].text not in amb) or run[0].text in lex.unambiguous_letter_names))
         ):
             for p in run:
                 result.append(_Piece(_letter_of(p, lex) or p.text, LETTER, p.w0, p.w1, formatted=p.formatted))

@@ -126,6 +126,12 @@ def test_a_letter_closing_a_code_of_digits_is_part_of_it(text, item):
     assert (item, "GENERIC_ID") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
 
 
+def test_a_spanish_letter_name_closing_a_code_is_part_of_it():
+    text, item = "mi número de socio es uno dos tres cuatro equis", "uno dos tres cuatro equis"
+    (spans,) = detect_texts([text], "es")
+    assert (item, "GENERIC_ID") in [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+
+
 @pytest.mark.parametrize("text", ["it costs five p now", "in nineteen ninety nine i was in london",
                                   "we have twenty five g of sugar"])
 def test_a_letter_after_a_short_number_or_a_word_letter_makes_no_code(text):
