@@ -221,9 +221,12 @@ class _Finder:
                 continue
             from redactdesk.lang.lexicon import TLDS
 
-            if m.group(1) not in TLDS or m.group(0).replace(".", "").isdigit():
-                continue
             w0, w1 = self.words(*tr)
+            # written with its "www." or scheme in one word, any domain of letters is a web address
+            # ("www.hospital.ng"); a bare "name.xx" keeps to the list ("e.g", "St.Louis", "No.5")
+            marked = w1 - w0 == 1 and m.group(0).startswith(("www.", "http://", "https://"))
+            if (m.group(1) not in TLDS and not marked) or m.group(0).replace(".", "").isdigit():
+                continue
             written_tld = " ".join(self.doc.words[w0:w1]).rstrip(".,;:!?)").rsplit(".", 1)[-1]
             if written_tld[:1].isupper() and not written_tld.isupper():
                 continue  # "H.No. 25" (house number), "St.Louis": an abbreviation, no domain

@@ -93,3 +93,12 @@ def test_a_written_email_of_any_country_domain_is_an_email(email):
 
 def test_a_spoken_email_keeps_to_the_known_domains():
     assert not any(c == "EMAIL" for _, c in spans("send it to john at gmail dot ng please"))
+
+
+@pytest.mark.parametrize("url", ["www.hospital.ng", "https://kliniken.example.co.za/x"])
+def test_a_written_web_address_with_its_www_or_scheme_takes_any_country_domain(url):
+    assert (url, "URL") in spans(f"Visit {url} for details.")
+
+
+def test_a_bare_dotted_word_of_an_unlisted_domain_is_no_web_address():
+    assert not any(c == "URL" for _, c in spans("He lived on St.Louis road, see No.5 and fig.ng later."))
