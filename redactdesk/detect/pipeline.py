@@ -310,6 +310,7 @@ def detect_conversation(
 # --- plain texts and the JSONL contract -------------------------------------------------------------
 
 _WS = re.compile(r"\S+")
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x85\u2028\u2029]")  # "\r\n", a lone "\r", Unicode line and paragraph ends
 # a comma or semicolon with no space after it, between a letter and anything (a CSV row, "Smith,John"),
 # ends a word; "2,500" and "1,2" stay one number
 _FIELD_COMMA = re.compile(r"(?<=[^\W\d_])[,;](?=\S)|(?<=\S)[,;](?=[^\W\d_])")
@@ -388,7 +389,7 @@ def detect_texts(
     for i, text in enumerate(texts):
         offsets = word_offsets(text)
         offsets_all.append(offsets)
-        lines = [k for k in range(1, len(offsets)) if "\n" in text[offsets[k - 1][1]:offsets[k][0]]]
+        lines = [k for k in range(1, len(offsets)) if _LINE_BREAK.search(text, offsets[k - 1][1], offsets[k][0])]
         docs.append(DetectDoc.from_words([text[a:b] for a, b in offsets], lang, lines=lines, id=str(i)))
     results = detect_docs(docs, sources=sources, allow=list(allow), deny=list(deny), taxonomy=taxonomy)
     out: list[list[dict[str, Any]]] = []

@@ -102,3 +102,11 @@ def test_a_written_web_address_with_its_www_or_scheme_takes_any_country_domain(u
 
 def test_a_bare_dotted_word_of_an_unlisted_domain_is_no_web_address():
     assert not any(c == "URL" for _, c in spans("He lived on St.Louis road, see No.5 and fig.ng later."))
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r", "\u2028"])
+def test_every_kind_of_line_end_ends_a_line(newline):
+    text = newline.join(["Best regards,", "John Smith", "Acme Corporation"])
+    got = spans(text)
+    assert ("John Smith", "PERSON") in got
+    assert ("Acme Corporation", "ORGANIZATION") in got
