@@ -44,6 +44,7 @@ from redactdesk.lang.lexicon import word_list
 
 SOURCE = "patterns"
 
+_ES_ID_SHAPE = re.compile(r"(?:\d{8}|[xyz]\d{7})[a-z]", re.IGNORECASE)  # a DNI or NIE, its check letter last
 _URL = re.compile(
     r"(?<![\w@.])(?:https?://)?(?:www\.)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.([a-z]{2,})(?:/[\w./-]*)?(?![\w@])"
 )
@@ -545,6 +546,12 @@ class _Finder:
         kind = es_id_kind(text)
         if kind:
             self.add(run.t0, run.t1, "ES_ID", 0.95, f"valid Spanish {kind} (check letter)")
+            return
+        if _ES_ID_SHAPE.fullmatch(text) and (c := self.ctx("es_id", w0, w1, left=10)):
+            # "dni ... seis siete zeta": the check letter misheard or misread. No valid ES_ID, but the
+            # letter is the identifier's all the same (the number read without it left it behind)
+            self.add(run.t0, run.t1, "NATIONAL_ID", 0.6,
+                     f"Spanish DNI/NIE shape after '{c}' (check letter fails: misheard?)", strong=True)
             return
         if self.ctx("passport", w0, w1, left=10):
             self.add(run.t0, run.t1, "PASSPORT", 0.85, "letters and digits after 'passport'")

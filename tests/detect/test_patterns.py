@@ -93,8 +93,18 @@ def test_spanish_ids():
         "mi dni es uno dos tres cuatro cinco seis siete ocho zeta", "es"
     )
     assert ("ES_ID", "X 1 2 3 4 5 6 7 L") in found("el nie es X 1 2 3 4 5 6 7 L", "es")
-    # a wrong check letter is not an ID
-    assert not any(c == "ES_ID" for c, _ in found("mi dni es 1 2 3 4 5 6 7 8 A", "es"))
+    # a wrong check letter is no valid ID, but after "dni" the letter is the identifier's all the same
+    got = found("mi dni es 1 2 3 4 5 6 7 8 B", "es")
+    assert not any(c == "ES_ID" for c, _ in got)
+    assert ("NATIONAL_ID", "1 2 3 4 5 6 7 8 B") in got
+
+
+def test_a_misheard_check_letter_stays_with_the_dni_in_the_vote():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "mi dni es cinco tres uno dos cuatro cinco seis siete zeta"
+    items = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "es")[0]]
+    assert ("cinco tres uno dos cuatro cinco seis siete zeta", "NATIONAL_ID") in items
 
 
 def test_iban_spoken():
