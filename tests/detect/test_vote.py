@@ -184,3 +184,12 @@ def test_an_address_cut_by_a_validated_number_keeps_the_rest_of_itself():
             Hit(8, 9, "PHONE", 0.9, "identifiers", "valid phone", True)]
     spans = combine(hits, [Src("gazetteer", {"ADDRESS"}), Src("identifiers", {"PHONE"})])
     assert [(s.start_word, s.end_word, s.category) for s in spans] == [(0, 8, "ADDRESS"), (8, 9, "PHONE")]
+
+
+def test_a_value_after_the_password_word_is_a_password_not_the_username_its_shape_suggests():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "the wifi password is sunshine2024 and my login is jdoe_admin"
+    items = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert ("sunshine2024", "PASSWORD") in items
+    assert ("jdoe_admin", "USERNAME") in items
