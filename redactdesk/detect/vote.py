@@ -255,16 +255,19 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
             # keep a leftover piece only if some source proposed words inside it on their own; a
             # whole address cut by a validated number read inside it keeps the rest of itself (fail
             # closed: "Rua X, 120 - Centro, Campinas - SP, 13100-000" with the postcode read as a phone
-            # lost the street, the district and the town)
+            # lost the street, the district and the town) — every piece of it, on both sides of the number
+            whole_address = c.category == "ADDRESS" and c.strong and c.rank >= 0
             proposed = [(a, b) for a, b in pieces if any(a <= x and y <= b for x, y in c.parts)]
-            pieces = proposed or (pieces if c.category == "ADDRESS" and c.strong and c.rank >= 0 else [])
+            pieces = pieces if whole_address else proposed
             if not pieces:
                 continue
-            p, q = max(pieces, key=lambda pq: pq[1] - pq[0])
+            if not whole_address:
+                pieces = [max(pieces, key=lambda pq: pq[1] - pq[0])]
         else:
-            p, q = c.start, c.end
-        taken[p:q] = b"\x01" * (q - p)
-        spans.append(Span(p, q, c.category, SpanStatus.SUGGESTED, c.score, c.sources, c.reason))
+            pieces = [(c.start, c.end)]
+        for p, q in pieces:
+            taken[p:q] = b"\x01" * (q - p)
+            spans.append(Span(p, q, c.category, SpanStatus.SUGGESTED, c.score, c.sources, c.reason))
     spans.sort(key=lambda s: (s.start_word, s.end_word))
     return spans
 

@@ -193,3 +193,20 @@ def test_a_value_after_the_password_word_is_a_password_not_the_username_its_shap
     items = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
     assert ("sunshine2024", "PASSWORD") in items
     assert ("jdoe_admin", "USERNAME") in items
+
+
+def test_an_address_cut_in_the_middle_keeps_both_sides():
+    """A number read inside an address (a house number some format validates) leaves the street
+    before it and the town after it: both stay suggested, not only the longer one."""
+    from redactdesk.detect.sources import Hit
+    from redactdesk.detect.vote import combine
+
+    class Src:
+        def __init__(self, name, cats):
+            self.name, self.categories, self.trusted = name, frozenset(cats), frozenset()
+
+    hits = [Hit(0, 9, "ADDRESS", 0.9, "gazetteer", "street address", True),
+            Hit(3, 4, "PHONE", 0.9, "identifiers", "valid phone", True)]
+    spans = combine(hits, [Src("gazetteer", {"ADDRESS"}), Src("identifiers", {"PHONE"})])
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [
+        (0, 3, "ADDRESS"), (3, 4, "PHONE"), (4, 9, "ADDRESS")]
