@@ -52,9 +52,10 @@ def _starts_longer_place(keys: list[str], i: int, m: int, end: int) -> bool:
 _AND = frozenset({"and", "&", "e", "y", "et", "und", "i", "en", "og", "och"})
 
 
-def _partners(v, keys: list[str], i: int, end: int, names, common: frozenset[str]) -> int:
+def _partners(v, keys: list[str], i: int, end: int, names) -> int:
     """Words of a firm named after three partners at word ``i`` of cased text: "Surname, Surname and
-    Surname", each capitalised and a listed surname, one at least no everyday word (0: none). Two names alone
+    Surname", each capitalised and a listed surname (0: none). Everyday words may all be surnames
+    ("Beck, Brown and Miles": the capitals after the comma and the "and" say so). Two names alone
     ("Smith and Jones") are as often two people, and stay theirs."""
     if i + 4 > end or not v.comma_after[i] or v.comma_after[i + 1] or keys[i + 2] not in _AND:
         return 0
@@ -63,7 +64,7 @@ def _partners(v, keys: list[str], i: int, end: int, names, common: frozenset[str
     if v.comma_after[i + 3] and i + 4 < end and v.cap[i + 4] and names.is_first(keys[i + 4]):
         return 0  # "Eklund, Michael and Hodge, Anna": people, surname first
     parts = (i, i + 1, i + 3)
-    ok = all(v.cap[k] and names.is_last(keys[k]) for k in parts) and any(keys[k] not in common for k in parts)
+    ok = all(v.cap[k] and names.is_last(keys[k]) for k in parts)
     return 4 if ok else 0
 
 
@@ -155,7 +156,7 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             i += 1
             continue
         end = seg_end(i)
-        m = _partners(v, keys, i, end, names, common) if v.cased else 0
+        m = _partners(v, keys, i, end, names) if v.cased else 0
         if m:  # "Guerrero, Walker and Rowe", "Scarponi, Salvo e Tomasetti e figli"
             e = i + m
             e += _phrase_at(keys, e, legal, end) if e < end else 0
