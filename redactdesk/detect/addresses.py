@@ -733,18 +733,17 @@ class _Addresses(StreetForms):
                                  "da", "do", "dos", "das", "du", "des", "y", "e", "vorm", "vor", "bei", "ob",
                                  "sous", "en", "aan", "den", "op", "upon", "on", "by"})
 
-    def _capital_run(self, k: int) -> int:
+    def _capital_run(self, k: int, most: int = 5) -> int:
         """End of a town's capitalised words after a postcode, with the small words between them
-        ("Osterode am Harz", "Stratford upon Avon", "San Quirico In Val Polcevera"): five words at most."""
+        ("Osterode am Harz", "Stratford upon Avon", "San Quirico In Val Polcevera"): ``most`` words at most."""
         e, last = k, k
-        while e < self.n and e - k < 5 and self.same(k, e) and self.keys[e]:
+        while e < self.n and e - k < most and self.same(k, e) and self.keys[e]:
             word_ok = self.v.cap[e] and self.keys[e].replace("-", "").isalpha() and self.keys[e] not in self.stop
-            # one particle or two before a capital: "Osterode am Harz", "San Nicolás de los Garza"
+            # up to three small words before a capital: "Osterode am Harz", "San Nicolás de los Garza",
+            # "Región de Magallanes y de la Antártica Chilena"
             particle = e > k and (self.keys[e] in self._TOWN_PARTICLES or (
-                self.keys[e] in self._TOWN_ARTICLES and self.keys[e - 1] in self._TOWN_PARTICLES)) and e + 1 < self.n and (
-                self.v.cap[e + 1] or (
-                self.keys[e + 1] in self._TOWN_ARTICLES and e + 2 < self.n and self.v.cap[e + 2]
-                and not self.v.comma_after[e + 1])) and not self.v.comma_after[e]
+                self.keys[e] in self._TOWN_ARTICLES and self.keys[e - 1] in self._TOWN_PARTICLES)) and (
+                self._capital_after_small_words(e))
             if not (word_ok or particle):
                 break
             e += 1
@@ -753,6 +752,17 @@ class _Addresses(StreetForms):
             if self.v.comma_after[e - 1] or self.v.sentence_after[e - 1] or self.v.line_after[e - 1]:
                 break
         return last
+
+    def _capital_after_small_words(self, e: int) -> bool:
+        """Is a capitalised word next after word ``e`` and at most two more small words, no comma between?"""
+        j = e
+        while not self.v.comma_after[j] and j + 1 < self.n and j - e < 3:
+            j += 1
+            if self.v.cap[j]:
+                return True
+            if self.keys[j] not in self._TOWN_ARTICLES and self.keys[j] not in self._TOWN_PARTICLES:
+                return False
+        return False
 
     def tail(self, b: int, start: int) -> int:
         end = b
@@ -797,7 +807,7 @@ class _Addresses(StreetForms):
                         self.v.cap[first + 1] or self.keys[first + 1] in self._LOCALITY_ARTICLES) and (
                         self.same(first, first + 1)):
                     first += 1  # "Barrio La Candelaria", "Región de Los Ríos"
-                end = max(self._capital_run(first), end + 1)  # "Col. Centro", "Bairro Botafogo"
+                end = max(self._capital_run(first, most=8), end + 1)  # "Col. Centro", "Bairro Botafogo"
                 items += 1
                 last_postcode = False
                 continue

@@ -371,6 +371,9 @@ def test_a_street_without_type_word_over_two_lines_is_one_item(address):
     "Santa Rosa 931 Piso 13\nCatemu, Región de Valparaíso, 2367380",
     "Los Aromos 533 Dpto. 720\nRancagua, Región del Libertador General Bernardo O'Higgins",
     "Mónica Aravena 6291\nCuracaví, Región Metropolitana",
+    # the regions' official names run long and join with "y de la"
+    "Calle Colo Colo 2760\nRío Verde, Región de Magallanes y de la Antártica Chilena",
+    "Calle Mario Valencia 958, Coyhaique, Región de Aysén del General Carlos Ibáñez del Campo",
 ])
 def test_a_chilean_street_without_type_word_before_a_commune_and_region_is_one_item(address):
     assert written_addresses(f"I live at {address}, near the station.") == [address]
