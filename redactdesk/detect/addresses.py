@@ -754,9 +754,10 @@ class _Addresses(StreetForms):
         return last
 
     def _capital_after_small_words(self, e: int) -> bool:
-        """Is a capitalised word next after word ``e`` and at most two more small words, no comma between?"""
+        """Is a capitalised word next after word ``e`` and at most two more small words, on its line and
+        with no comma between?"""
         j = e
-        while not self.v.comma_after[j] and j + 1 < self.n and j - e < 3:
+        while not self._apart(j) and j + 1 < self.n and self.same(e, j + 1) and j - e < 3:
             j += 1
             if self.v.cap[j]:
                 return True

@@ -171,19 +171,23 @@ def test_a_name_strictly_inside_a_strong_name_of_another_kind_is_part_of_it():
         assert (item, cat) in [(text[s["start"]:s["end"]], s["category"]) for s in spans], spans
 
 
+class _ListSource:
+    """A source of ``cats`` that no category trusts."""
+
+    def __init__(self, name, cats):
+        self.name, self.categories, self.trusted = name, frozenset(cats), frozenset()
+
+
+def _address_and_phone(phone_start, phone_end):
+    hits = [Hit(0, 9, "ADDRESS", 0.9, "gazetteer", "street address", True),
+            Hit(phone_start, phone_end, "PHONE", 0.9, "identifiers", "valid phone", True)]
+    spans = combine(hits, [_ListSource("gazetteer", {"ADDRESS"}), _ListSource("identifiers", {"PHONE"})])
+    return [(s.start_word, s.end_word, s.category) for s in spans]
+
+
 def test_an_address_cut_by_a_validated_number_keeps_the_rest_of_itself():
     """A whole address whose postcode some validator reads as a phone keeps its street and town."""
-    from redactdesk.detect.sources import Hit
-    from redactdesk.detect.vote import combine
-
-    class Src:
-        def __init__(self, name, cats):
-            self.name, self.categories, self.trusted = name, frozenset(cats), frozenset()
-
-    hits = [Hit(0, 9, "ADDRESS", 0.9, "gazetteer", "street address", True),
-            Hit(8, 9, "PHONE", 0.9, "identifiers", "valid phone", True)]
-    spans = combine(hits, [Src("gazetteer", {"ADDRESS"}), Src("identifiers", {"PHONE"})])
-    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(0, 8, "ADDRESS"), (8, 9, "PHONE")]
+    assert _address_and_phone(8, 9) == [(0, 8, "ADDRESS"), (8, 9, "PHONE")]
 
 
 def test_a_value_after_the_password_word_is_a_password_not_the_username_its_shape_suggests():
@@ -198,15 +202,4 @@ def test_a_value_after_the_password_word_is_a_password_not_the_username_its_shap
 def test_an_address_cut_in_the_middle_keeps_both_sides():
     """A number read inside an address (a house number some format validates) leaves the street
     before it and the town after it: both stay suggested, not only the longer one."""
-    from redactdesk.detect.sources import Hit
-    from redactdesk.detect.vote import combine
-
-    class Src:
-        def __init__(self, name, cats):
-            self.name, self.categories, self.trusted = name, frozenset(cats), frozenset()
-
-    hits = [Hit(0, 9, "ADDRESS", 0.9, "gazetteer", "street address", True),
-            Hit(3, 4, "PHONE", 0.9, "identifiers", "valid phone", True)]
-    spans = combine(hits, [Src("gazetteer", {"ADDRESS"}), Src("identifiers", {"PHONE"})])
-    assert [(s.start_word, s.end_word, s.category) for s in spans] == [
-        (0, 3, "ADDRESS"), (3, 4, "PHONE"), (4, 9, "ADDRESS")]
+    assert _address_and_phone(3, 4) == [(0, 3, "ADDRESS"), (3, 4, "PHONE"), (4, 9, "ADDRESS")]
