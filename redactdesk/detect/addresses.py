@@ -877,11 +877,12 @@ class _Addresses(StreetForms):
 
     # ------------------------------------------------------------------------------------------
     def localities_and_pin(self, i: int) -> int:
-        """End of an Indian address with no street type, written: a house number, a comma, localities
-        and a town in capitals, and the town's six-digit PIN ("98, Datta Nagar, Kalyan-Dombivli-636303",
-        "H.No. 994, Shankar, Jaunpur 622348"); 0 when none. The PIN is the evidence: without it a
-        number and capitalised words are no address."""
-        if not self.v.cased or not self.free(i) or not HOUSE.fullmatch(self.cores[i]) or not self.v.comma_after[i]:
+        """End of an Indian address with no street type, written: a house number, a comma or the end of
+        its line, localities and a town in capitals, and the town's six-digit PIN ("98, Datta Nagar,
+        Kalyan-Dombivli-636303", "H.No. 994, Shankar, Jaunpur 622348", "H.No. 468⏎Karnik⏎Vadodara
+        455944"); 0 when none. The PIN is the evidence: without it a number and capitalised words are
+        no address."""
+        if not self.v.cased or not self.free(i) or not HOUSE.fullmatch(self.cores[i]) or not self._apart(i):
             return 0
         k = i + 1
         while k < self.n and k - i <= 10 and self.same(i, k) and self.free(k):

@@ -360,6 +360,7 @@ def written_addresses(text):
     "Rasmussenringen 6A\n5818 Tomberg",
     "Na Zlatej nohe 12\n905 60 Močiar",  # named by where it lies: lower-case words after "Na"
     "Na paši 3\n821 52 Chminianska Nová Ves",
+    "H.No. 468\nKarnik\nVadodara 455944",  # India: house, locality and town with its PIN, a line each
 ])
 def test_a_street_without_type_word_over_two_lines_is_one_item(address):
     assert written_addresses(f"Ship to:\n{address}\nThanks") == [address]
