@@ -47,6 +47,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     """ORGANIZATION hits after and before the lexicon's organisation cues; ``free(w0, w1)`` says
     whether no earlier pass has claimed the words."""
     from redactdesk.detect.tagger import distinctive
+    from redactdesk.detect.worldnames import word_view
 
     lex = doc.lex
     if lex is None:
@@ -59,6 +60,9 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     generic = _generic_words(lex)
     context = context_words(lex)
     starts = set(doc.breaks)
+    view = word_view(doc)
+    # written text: a comma, a clause's end or a line's ends the name ("works at Boeing, he's been ...")
+    ends = [c or e for c, e in zip(view.comma_after, view.stop_after, strict=True)]
 
     def name_word(k: int) -> bool:
         w = lower[k]
@@ -83,10 +87,13 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                 b = a
                 while b < len(lower) and b - a < MAX_WORDS and name_word(b) and (b == a or b not in starts):
                     b += 1
+                    if ends[b - 1]:
+                        break
                 if b == a:
                     continue
                 # a firm of partners said: "guerrero walker and rowe", "marks and spencer"
-                if b + 1 < len(lower) and lower[b] in ("and", "&") and name_word(b + 1) and b + 1 not in starts:
+                if (b + 1 < len(lower) and not ends[b - 1] and lower[b] in ("and", "&") and name_word(b + 1)
+                        and b + 1 not in starts):
                     b += 2
                 if key in ("org_cue_market_before", "org_cue_greeting"):
                     add(a, b, True, f"company after '{' '.join(ph)}'")
@@ -97,7 +104,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     for ph in lex.hot("org_cue_market_after"):
         for w in doc.occurrences(ph):
             a = w
-            while a > 0 and w - a < BEFORE_WORDS and name_word(a - 1) and a not in starts:
+            while a > 0 and w - a < BEFORE_WORDS and name_word(a - 1) and a not in starts and not ends[a - 1]:
                 a -= 1
             while a < w and not (len(lower[a]) <= TICKER_LETTERS or distinctive(doc.words[a:a + 1], lex.language)):
                 a += 1  # "the opening stock price": an everyday word before the cue is no company

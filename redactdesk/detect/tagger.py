@@ -37,7 +37,7 @@ from redactdesk.detect.groups import group_reading
 from redactdesk.detect.places import town_and_state_code
 from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
-from redactdesk.lang.lexicon import context_words
+from redactdesk.lang.lexicon import context_words, word_list
 from redactdesk.lang.word_vectors import fill_vectors
 
 log = logging.getLogger(__name__)
@@ -229,6 +229,16 @@ def trim_function_words(words: Sequence[str], start: int, end: int, language: st
     return start, end
 
 
+def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
+    """The start of the tagger's stretch ``[a, b)`` past the lower-case prepositions and joining words
+    that open it in written text ("see you at Coachella" gave "at Coachella"); said aloud, a leading
+    "at" is a handle's sign and is kept (:func:`trim_function_words`)."""
+    lead = word_list(doc.lex, "name_lead_words") if doc.lex is not None else frozenset()
+    while a < b - 1 and doc.words[where[a]] in lead:
+        a += 1
+    return a
+
+
 def _over_spelling(where: Sequence[int], a: int, b: int, spelled: frozenset[int]) -> tuple[int, int]:
     """The tagger's stretch ``[a, b)`` (indices into ``where``, its words' positions) grown over the
     whole of any spelling-alphabet passage it touches: the spelled name is one item, and a name that
@@ -260,6 +270,12 @@ def _mixed_case(doc: DetectDoc) -> bool:
         doc.cache["cased"] = "yes" if any(w[:1].islower() for w in doc.words) and any(
             w[:1].isupper() for w in doc.words) else "no"
     return doc.cache["cased"] == "yes"
+
+
+def _written(doc: DetectDoc) -> bool:
+    """Is the text written rather than said: capitals and lower case, or a handle typed with its "@"
+    (there "at" is a preposition, not a handle read aloud)?"""
+    return _mixed_case(doc) or any(w.startswith("@") and len(w) > 1 for w in doc.words)
 
 
 def _lower_in_cased(doc: DetectDoc, w0: int, w1: int) -> bool:
@@ -429,6 +445,8 @@ class TaggerSource:
                 spelled = docs[i].spelling_words()
                 for a, b, cat, prob in spans:
                     a, b = trim_function_words(words, a, b, lang)
+                    if _written(docs[i]):
+                        a = _without_lead_words(docs[i], where, a, b)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
                         a, b = _cased_name_bounds(docs[i], where, a, b, person=cat == "PERSON")
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):

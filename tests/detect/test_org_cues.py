@@ -50,3 +50,13 @@ def test_a_capitalised_employer_that_is_also_an_everyday_word():
     after "trabajo en" it is the employer; spaCy's place reading had cancelled it out."""
     assert orgs("Trabajo en Telefónica desde 2010.", "es") == ["Telefónica"]
     assert orgs("trabajo en la oficina desde 2010", "es") == []
+
+
+@pytest.mark.parametrize("text,org", [
+    ("My brother works at Boeing, he's been there twelve years.", "Boeing"),
+    ("She works for Globex; her husband is a teacher.", "Globex"),
+    ("He works at Initech\nSee you on Monday", "Initech"),
+])
+def test_in_writing_an_employer_ends_at_a_comma_a_clause_or_a_line(text, org):
+    """The walk after "works at" ran over the comma into "he's"."""
+    assert org in orgs(text) and not any("," in o or "\n" in o or " " in o for o in orgs(text)), orgs(text)

@@ -341,6 +341,20 @@ def test_in_cased_writing_a_name_starts_at_its_first_capital():
     assert ("van Gogh", "PERSON") in _spans("I love the paintings of van Gogh.")
 
 
+@pytest.mark.parametrize("text,name", [
+    ("@jess_m88 omg yes!! see you at coachella", "coachella"),  # typed chat: the handle has its "@"
+    ("We met at Coachella and again in Leeds.", "Coachella"),
+])
+def test_in_written_text_a_preposition_opens_no_name(text, name):
+    """The contextual tagger gave "at coachella": in writing "at" is a preposition; said aloud it
+    may be a handle's sign and stays ("at uefacom")."""
+    found = [t for t, _ in _spans(text)]
+    assert name in found and not any(t.startswith(("at ", "in ")) for t in found), found
+    spoken = DetectDoc.from_words("follow at uefacom and at fifacom".split())
+    assert not tagger._written(spoken)  # so the leading "at" is not trimmed there
+    assert tagger._written(DetectDoc.from_words(text.split()))
+
+
 def test_an_organisation_the_cased_tagger_ran_over_a_comma_into_the_sentence_ends_at_the_comma():
     """"cc: Mrs. Mofifoluwa Faleti, finance team" was the organisation "Mofifoluwa Faleti, finance team"."""
     text = "cc: Mrs. Mofifoluwa Faleti, finance team"
