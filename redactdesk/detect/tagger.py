@@ -278,6 +278,18 @@ def _written(doc: DetectDoc) -> bool:
     return _mixed_case(doc) or any(w.startswith("@") and len(w) > 1 for w in doc.words)
 
 
+def _ends_with_organisation_word(stretch: Sequence[str]) -> bool:
+    """Does a person the tagger read of two words or more end with a word that closes organisation
+    names or a legal form ("Labs", "Airlines", "GmbH") that is nobody's name ("Church", "Power" are)?"""
+    from redactdesk.detect.worldnames import load_world_names, strip_word, word_set
+    from redactdesk.lang.folding import fold_key
+
+    if len(stretch) < 2:
+        return False
+    last = fold_key(strip_word(stretch[-1]))
+    return (last in word_set("org_after") or last in word_set("org_legal")) and not load_world_names().is_name(last)
+
+
 def _lower_in_cased(doc: DetectDoc, w0: int, w1: int) -> bool:
     """In cased writing, is no word of the stretch capitalised ("parish", "hockey club")?"""
     return _mixed_case(doc) and not any(w.lstrip("#@\"'(")[:1].isupper() for w in doc.words[w0:w1])
@@ -484,8 +496,9 @@ class TaggerSource:
                         cat = "LOCATION"  # "the mayor of Springfield": a town of the list, no listed name
                     if cat == "ORGANIZATION" and w1 - w0 >= 2 and town_and_state_code(docs[i], w1 - 1, start=w0):
                         cat = "LOCATION"  # "Reno, NV": a town and its state, no firm
-                    if cat == "PERSON" and _opens_with_organisation_word(stretch):
-                        cat = "ORGANIZATION"  # "Banca Transilvania", "Hotel Adlon"
+                    if cat == "PERSON" and (_opens_with_organisation_word(stretch)
+                                            or _ends_with_organisation_word(stretch)):
+                        cat = "ORGANIZATION"  # "Banca Transilvania", "Hotel Adlon", "Lumina Labs", "Initech Inc"
                     # a lone word opening a turn is often a command verb the tagger took for a brand
                     opens = len(stretch) == 1 and (w0 == 0 or w0 in docs[i].breaks)
                     strong = self._strong(backend, docs[i], cat, stretch, opens, lang, w0, w1, prob,

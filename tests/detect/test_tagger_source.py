@@ -319,6 +319,15 @@ def test_a_name_opening_with_an_organisation_word_is_an_organisation(text, org):
     assert (org, "ORGANIZATION") in _spans(text)
 
 
+@pytest.mark.parametrize("text,org", [
+    ("I work for a small startup called Lumina Labs.", "Lumina Labs"),
+    ("We flew Aer Lingus Airlines to Boston.", "Aer Lingus Airlines"),
+])
+def test_a_name_closing_with_an_organisation_word_is_an_organisation(text, org):
+    """The cased tagger and "called X" read "Lumina Labs" as a person and outvoted the firm."""
+    assert (org, "ORGANIZATION") in _spans(text), _spans(text)
+
+
 def test_in_cased_writing_a_person_ends_at_its_last_capitalised_word():
     """The cased tagger read "Jose at the bar" as the person."""
     found = _spans("I met Anna, Maria and Jose at the bar.")
