@@ -35,7 +35,7 @@ from redactdesk.detect.validators import (
     parse_expiry,
     phone_check,
 )
-from redactdesk.detect.worldnames import word_set
+from redactdesk.detect.worldnames import word_set, word_view
 from redactdesk.detect.written_dates import is_written_date
 from redactdesk.detect.written_phones import grouped_as_phone
 from redactdesk.lang.calendar import month_keys
@@ -1041,6 +1041,7 @@ class _Finder:
         hot_first |= titles  # "speaking with mister Rahman": the title is no name, the name follows it
         hot_first |= day_words(self.lex)  # "she called yesterday": a day is no name
         cased = doc.cased()
+        ends = word_view(doc).stop_after
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):
                 n = len(ph)
@@ -1075,6 +1076,8 @@ class _Finder:
                             break
                         if e > s and (doc.breaks and e in doc.breaks):
                             break
+                        if e > s and ends[e - 1]:
+                            break  # "I saw Dr. Smith. Jones was there too": a sentence's end ends the name
                         if e > s and cased and not doc.words[e][:1].isupper():
                             break  # cased writing: "el señor Martínez de atención al cliente" ends at Martínez
                         known = gaz.is_name(word)

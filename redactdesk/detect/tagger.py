@@ -229,6 +229,28 @@ def trim_function_words(words: Sequence[str], start: int, end: int, language: st
     return start, end
 
 
+def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tuple]) -> list[tuple]:
+    """The tagger's stretches cut where a sentence or clause ends by its punctuation inside them: the
+    taggers read words without it, and the cased one joined "... meet Professor Okafor? Dr. Lindqvist:
+    It was ..." into one person."""
+    from redactdesk.detect.worldnames import word_view
+
+    view = word_view(doc)
+
+    def ends(w: int) -> bool:  # a title's colon ("Tomb Raider: Definitive Edition") or "U.S." ends nothing here
+        raw = doc.words[w].rstrip("\"'”’)»]")
+        return view.sentence_after[w] and not raw.endswith(":") and "." not in view.cores[w]
+
+    out: list[tuple] = []
+    for a, b, *rest in spans:
+        for k in range(a, b - 1):
+            if ends(where[k]):
+                out.append((a, k + 1, *rest))
+                a = k + 1
+        out.append((a, b, *rest))
+    return out
+
+
 def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
     """The start of the tagger's stretch ``[a, b)`` past the lower-case prepositions and joining words
     that open it in written text ("see you at Coachella" gave "at Coachella"); said aloud, a leading
@@ -340,6 +362,10 @@ def _listed_name_in(stretch: Sequence[str]) -> bool:
     return any(names.is_name(k) or places.get(k) for k in (fold_key(w) for w in stretch))
 
 
+# lower-case words a person's name may hold between its capitals ("Catherine of Aragon", "Simon and Garfunkel")
+_PERSON_JOINERS = frozenset({"of", "and", "or", "y", "e", "o", "i", "und", "et"})
+
+
 def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, person: bool) -> tuple[int, int]:
     """Where a name the tagger read in cased writing starts and ends: at its first capital when only
     lower-case function or everyday words come before it ("economies of Western Europe"; a particle
@@ -362,6 +388,14 @@ def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, per
         return w not in particles and (w in stop or w in everyday or not any(c.isalpha() for c in w))
 
     end = b
+    if person:  # "J. R. R. Tolkien at Oxford": a preposition between capitals ends a person ("Joan of Arc" stays)
+        lead = word_list(doc.lex, "name_lead_words") if doc.lex is not None else frozenset()
+        spelled = doc.spelling_words()  # "S as in Sam N as in Mary": a spelling passage, even broken, is one item
+        inner = [] if any(where[k] in spelled for k in range(a, b)) else [
+            k for k in range(caps[0] + 1, caps[-1]) if words[k] in lead and words[k] not in _PERSON_JOINERS]
+        if inner:
+            b = end = a + inner[0]
+            caps = [k for k in caps if k < inner[0]]
     if caps[-1] < len(words) - 1:
         tail = [w.lower() for w in words[caps[-1] + 1:]]
         if person:
@@ -455,7 +489,7 @@ class TaggerSource:
         for lang, backend, found in self._read(docs, by_model, readers, int(params["batch_size"])):
             for i, words, where, spans in found:
                 spelled = docs[i].spelling_words()
-                for a, b, cat, prob in spans:
+                for a, b, cat, prob in _within_sentences(docs[i], where, spans):
                     a, b = trim_function_words(words, a, b, lang)
                     if _written(docs[i]):
                         a = _without_lead_words(docs[i], where, a, b)

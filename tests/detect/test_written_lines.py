@@ -110,3 +110,35 @@ def test_every_kind_of_line_end_ends_a_line(newline):
     got = spans(text)
     assert ("John Smith", "PERSON") in got
     assert ("Acme Corporation", "ORGANIZATION") in got
+
+
+@pytest.mark.parametrize("text,expected", [
+    # the cased tagger read the words without their punctuation and joined two speakers' names
+    ("Interviewer: When did you first meet Professor Okafor? Dr. Lindqvist: It was in Uppsala.",
+     [("Professor Okafor", "PERSON"), ("Dr. Lindqvist", "PERSON")]),
+    # the walk after a title ran over the full stop
+    ("I saw Dr. Smith. Jones was there too.", [("Dr. Smith", "PERSON"), ("Jones", "PERSON")]),
+    # a title's abbreviation is no sentence's end
+    ("This is Dr. Ana de la Cruz speaking.", [("Dr. Ana de la Cruz", "PERSON")]),
+])
+def test_a_sentence_end_inside_a_name_ends_it(text, expected):
+    got = spans(text)
+    for item in expected:
+        assert item in got, got
+
+
+@pytest.mark.parametrize("text,person,other", [
+    ("He met J. R. R. Tolkien at Oxford.", "J. R. R. Tolkien", "Oxford"),
+    ("Ask Maria in Accounts about it.", "Maria", None),
+])
+def test_in_cased_writing_a_preposition_between_capitals_ends_a_person(text, person, other):
+    """The cased tagger gave the person "J. R. R. Tolkien at Oxford"."""
+    got = spans(text)
+    assert (person, "PERSON") in got, got
+    assert not any(" at " in t or " in " in t for t, _ in got), got
+    if other:
+        assert any(t == other for t, _ in got), got
+
+
+def test_a_person_may_hold_of_and_and_between_capitals():
+    assert ("Catherine of Aragon", "PERSON") in spans("Catherine of Aragon married Henry.")
