@@ -681,7 +681,10 @@ class _Finder:
             for a in range(t0, t1):
                 for b in range(t1, a, -1):
                     d = "".join(t.text for t in toks[a:b])
-                    if is_card(d) and (best is None or len(d) > best[2]):
+                    # a digit or two left over is the card's, misheard ("... nine zero one two" whose
+                    # first fifteen pass Luhn); three or more may be its expiry or code, read with it
+                    rest = [len("".join(t.text for t in toks[t0:a])), len("".join(t.text for t in toks[b:t1]))]
+                    if is_card(d) and all(r == 0 or r >= 3 for r in rest) and (best is None or len(d) > best[2]):
                         best = (a, b, len(d))
             if best:
                 a, b, _ = best

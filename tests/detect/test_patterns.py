@@ -25,6 +25,14 @@ def test_card_inside_a_longer_run_and_the_rest():
     assert ("CREDIT_CARD", "4111 1111 1111 1111") in hits
 
 
+def test_a_misheard_card_is_the_whole_run_not_a_valid_stretch_of_it():
+    """"4532 1234 5678 9012" fails Luhn and its first fifteen digits pass: the last digit was left out."""
+    said = "four five three two one two three four five six seven eight nine zero one two"
+    assert ("CREDIT_CARD", said) in found(f"my card number is {said}")
+    # three digits or more after a valid card are read apart (its code, its expiry)
+    assert ("CREDIT_CARD", "4111 1111 1111 1111") in found("the card number is 4111 1111 1111 1111 123")
+
+
 def test_phone_with_and_without_context():
     assert ("PHONE", "two one two five five five one two three four") in found(
         "my cell is two one two five five five one two three four"
