@@ -43,6 +43,7 @@ from redactdesk.lang.digits import CURRENCY_SIGNS
 from redactdesk.lang.lexicon import word_list
 
 SOURCE = "patterns"
+MAX_VALUE_PIECES = 24  # digits and letters of a value said one at a time (a passport: 9, a password: more)
 
 _ES_ID_SHAPE = re.compile(r"(?:\d{8}|[xyz]\d{7})[a-z]", re.IGNORECASE)  # a DNI or NIE, its check letter last
 _URL = re.compile(
@@ -478,31 +479,45 @@ class _Finder:
             k += 1
             skipped += 1
         start = k
+        # everyday words with a number after them open a value: "skywalker ninety nine" (one word for a
+        # user name), "blue sky forty two" (up to three for a password)
+        words_then_number = start
+        most = 3 if cat == "PASSWORD" else 1 if cat == "USERNAME" else 0
+        while (words_then_number < len(toks) and words_then_number - start < most
+               and toks[words_then_number].kind == WORD and toks[words_then_number].text not in stop):
+            words_then_number += 1
+        if not (words_then_number < len(toks) and toks[words_then_number].kind in (NUM, ALNUM)):
+            words_then_number = start
         words = 0
-        while k < len(toks) and words < 6:
+        pieces = 0  # a value said a digit or a letter at a time is one word of many pieces
+        while k < len(toks) and words < 6 and pieces < MAX_VALUE_PIECES:
             tk = toks[k]
             if tk.kind in (LETTER, NUM, ALNUM, SYM) or tk.glue:
-                k += 1
-                if not tk.glue:
+                if not tk.glue and not (k > start and toks[k - 1].kind == tk.kind and tk.kind in (LETTER, NUM)):
                     words += 1
+                k += 1
+                pieces += 1
                 continue
             if (
                 tk.kind == WORD
                 and tk.text not in stop
-                and tk.text not in common
+                and (tk.text not in common or k < words_then_number)
                 and not any(tk.text == p[0] for p in self.lex.hot(cat.lower()))
             ):
                 if k > start and toks[k - 1].kind == WORD and cat != "PASSWORD":
                     break  # one free word for a user name ("mrbigchef"), more only if spelled
                 k += 1
                 words += 1
+                pieces += 1
                 continue
             break
         if k > start and self.free(start, k):
             value = [tk for tk in toks[start:k]]
             if cat == "PASSPORT" and not any(tk.kind in (NUM, ALNUM) for tk in value):
                 return
-            self.add(start, k, cat, score, f"value after hotword '{hot}'")
+            # the value right after its name stands alone: a name the tagger reads in it ("skywalker")
+            # would otherwise win the overlap and leave its digits unflagged
+            self.add(start, k, cat, score, f"value after hotword '{hot}'", strong=True)
 
     # digit and letter runs -----------------------------------------------------------------------
 

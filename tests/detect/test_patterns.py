@@ -33,6 +33,27 @@ def test_a_misheard_card_is_the_whole_run_not_a_valid_stretch_of_it():
     assert ("CREDIT_CARD", "4111 1111 1111 1111") in found("the card number is 4111 1111 1111 1111 123")
 
 
+@pytest.mark.parametrize("text,category,value", [
+    # an everyday word with its number: the tagger read "skywalker" as a person and the digits leaked
+    ("my username is skywalker ninety nine", "USERNAME", "skywalker ninety nine"),
+    ("the password is blue sky forty two", "PASSWORD", "blue sky forty two"),
+    # nine digits said one at a time: the value stopped at six
+    ("my passport number is five three three one eight two nine four seven", "PASSPORT",
+     "five three three one eight two nine four seven"),
+])
+def test_a_value_after_its_name_is_whole_and_stands_alone(text, category, value):
+    words = text.split()
+    hits = find_patterns(DetectDoc.from_words(words))
+    assert any(h.category == category and " ".join(words[h.start_word:h.end_word]) == value and h.strong
+               for h in hits), hits
+
+
+@pytest.mark.parametrize("text", ["my password is wrong", "my username is the same as my email",
+                                  "my passport is in the drawer", "my password is not working since the update"])
+def test_words_after_a_values_name_are_no_value_by_themselves(text):
+    assert not {c for c, _ in found(text)} & {"USERNAME", "PASSWORD", "PASSPORT"}
+
+
 def test_phone_with_and_without_context():
     assert ("PHONE", "two one two five five five one two three four") in found(
         "my cell is two one two five five five one two three four"
