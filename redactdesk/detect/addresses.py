@@ -230,7 +230,8 @@ class _Addresses(StreetForms):
                                                                                 "the", "di", "du", "des", "do", "da",
                                                                                 "dos", "das", "von", "der", "van",
                                                                                 "y", "e"))
-        return (key not in self.stop or key in ("de", "del", "la", "las", "los", "the", "of")) and (
+        # a number word of a spoken ordinal is a name's ("two hundred west fifty seventh street")
+        return (key not in self.stop or self.ordinal[k] or key in ("de", "del", "la", "las", "los", "the", "of")) and (
             key.replace("-", "").isalpha() or self.ordinal[k])
 
     def glued_type(self, key: str) -> bool:

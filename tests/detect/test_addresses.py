@@ -47,6 +47,17 @@ def test_spoken_address_with_unit_and_town():
     assert addresses("vivo en calle mayor doce piso tres madrid", "es") == ["calle mayor doce piso tres madrid"]
 
 
+@pytest.mark.parametrize("text,address", [
+    ("i live at two hundred west fifty seventh street new york", "two hundred west fifty seventh street new york"),
+    ("send it to four hundred east forty second street", "four hundred east forty second street"),
+    ("it's three fifty fifth avenue", "three fifty fifth avenue"),
+])
+def test_a_numbered_street_said_aloud_is_one_address(text, address):
+    """Written, "200 West 57th Street" was an address; said, its ordinal's number words were
+    function words to the street's name and the house number and the street were nothing."""
+    assert addresses(text) == [address]
+
+
 def test_street_name_without_number():
     assert found("She lives on Victoria Street now.") == [("Victoria Street", "ADDRESS")]
     assert addresses("we met on baker street") == ["baker street"]
