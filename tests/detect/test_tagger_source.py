@@ -394,3 +394,13 @@ def test_an_inflected_everyday_word_is_no_distinctive_word(words, expected):
 @pytest.mark.parametrize("turn", ["gossiping about celebrities", "list the availables"])
 def test_a_turn_of_inflected_everyday_words_is_no_organisation(turn):
     assert not [s for s in detect_texts([turn], "en")[0] if s["category"] == "ORGANIZATION"]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("cant believe the raptors traded demar lmao", "demar"),
+    ("omg jessica tbh you were amazing", "jessica"),
+])
+def test_chat_abbreviations_are_no_part_of_a_name(text, name):
+    """The tagger read "demar lmao" as one person."""
+    found = [t for t, _ in _spans(text)]
+    assert name in found and not any(w in t for t in found for w in ("lmao", "omg", "tbh")), found
