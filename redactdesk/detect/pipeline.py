@@ -88,12 +88,20 @@ def detect_docs(
     per_doc: list[list[Any]] = [[] for _ in docs]
     languages = {d.language for d in docs}
     with _collector_paused_while_loading(languages):
-        for src, params in resolved:
-            results = src.apply(docs, params)
-            if len(results) != len(docs):
-                raise DetectError(f"source {src.name!r} returned {len(results)} results for {len(docs)} documents")
-            for i, hits in enumerate(results):
-                per_doc[i].extend(hits)
+        # a source that can start its work in the background (the tagger's network) starts first, so it
+        # runs while the rule sources read (400 sentences a set, best of 5 taken in turns: names spoken
+        # 7.73 -> 6.87 s, names written 6.69 -> 6.43 s, SLURP 3.44 -> 3.23 s, identifiers spoken 8.40 -> 7.30 s)
+        started = {k: src.begin(docs, params) for k, (src, params) in enumerate(resolved) if hasattr(src, "begin")}
+        try:
+            for k, (src, params) in enumerate(resolved):
+                results = src.finish(started.pop(k)) if k in started else src.apply(docs, params)
+                if len(results) != len(docs):
+                    raise DetectError(f"source {src.name!r} returned {len(results)} results for {len(docs)} documents")
+                for i, hits in enumerate(results):
+                    per_doc[i].extend(hits)
+        finally:
+            for reading in started.values():
+                reading.close()  # a source failed before this one finished: its thread is not left running
     _freeze_loaded_models(languages)
     allow_list = [*default_allow(), *allow] if default_allow_list else list(allow)
     deny = list(deny)

@@ -211,7 +211,10 @@ class Source(Protocol):
         ...
 
     def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
-        """Hits for each document (batched, so a model can run over many documents at once)."""
+        """Hits for each document (batched, so a model can run over many documents at once). A source
+        whose work can run in the background may also have ``begin(docs, params)``, returning a reading
+        with ``close()``, and ``finish(reading)`` giving the hits: the pipeline begins such sources
+        before the others run (:class:`redactdesk.detect.tagger.TaggerSource`)."""
         ...
 
 

@@ -28,7 +28,8 @@ import functools
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -454,6 +455,26 @@ def stands_alone(category: str, words: Sequence[str], opens: bool, language: str
         category in STRONG_CATEGORIES or (len(words) <= 3 and not opens and distinctive(words[:1], language)))
 
 
+@dataclass
+class TaggerReading:
+    """The tagger's reading of a batch of documents, its network started in a second thread
+    (:meth:`TaggerSource.begin`). :meth:`close` cancels a network run still waiting and waits for the
+    running one: whatever failed meanwhile (the spaCy tagger, a rule source), no thread is left behind."""
+
+    docs: Sequence[DetectDoc]
+    by_model: dict[tuple[str, str], list[int]]
+    readers: list[tuple[str, ...]]
+    batch_size: int
+    pool: ThreadPoolExecutor | None
+    running: dict[str, Future]
+
+    def close(self) -> None:
+        for job in self.running.values():
+            job.cancel()
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+
+
 class TaggerSource:
     """The bundled taggers (see the module docstring). ``model="auto"``: the contextual tagger
     (:mod:`redactdesk.detect.encoder`, when it is bundled and can run) and the spaCy tagger for the
@@ -477,16 +498,40 @@ class TaggerSource:
         return out
 
     def apply(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> list[list[Hit]]:
-        out: list[list[Hit]] = [[] for _ in docs]
+        return self.finish(self.begin(docs, params))
+
+    def begin(self, docs: Sequence[DetectDoc], params: Mapping[str, Any]) -> TaggerReading:
+        """Start the contextual tagger's network on ``docs`` in a second thread and return at once;
+        :meth:`finish` reads the rest and gives the hits. The pipeline begins this source before it
+        runs the rule sources, so the network (native code that lets the interpreter go) runs while
+        they do (:func:`redactdesk.detect.pipeline.detect_docs`)."""
         by_model: dict[tuple[str, str], list[int]] = {}
         readers: list[tuple[str, ...]] = []
         for i, d in enumerate(docs):
             readers.append(self._backends(d, params["model"]))
             for backend in readers[-1]:
                 by_model.setdefault((d.language, backend), []).append(i)
+        batch_size = int(params["batch_size"])
+        encoder_jobs = {lang: idx for (lang, backend), idx in by_model.items() if backend == "encoder"}
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="contextual-tagger") if encoder_jobs else None
+        running = {lang: pool.submit(self._encoder_entities, docs, idx, lang, False, batch_size)
+                   for lang, idx in encoder_jobs.items()} if pool is not None else {}
+        return TaggerReading(docs, by_model, readers, batch_size, pool, running)
+
+    def finish(self, reading: TaggerReading) -> list[list[Hit]]:
+        """The hits of a reading :meth:`begin` started (it is closed whatever happens)."""
+        try:
+            found = self._read(reading)
+        finally:
+            reading.close()
+        return self._hits(reading.docs, reading.readers, found)
+
+    def _hits(self, docs: Sequence[DetectDoc], readers: Sequence[tuple[str, ...]],
+              reading: list[tuple[str, str, list]]) -> list[list[Hit]]:
+        out: list[list[Hit]] = [[] for _ in docs]
         agreeing: list[tuple[int, int]] = []  # (doc, hit): an encoder hit that stands with the spaCy tagger
         from_spacy: list[set[int]] = [set() for _ in docs]
-        for lang, backend, found in self._read(docs, by_model, readers, int(params["batch_size"])):
+        for lang, backend, found in reading:
             for i, words, where, spans in found:
                 spelled = docs[i].spelling_words()
                 for a, b, cat, prob in _within_sentences(docs[i], where, spans):
@@ -553,8 +598,7 @@ class TaggerSource:
         return out
 
     @classmethod
-    def _read(cls, docs: Sequence[DetectDoc], by_model: Mapping[tuple[str, str], list[int]],
-              readers: Sequence[tuple[str, ...]], batch_size: int) -> list[tuple[str, str, list]]:
+    def _read(cls, reading: TaggerReading) -> list[tuple[str, str, list]]:
         """Each model's reading of its documents, ``(language, backend, found)`` in the order their
         hits are voted (the contextual tagger's first). The contextual tagger runs in a second thread while the
         spaCy tagger reads the documents it reads whatever the other finds (:meth:`_spacy_needed`);
@@ -563,24 +607,16 @@ class TaggerSource:
         the same run of ``benchmarks/bench_detect_public.py``; the same spans on every set: both read
         each sentence on its own, whatever the batch). The rest of the spaCy tagger's documents, those
         where the contextual tagger proposed something, follow."""
-        order = sorted(by_model.items(), key=lambda kv: kv[0][1] != "encoder")
-        encoder_jobs = {lang: idx for (lang, backend), idx in order if backend == "encoder"}
+        docs, readers, batch_size = reading.docs, reading.readers, reading.batch_size
+        order = sorted(reading.by_model.items(), key=lambda kv: kv[0][1] != "encoder")
         sure: dict[tuple[str, str], tuple[list[int], list]] = {}
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="contextual-tagger") as pool:
-            running = {lang: pool.submit(cls._encoder_entities, docs, idx, lang, False, batch_size)
-                       for lang, idx in encoder_jobs.items()}
-            try:
-                for (lang, backend), idx in order:
-                    if backend != "encoder":
-                        first = [i for i in idx if backend != "spacy" or cls._spacy_needed(
-                            docs[i], "encoder" in readers[i], False)]
-                        sure[(lang, backend)] = (first, cls._spacy_entities(
-                            docs, first, lang, backend == "spacy_cased", batch_size) if first else [])
-            except BaseException:
-                for job in running.values():
-                    job.cancel()  # the spaCy tagger failed: no network run still waiting starts
-                raise
-            from_encoder = {lang: job.result() for lang, job in running.items()}
+        for (lang, backend), idx in order:
+            if backend != "encoder":
+                first = [i for i in idx if backend != "spacy" or cls._spacy_needed(
+                    docs[i], "encoder" in readers[i], False)]
+                sure[(lang, backend)] = (first, cls._spacy_entities(
+                    docs, first, lang, backend == "spacy_cased", batch_size) if first else [])
+        from_encoder = {lang: job.result() for lang, job in reading.running.items()}
         encoder_saw = {i for found in from_encoder.values() for i, _, _, spans in found if spans}
         out: list[tuple[str, str, list]] = []
         for (lang, backend), idx in order:

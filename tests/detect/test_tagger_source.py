@@ -404,3 +404,68 @@ def test_chat_abbreviations_are_no_part_of_a_name(text, name):
     """The tagger read "demar lmao" as one person."""
     found = [t for t, _ in _spans(text)]
     assert name in found and not any(w in t for t in found for w in ("lmao", "omg", "tbh")), found
+
+
+def test_the_network_runs_while_the_rule_sources_read_and_the_hits_are_the_same(monkeypatch):
+    """The pipeline begins the tagger before the rule sources: its network reads in a second thread
+    meanwhile. The hits are those of the tagger read alone."""
+    import threading
+
+    from redactdesk.detect.pipeline import detect_docs
+    from redactdesk.detect.tagger import TaggerSource
+
+    rules_read, network_started = threading.Event(), threading.Event()
+    rules_saw_network: list[bool] = []
+
+    def encoder(docs, idx, lang, cased, bs):
+        network_started.set()
+        rules_read.wait(timeout=10)
+        return [(i, docs[i].words, list(range(len(docs[i].words))),
+                 [(k, k + 1, "PERSON", 0.99) for k, w in enumerate(docs[i].words) if w == "hitzig"]) for i in idx]
+
+    class Rules:
+        name, categories, trusted = "rules_stub", frozenset({"PHONE"}), frozenset()
+
+        def validate(self, params):
+            return {}
+
+        def apply(self, docs, params):
+            rules_saw_network.append(network_started.wait(timeout=5))
+            rules_read.set()
+            return [[] for _ in docs]
+
+    monkeypatch.setattr(TaggerSource, "_backends", classmethod(lambda cls, d, model: ("encoder",)))
+    monkeypatch.setattr(TaggerSource, "_encoder_entities", staticmethod(encoder))
+    docs = [DetectDoc.from_words("please call hitzig now".split())]
+    spans = detect_docs(docs, sources=[Rules(), "tagger"])  # the tagger listed last, begun first
+    assert rules_saw_network == [True]
+    assert [(s.start_word, s.category) for s in spans[0]] == [(2, "PERSON")]
+
+
+def test_a_rule_source_failing_while_the_network_runs_fails_the_detection_and_leaves_no_thread(monkeypatch):
+    import threading
+
+    from redactdesk.detect.pipeline import detect_docs
+    from redactdesk.detect.tagger import TaggerSource
+
+    finished = threading.Event()
+
+    def encoder(docs, idx, lang, cased, bs):
+        finished.set()
+        return [(i, docs[i].words, list(range(len(docs[i].words))), []) for i in idx]
+
+    class Failing:
+        name, categories, trusted = "failing_stub", frozenset({"PHONE"}), frozenset()
+
+        def validate(self, params):
+            return {}
+
+        def apply(self, docs, params):
+            raise MemoryError("rules ran out")
+
+    monkeypatch.setattr(TaggerSource, "_backends", classmethod(lambda cls, d, model: ("encoder",)))
+    monkeypatch.setattr(TaggerSource, "_encoder_entities", staticmethod(encoder))
+    with pytest.raises(MemoryError):
+        detect_docs([DetectDoc.from_words("call hitzig now".split())], sources=[Failing(), "tagger"])
+    assert finished.is_set()  # the network's run was waited for, not left running
+    assert not any(t.name.startswith("contextual-tagger") for t in threading.enumerate())
