@@ -317,6 +317,13 @@ class _Finder:
                 tr = self.chars_to_tokens(m.start(), m.end())
                 if tr and self.ctx("expiry", *self.words(*tr), left=8):
                     found.append((m.start(), m.end(), None, month, y))
+        seasons = word_list(self.lex, "season_words")
+        if seasons:  # "the summer of 1998", "Spring 2018", "el verano de mil novecientos noventa"
+            rx = re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, seasons), key=len, reverse=True))
+                            + r")(?: (?:of|de|del))? (\d{4}|\d{2} \d{2})(?![\w/.-])", re.IGNORECASE)
+            for m in rx.finditer(text):
+                if 1900 <= (y := int(m.group(1).replace(" ", ""))) <= 2099:
+                    found.append((m.start(), m.end(), None, -1, y))
         # longest first, no overlaps
         found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
         for cs, ce, d, _month, y in found:
@@ -324,6 +331,9 @@ class _Finder:
             if not tr or not self.free(*tr):
                 continue
             w0, w1 = self.words(*tr)
+            if _month == -1:  # a season and its year: no town ("Spring 2018"), no card's expiry
+                self.add(*tr, "DATE", 0.7, "season and year", strong=True)
+                continue
             self._add_date(tr, w0, w1, d, y)
         # spoken numeric dates of birth ("oh three fifteen nineteen eighty five") come from digit runs
 

@@ -396,6 +396,7 @@ def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, per
             k for k in range(caps[0] + 1, caps[-1]) if words[k] in lead and words[k] not in _PERSON_JOINERS]
         if inner:
             b = end = a + inner[0]
+            words = words[:inner[0]]
             caps = [k for k in caps if k < inner[0]]
     if caps[-1] < len(words) - 1:
         tail = [w.lower() for w in words[caps[-1] + 1:]]

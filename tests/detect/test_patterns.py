@@ -471,3 +471,21 @@ def test_a_capitalised_name_after_a_written_title_is_a_name_whatever_else_it_is(
 @pytest.mark.parametrize("text", ["Ms. The best of them", "Mr. And Mrs. Smith"])
 def test_a_function_word_after_a_title_is_no_name(text):
     assert not any(c == "PERSON" and n.split()[0] in ("The", "And") for c, n in found(text))
+
+
+@pytest.mark.parametrize("text,date,lang", [
+    ("we met in the summer of 1998", "summer of 1998", "en"),
+    ("i moved there in the summer of nineteen ninety eight", "summer of nineteen ninety eight", "en"),
+    ("Her last visit was in Spring 2018.", "Spring 2018.", "en"),
+    ("el verano de 1998 nos mudamos", "verano de 1998", "es"),
+])
+def test_a_season_and_its_year_is_a_date(text, date, lang):
+    """A season with its year dates an event as a month and year do; "Spring" alone was a town."""
+    words = text.split()
+    hits = find_patterns(DetectDoc.from_words(words, lang))
+    assert any(h.category == "DATE" and h.strong and " ".join(words[h.start_word:h.end_word]) == date
+               for h in hits), hits
+
+
+def test_a_season_without_a_year_is_no_date():
+    assert not {c for c, _ in found("we go to summer camp every year")} & {"DATE"}
