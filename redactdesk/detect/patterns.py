@@ -116,7 +116,9 @@ def written_code(seg: Sequence[NToken], named: bool = False) -> bool:
     if len(seg) != 1 or seg[0].kind != ALNUM:
         return False
     text = seg[0].text
-    return len(text) >= (5 if named else 7) and not _NUMBER_AND_UNIT.fullmatch(text)
+    # after a word naming a reference, a number and letters is the reference whatever it looks like
+    # ("licence plate WX 4521C", "policy 88213B")
+    return len(text) >= (5 if named else 7) and (named or not _NUMBER_AND_UNIT.fullmatch(text))
 
 
 class _Finder:
@@ -597,8 +599,14 @@ class _Finder:
                 len(text) >= (5 if named else 7) if one_word else
                 n_letters <= (6 if named else 3) and (named or len(text) >= 6)):
             c = self.ctx("generic_id", w0, w1)
-            self.add(run.t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
-                     "letters and digits" + (f" after '{c}'" if c else " (alphanumeric code)"))
+            t0 = run.t0
+            if c and t0 > 0 and not self.claimed[t0 - 1] and toks[t0 - 1].kind == WORD and toks[t0 - 1].seg == seg[0].seg:
+                raw = self.doc.words[toks[t0 - 1].w0].strip(".,;:()")
+                if toks[t0 - 1].w1 == seg[0].w0 and 2 <= len(raw) <= 3 and raw.isalpha() and raw.isupper():
+                    t0 -= 1  # "licence plate WX 4521C": the code's letters written apart in capitals
+            # after its name the code stands alone: the tagger's firm "WX" won the overlap and left "4521C"
+            self.add(t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
+                     "letters and digits" + (f" after '{c}'" if c else " (alphanumeric code)"), strong=bool(c))
             return
         if one_word:
             return  # "BA-2490" without a reference word: a flight, a model, no spelled letters

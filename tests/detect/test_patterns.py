@@ -489,3 +489,20 @@ def test_a_season_and_its_year_is_a_date(text, date, lang):
 
 def test_a_season_without_a_year_is_no_date():
     assert not {c for c, _ in found("we go to summer camp every year")} & {"DATE"}
+
+
+@pytest.mark.parametrize("text,code", [
+    ("My licence plate is WX 4521C.", "WX 4521C"),  # its letters apart in capitals; "4521C" looks like a quantity
+    ("My policy number is 88213B.", "88213B"),
+])
+def test_a_code_after_its_name_is_whole_and_stands_alone(text, code):
+    """"WX" was the tagger's firm and won the overlap; "4521C" was read as a number with its unit."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (code, "GENERIC_ID") in got, got
+
+
+@pytest.mark.parametrize("text", ["the video was in 1080p quality", "I was born in the 1990s"])
+def test_a_number_with_its_unit_and_no_reference_word_is_no_code(text):
+    assert "GENERIC_ID" not in {c for c, _ in found(text)}
