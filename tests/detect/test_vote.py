@@ -203,3 +203,22 @@ def test_an_address_cut_in_the_middle_keeps_both_sides():
     """A number read inside an address (a house number some format validates) leaves the street
     before it and the town after it: both stay suggested, not only the longer one."""
     assert _address_and_phone(3, 4) == [(0, 3, "ADDRESS"), (3, 4, "PHONE"), (4, 9, "ADDRESS")]
+
+
+@pytest.mark.parametrize("category", ["GENERIC_ID", "USERNAME", "DATE"])
+def test_an_identifier_cut_by_a_stronger_name_keeps_every_piece_left_of_it(category):
+    """A reference, a user name or a date that a tagger's strong name cuts keeps its words on both
+    sides of the name (it kept only the longest piece a source had proposed on its own: none, so the
+    digits of "skywalker ninety nine" after the person "skywalker" went unflagged)."""
+    hits = [Hit(0, 6, category, 0.6, "patterns", "value after its name", False),
+            Hit(2, 3, "PERSON", 0.9, "tagger", "person", True)]
+    spans = combine(hits, [_ListSource("patterns", {category}), _ListSource("tagger", {"PERSON"})])
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [
+        (0, 2, category), (2, 3, "PERSON"), (3, 6, category)]
+
+
+def test_a_name_cut_by_a_stronger_item_keeps_only_its_longest_proposed_piece():
+    hits = [Hit(0, 6, "ORGANIZATION", 0.6, "tagger", "organisation", False),
+            Hit(2, 3, "PHONE", 0.9, "identifiers", "valid phone", True)]
+    spans = combine(hits, [_ListSource("tagger", {"ORGANIZATION"}), _ListSource("identifiers", {"PHONE"})])
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(2, 3, "PHONE")]
