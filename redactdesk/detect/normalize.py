@@ -419,6 +419,15 @@ def _digits_before(pieces: list[_Piece]) -> int:
     return n
 
 
+def _digits_after(pieces: list[_Piece], k: int) -> int:
+    """How many digits the number pieces from ``k`` on write, up to the first other piece."""
+    n = 0
+    while k < len(pieces) and pieces[k].kind == NUM and not pieces[k].ordinal:
+        n += len(pieces[k].text)
+        k += 1
+    return n
+
+
 def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Keep only letter runs that are really spelling (two or more letters, not all everyday words)."""
     # Find runs of letter-like pieces; keep runs that are spelling, demote the rest to words.
@@ -459,6 +468,11 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
             # one alphabet word or unambiguous letter between digits: "one alpha two", "four b six"
             or (len(run) == 1 and before_digits and after_digits and (
                 run[0].text in lex.nato or (run[0].kind == LETTER and run[0].text not in amb)))
+            # letters that are words too, between digits: a code's ("one z nine nine nine a a one zero ...")
+            or (len(run) <= 3 and before_digits and after_digits and all(p.kind == LETTER for p in run))
+            # an unambiguous letter opening a code of three digits or more: "e zero zero four five one two"
+            or (len(run) == 1 and before_digits and not after_digits and run[0].kind == LETTER
+                and run[0].text not in amb and _digits_after(out, j) >= 3)
             # ... or closing a code of three digits or more: "seven seven three four two two one b",
             # a DNI's "... seis siete zeta"
             or (len(run) == 1 and not before_digits and _digits_before(result) >= 3 and (

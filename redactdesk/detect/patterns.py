@@ -108,6 +108,16 @@ class _Run:
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
 
+def _name_letters(word: str) -> bool:
+    """Letters, with an apostrophe or a hyphen inside as names have them ("o'sullivan", "smith-jones");
+    no contraction ("it's", "i'm", "don't": a short tail after the apostrophe)."""
+    word = word.replace("’", "'")
+    core = word.replace("'", "").replace("-", "")
+    if "'" in word and len(word.rsplit("'", 1)[1]) < 3:
+        return False
+    return core.isalpha() and word[:1].isalpha() and word[-1:].isalpha()
+
+
 def written_code(seg: Sequence[NToken], named: bool = False) -> bool:
     """One written word of letters and digits, not a number with its unit ("1080p", "1990s"): 7+
     characters ("ACUPA7085R", "4417ZX93", "XR1001R58"), or 5+ after a word naming a reference
@@ -601,8 +611,10 @@ class _Finder:
             c = self.ctx("generic_id", w0, w1)
             t0 = run.t0
             if c and t0 > 0 and not self.claimed[t0 - 1] and toks[t0 - 1].kind == WORD and toks[t0 - 1].seg == seg[0].seg:
-                raw = self.doc.words[toks[t0 - 1].w0].strip(".,;:()")
-                if toks[t0 - 1].w1 == seg[0].w0 and 2 <= len(raw) <= 3 and raw.isalpha() and raw.isupper():
+                raw = self.doc.words[toks[t0 - 1].w0].strip()
+                cue_words = {w for ph in self.lex.hot("generic_id") for w in ph}
+                if (toks[t0 - 1].w1 == seg[0].w0 and 2 <= len(raw) <= 3 and raw.isalpha() and raw.isupper()
+                        and toks[t0 - 1].text not in cue_words):
                     t0 -= 1  # "licence plate WX 4521C": the code's letters written apart in capitals
             # after its name the code stands alone: the tagger's firm "WX" won the overlap and left "4521C"
             self.add(t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
@@ -1107,7 +1119,7 @@ class _Finder:
                         # written after a title, a capitalised word is a surname whatever else it is: "Mrs. May", "Mr. Will"
                         titled = (e == s and cased and len(ph) == 1 and ph[0] in titles and doc.words[e][:1].isupper()
                                   and gaz.is_name(word))
-                        if t is None or self.claimed[t] or not word.isalpha() or (
+                        if t is None or self.claimed[t] or not _name_letters(word) or (
                                 (word in stop or word in hot_first) and not titled):
                             break
                         if e > s and (doc.breaks and e in doc.breaks):

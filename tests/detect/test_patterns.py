@@ -506,3 +506,24 @@ def test_a_code_after_its_name_is_whole_and_stands_alone(text, code):
 @pytest.mark.parametrize("text", ["the video was in 1080p quality", "I was born in the 1990s"])
 def test_a_number_with_its_unit_and_no_reference_word_is_no_code(text):
     assert "GENERIC_ID" not in {c for c, _ in found(text)}
+
+
+@pytest.mark.parametrize("text,code", [
+    # letters that are words too ("a"), said between a code's digits, left a gap in it
+    ("the tracking number is one z nine nine nine a a one zero one two three four",
+     "one z nine nine nine a a one zero one two three four"),
+    # a letter opening a code of three digits or more was left out
+    ("my employee number is e zero zero four five one two", "e zero zero four five one two"),
+])
+def test_a_codes_letters_said_among_its_digits_are_part_of_it(text, code):
+    assert ("GENERIC_ID", code) in found(text), found(text)
+
+
+@pytest.mark.parametrize("text", ["i take one a day", "vitamin e four hundred units", "we need two or three"])
+def test_a_word_between_or_before_numbers_is_no_code(text):
+    assert "GENERIC_ID" not in {c for c, _ in found(text)}
+
+
+def test_a_name_after_its_cue_may_hold_an_apostrophe_but_a_contraction_is_none():
+    assert ("PERSON", "d'souza") in found("my surname is d'souza thanks")
+    assert not any(v.startswith("it's") for _, v in found("who am i speaking with it's jacqueline turner"))
