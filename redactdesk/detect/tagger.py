@@ -252,6 +252,24 @@ def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tupl
     return out
 
 
+def _without_name_cue(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
+    """The start of the tagger's stretch ``[a, b)`` past a cue that introduces a name ("my name is",
+    "this is", "i'm"): the contextual tagger read the turn "my name is john" as one organisation,
+    which outvoted the person. A title stays ("dr smith")."""
+    from redactdesk.detect.worldnames import word_set
+
+    if doc.lex is None:
+        return a
+    titles = word_set("titles")
+    for key in ("name_cue_strong", "name_cue_weak"):
+        for ph in doc.lex.hot(key):
+            n = len(ph)
+            if (a + n < b and not (n == 1 and ph[0] in titles)
+                    and tuple(doc.lower[where[k]] for k in range(a, a + n)) == ph):
+                return a + n
+    return a
+
+
 def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
     """The start of the tagger's stretch ``[a, b)`` past the lower-case prepositions and joining words
     that open it in written text ("see you at Coachella" gave "at Coachella"); said aloud, a leading
@@ -539,6 +557,7 @@ class TaggerSource:
                     a, b = trim_function_words(words, a, b, lang)
                     if _written(docs[i]):
                         a = _without_lead_words(docs[i], where, a, b)
+                    a = _without_name_cue(docs[i], where, a, b)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
                         a, b = _cased_name_bounds(docs[i], where, a, b, person=cat == "PERSON")
                     if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):

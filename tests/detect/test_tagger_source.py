@@ -469,3 +469,9 @@ def test_a_rule_source_failing_while_the_network_runs_fails_the_detection_and_le
         detect_docs([DetectDoc.from_words("call hitzig now".split())], sources=[Failing(), "tagger"])
     assert finished.is_set()  # the network's run was waited for, not left running
     assert not any(t.name.startswith("contextual-tagger") for t in threading.enumerate())
+
+
+@pytest.mark.parametrize("text,name", [("my name is john", "john"), ("hi my name is john", "john")])
+def test_a_name_cue_is_no_part_of_a_tagger_name(text, name):
+    """The contextual tagger read the turn "my name is john" as one organisation, which outvoted the person."""
+    assert (name, "PERSON") in _spans(text), _spans(text)
