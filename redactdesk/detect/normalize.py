@@ -468,8 +468,10 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
             # one alphabet word or unambiguous letter between digits: "one alpha two", "four b six"
             or (len(run) == 1 and before_digits and after_digits and (
                 run[0].text in lex.nato or (run[0].kind == LETTER and run[0].text not in amb)))
-            # letters that are words too, between digits: a code's ("one z nine nine nine a a one zero ...")
-            or (len(run) <= 3 and before_digits and after_digits and all(p.kind == LETTER for p in run))
+            # English letters that are words too, between digits: a code's ("one z nine nine nine a a one
+            # zero ..."); Spanish ones there join numbers ("de dos a tres", "dos o tres", "dos y tres")
+            or (len(run) <= 3 and before_digits and after_digits and all(
+                p.kind == LETTER and (p.text not in amb or lex.language == "en") for p in run))
             # an unambiguous letter opening a code of three digits or more: "e zero zero four five one two"
             or (len(run) == 1 and before_digits and not after_digits and run[0].kind == LETTER
                 and run[0].text not in amb and _digits_after(out, j) >= 3)

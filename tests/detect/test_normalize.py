@@ -142,3 +142,12 @@ def test_a_plural_scale_word_alone_is_a_crowd_not_a_number():
     assert norm("visited by millions every year").text == "visited by millions every year"
     assert norm("vinieron miles de personas", "es").text == "vinieron miles de personas"
     assert norm("seven million two hundred thousand").text == "7200000"
+
+
+@pytest.mark.parametrize("text,lang,letters", [
+    ("one z nine nine nine a a one zero", "en", ["z", "a", "a"]),  # a code's letters that are words too
+    ("de dos a tres personas", "es", []),  # Spanish "a", "o", "y" between numbers join them
+    ("son dos o tres", "es", []),
+])
+def test_letters_between_digits(text, lang, letters):
+    assert [t.text for t in norm(text, lang).tokens if t.kind == LETTER] == letters
