@@ -108,6 +108,19 @@ class _Run:
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
 
+_SEASON = -1  # the month of a date that names a season instead
+
+
+@functools.lru_cache(maxsize=8)
+def _season_regex(lex: Any) -> re.Pattern[str] | None:
+    """A season of the lexicon's ``season_words`` and a year, spoken years in pairs ("19 98") too."""
+    seasons = word_list(lex, "season_words")
+    if not seasons:
+        return None
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, seasons), key=len, reverse=True))
+                      + r")(?: (?:of|de|del))? (\d{4}|\d{2} \d{2})(?![\w/.-])", re.IGNORECASE)
+
+
 def _name_letters(word: str) -> bool:
     """Letters, with an apostrophe or a hyphen inside as names have them ("o'sullivan", "smith-jones");
     no contraction ("it's", "i'm", "don't": a short tail after the apostrophe)."""
@@ -329,21 +342,18 @@ class _Finder:
                 tr = self.chars_to_tokens(m.start(), m.end())
                 if tr and self.ctx("expiry", *self.words(*tr), left=8):
                     found.append((m.start(), m.end(), None, month, y))
-        seasons = word_list(self.lex, "season_words")
-        if seasons:  # "the summer of 1998", "Spring 2018", "el verano de mil novecientos noventa"
-            rx = re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, seasons), key=len, reverse=True))
-                            + r")(?: (?:of|de|del))? (\d{4}|\d{2} \d{2})(?![\w/.-])", re.IGNORECASE)
+        if (rx := _season_regex(self.lex)) is not None:  # "the summer of 1998", "Spring 2018", "verano de 1998"
             for m in rx.finditer(text):
                 if 1900 <= (y := int(m.group(1).replace(" ", ""))) <= 2099:
-                    found.append((m.start(), m.end(), None, -1, y))
+                    found.append((m.start(), m.end(), None, _SEASON, y))
         # longest first, no overlaps
         found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
-        for cs, ce, d, _month, y in found:
+        for cs, ce, d, month, y in found:
             tr = self.chars_to_tokens(cs, ce)
             if not tr or not self.free(*tr):
                 continue
             w0, w1 = self.words(*tr)
-            if _month == -1:  # a season and its year: no town ("Spring 2018"), no card's expiry
+            if month == _SEASON:  # a season and its year: no town ("Spring 2018"), no card's expiry
                 self.add(*tr, "DATE", 0.7, "season and year", strong=True)
                 continue
             self._add_date(tr, w0, w1, d, y)

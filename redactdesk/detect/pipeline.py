@@ -91,8 +91,11 @@ def detect_docs(
         # a source that can start its work in the background (the tagger's network) starts first, so it
         # runs while the rule sources read (400 sentences a set, best of 5 taken in turns: names spoken
         # 7.73 -> 6.87 s, names written 6.69 -> 6.43 s, SLURP 3.44 -> 3.23 s, identifiers spoken 8.40 -> 7.30 s)
-        started = {k: src.begin(docs, params) for k, (src, params) in enumerate(resolved) if hasattr(src, "begin")}
+        started: dict[int, Any] = {}
         try:
+            for k, (src, params) in enumerate(resolved):
+                if hasattr(src, "begin"):
+                    started[k] = src.begin(docs, params)
             for k, (src, params) in enumerate(resolved):
                 results = src.finish(started.pop(k)) if k in started else src.apply(docs, params)
                 if len(results) != len(docs):
