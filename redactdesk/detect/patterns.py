@@ -1099,7 +1099,8 @@ class _Finder:
         hot_first |= titles  # "speaking with mister Rahman": the title is no name, the name follows it
         hot_first |= day_words(self.lex)  # "she called yesterday": a day is no name
         cased = doc.cased()
-        ends = word_view(doc).stop_after
+        # written text: a full stop ends a name after its cue; a timed transcript's stops are ASR's guesses
+        ends = word_view(doc).stop_after if doc.starts is None else [False] * len(doc.words)
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
             for ph in self.lex.hot(key):
                 n = len(ph)

@@ -231,11 +231,14 @@ def trim_function_words(words: Sequence[str], start: int, end: int, language: st
 
 
 def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tuple]) -> list[tuple]:
-    """The tagger's stretches cut where a sentence or clause ends by its punctuation inside them: the
-    taggers read words without it, and the cased one joined "... meet Professor Okafor? Dr. Lindqvist:
-    It was ..." into one person."""
+    """The tagger's stretches in written text cut where a sentence or clause ends by its punctuation
+    inside them: the taggers read words without it, and the cased one joined "... meet Professor
+    Okafor? Dr. Lindqvist: It was ..." into one person. A timed transcript's stops are ASR's guesses
+    and cut nothing ("Savannah? Savannah." is one answer, "Leonor. Palomino" one name)."""
     from redactdesk.detect.worldnames import word_view
 
+    if doc.starts is not None:  # a transcript: ASR's full stops fall inside names ("Leonor. Palomino")
+        return list(spans)
     view = word_view(doc)
 
     def ends(w: int) -> bool:  # a title's colon ("Tomb Raider: Definitive Edition") or "U.S." ends nothing here

@@ -222,3 +222,12 @@ def test_a_name_cut_by_a_stronger_item_keeps_only_its_longest_proposed_piece():
             Hit(2, 3, "PHONE", 0.9, "identifiers", "valid phone", True)]
     spans = combine(hits, [_ListSource("tagger", {"ORGANIZATION"}), _ListSource("identifiers", {"PHONE"})])
     assert [(s.start_word, s.end_word, s.category) for s in spans] == [(2, 3, "PHONE")]
+
+
+def test_a_reference_read_around_a_validated_number_becomes_that_numbers_whole_item():
+    """"e x 63 49 1 95 e": the NIE's validator read the digits, the reference reader the whole; the
+    letters were left out, then (every piece kept) three suggestions for one item."""
+    hits = [Hit(0, 7, "GENERIC_ID", 0.6, "patterns", "letters and digits", False),
+            Hit(2, 6, "NATIONAL_ID", 0.9, "identifiers", "valid NIE", True)]
+    spans = combine(hits, [_ListSource("patterns", {"GENERIC_ID"}), _ListSource("identifiers", {"NATIONAL_ID"})])
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(0, 7, "NATIONAL_ID")]

@@ -142,3 +142,16 @@ def test_in_cased_writing_a_preposition_between_capitals_ends_a_person(text, per
 
 def test_a_person_may_hold_of_and_and_between_capitals():
     assert ("Catherine of Aragon", "PERSON") in spans("Catherine of Aragon married Henry.")
+
+
+def test_a_timed_transcripts_full_stops_cut_no_name():
+    """ASR puts full stops inside names ("Leonor. Palomino"): in a transcript with word times the
+    taggers' and the cues' names run over them; in written text they end the name."""
+    from redactdesk.detect.pipeline import detect_docs
+    from redactdesk.detect.sources import DetectDoc
+
+    words = "I saw Dr. Smith. Jones was there too.".split()
+    timed = DetectDoc.from_words(words, starts=[float(k) for k in range(len(words))],
+                                 ends=[k + 0.5 for k in range(len(words))])
+    got = [" ".join(words[s.start_word:s.end_word]) for s in detect_docs([timed])[0] if s.category == "PERSON"]
+    assert "Dr. Smith. Jones" in got, got
