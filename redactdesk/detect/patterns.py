@@ -40,7 +40,7 @@ from redactdesk.detect.written_dates import is_written_date
 from redactdesk.detect.written_phones import grouped_as_phone
 from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.digits import CURRENCY_SIGNS
-from redactdesk.lang.lexicon import word_list
+from redactdesk.lang.lexicon import context_words, word_list
 
 SOURCE = "patterns"
 MAX_VALUE_PIECES = 24  # digits and letters of a value said one at a time (a passport: 9, a password: more)
@@ -622,9 +622,8 @@ class _Finder:
             t0 = run.t0
             if c and t0 > 0 and not self.claimed[t0 - 1] and toks[t0 - 1].kind == WORD and toks[t0 - 1].seg == seg[0].seg:
                 raw = self.doc.words[toks[t0 - 1].w0].strip()
-                cue_words = {w for ph in self.lex.hot("generic_id") for w in ph}
                 if (toks[t0 - 1].w1 == seg[0].w0 and 2 <= len(raw) <= 3 and raw.isalpha() and raw.isupper()
-                        and toks[t0 - 1].text not in cue_words):
+                        and toks[t0 - 1].text not in context_words(self.lex)):
                     t0 -= 1  # "licence plate WX 4521C": the code's letters written apart in capitals
             # after its name the code stands alone: the tagger's firm "WX" won the overlap and left "4521C"
             self.add(t0, run.t1, "GENERIC_ID", 0.75 if c else 0.6,
@@ -895,8 +894,6 @@ class _Finder:
 
     def _unknown_word(self, word: str, gaz: Any) -> bool:
         """An alphabetic word that is no stop word, everyday word, context word or month: likely a name."""
-        from redactdesk.lang.lexicon import context_words
-
         return (
             word.isalpha()
             and len(word) > 1

@@ -235,14 +235,14 @@ def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tupl
     inside them: the taggers read words without it, and the cased one joined "... meet Professor
     Okafor? Dr. Lindqvist: It was ..." into one person. A timed transcript's stops are ASR's guesses
     and cut nothing ("Savannah? Savannah." is one answer, "Leonor. Palomino" one name)."""
-    from redactdesk.detect.worldnames import word_view
+    from redactdesk.detect.worldnames import CLOSING_MARKS, word_view
 
     if doc.starts is not None:  # a transcript: ASR's full stops fall inside names ("Leonor. Palomino")
         return list(spans)
     view = word_view(doc)
 
     def ends(w: int) -> bool:  # a title's colon ("Tomb Raider: Definitive Edition") or "U.S." ends nothing here
-        raw = doc.words[w].rstrip("\"'”’)»]")
+        raw = doc.words[w].rstrip(CLOSING_MARKS)
         return view.sentence_after[w] and not raw.endswith(":") and "." not in view.cores[w]
 
     out: list[tuple] = []
@@ -319,7 +319,9 @@ def _mixed_case(doc: DetectDoc) -> bool:
 def _written(doc: DetectDoc) -> bool:
     """Is the text written rather than said: capitals and lower case, or a handle typed with its "@"
     (there "at" is a preposition, not a handle read aloud)?"""
-    return _mixed_case(doc) or any(w.startswith("@") and len(w) > 1 for w in doc.words)
+    if "written" not in doc.cache:  # read per hit: once per document
+        doc.cache["written"] = _mixed_case(doc) or any(w.startswith("@") and len(w) > 1 for w in doc.words)
+    return doc.cache["written"]
 
 
 def _ends_with_organisation_word(stretch: Sequence[str]) -> bool:

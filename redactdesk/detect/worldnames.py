@@ -170,6 +170,9 @@ def strip_word(raw: str) -> str:
     return s.strip(_EDGE + "'")
 
 
+CLOSING_MARKS = "\"'”’)»]"  # what may close a word after its full stop or comma
+
+
 _ABBREV_DOT = frozenset("mr mrs ms dr prof st sr sra srta jr no nº vs etc inc ltd co corp jr sen rep gen col capt lt "
                         "sgt rev fr mt ft ave av avda apt dept bros approx".split())
 
@@ -201,7 +204,7 @@ def word_view(doc: DetectDoc) -> WordView:
         keys.append(key)
         cap.append(cased and core[:1].isupper())
         upper.append(cased and core.isupper() and sum(c.isalpha() for c in core) > 1)
-        r = raw.rstrip("\"'”’)»]")
+        r = raw.rstrip(CLOSING_MARKS)
         comma.append(r.endswith((",", ";")))
         ends = r[-1:] in _SENT_END or r.endswith(":")
         if ends and r.endswith(".") and (fold_key(core) in _ABBREV_DOT or (len(core) == 1 and core.isalpha())):
