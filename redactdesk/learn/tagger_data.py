@@ -118,20 +118,93 @@ def swap_names(sample: Sample, names: WorldNames) -> Sample:
     return Sample(id=sample.id + ":swap", text=out, spans=spans, source=sample.source)
 
 
+# ----------------------------------------------------------------------------- mention replacement
+SWAPPED_MENTIONS = ("LOCATION", "ORGANIZATION")
+
+
+def mention_pool(samples: Iterable[Sample]) -> dict[str, list[str]]:
+    """The place and organisation mentions of ``samples`` by label, each once, in first-seen order."""
+    pool: dict[str, dict[str, None]] = {k: {} for k in SWAPPED_MENTIONS}
+    for s in samples:
+        for g in s.spans:
+            label = LABEL_OF.get(g.category)
+            text = s.text[g.start:g.end].strip()
+            if label in pool and text:
+                pool[label][text] = None
+    return {k: list(v) for k, v in pool.items()}
+
+
+def swap_mentions(sample: Sample, pool: dict[str, list[str]], rng: random.Random) -> Sample:
+    """``sample`` with every place and organisation replaced by another mention of its label from
+    ``pool`` (mention replacement: the label is then read from the context, not the few names the
+    training sets hold); lower case kept when the original was lower case."""
+    out, spans, shift = sample.text, [], 0
+    for g in sorted(sample.spans, key=lambda g: g.start):
+        a, b = g.start + shift, g.end + shift
+        label = LABEL_OF.get(g.category)
+        if label not in SWAPPED_MENTIONS or not pool.get(label):
+            spans.append(GoldSpan(a, b, g.category))
+            continue
+        new = rng.choice(pool[label])
+        if out[a:b].islower():
+            new = new.lower()
+        out = out[:a] + new + out[b:]
+        spans.append(GoldSpan(a, a + len(new), g.category))
+        shift += len(new) - (b - a)
+    return Sample(id=sample.id + ":mentions", text=out, spans=spans, source=sample.source)
+
+
+# ----------------------------------------------------------------------------------- disfluencies
+FILLERS = (("uh",), ("um",), ("you", "know"), ("like",), ("i", "mean"), ("so",), ("er",))
+
+
+def disfluent(sentence: TaggedSentence, rng: random.Random, rate: float = 0.08) -> TaggedSentence:
+    """``sentence`` as people say it: fillers ("uh", "you know") between words and a word said twice,
+    each at about ``rate`` a gap, never inside a name (tagged O)."""
+    words: list[str] = []
+    tags: list[str] = []
+    n = len(sentence.words)
+    for i, (w, t) in enumerate(zip(sentence.words, sentence.tags, strict=True)):
+        inside = t.startswith("I-")
+        if i and not inside and rng.random() < rate:
+            filler = rng.choice(FILLERS)
+            words += filler
+            tags += ["O"] * len(filler)
+        words.append(w)
+        tags.append(t)
+        nxt = sentence.tags[i + 1] if i + 1 < n else "O"
+        if t == "O" and not nxt.startswith("I-") and rng.random() < rate / 2:
+            words.append(w)
+            tags.append("O")
+    return TaggedSentence(words, tags)
+
+
 def training_sentences(samples: Iterable[Sample], *, swap: float = 0.5, seed: int = 0,
                        names: WorldNames | None = None, spoken: bool = True,
-                       keep_case: bool = False) -> list[TaggedSentence]:
+                       keep_case: bool = False, mentions: float = 0.0,
+                       pool: dict[str, list[str]] | None = None,
+                       disfluency: float = 0.0) -> list[TaggedSentence]:
     """Each sample in spoken form (as written when not ``spoken``; its case kept when ``keep_case``),
-    and its name-swapped copy with probability ``swap``, tagged."""
+    its name-swapped copy with probability ``swap`` and, with probability ``mentions``, a copy whose
+    places and organisations are other mentions from ``pool`` (default: the samples' own), tagged. In
+    spoken form a share ``disfluency`` of the sentences is said with fillers and repeats."""
+    samples = list(samples)
     rng = random.Random(seed)
     names = names or (WorldNames(seed) if swap else None)
+    if mentions and pool is None:
+        pool = mention_pool(samples)
     out: list[TaggedSentence] = []
     for s in samples:
         variants = [s]
         if names is not None and any(g.category == "PERSON" for g in s.spans) and rng.random() < swap:
             variants.append(swap_names(s, names))
+        if (mentions and any(LABEL_OF.get(g.category) in SWAPPED_MENTIONS for g in s.spans)
+                and rng.random() < mentions):
+            variants.append(swap_mentions(s, pool or {}, rng))
         for v in variants:
             t = to_tagged(spoken_sample(v) if spoken else v, keep_case)
+            if t is not None and spoken and disfluency and rng.random() < disfluency:
+                t = disfluent(t, rng)
             if t is not None:
                 out.append(t)
     return out

@@ -75,14 +75,16 @@ def encode_sentences(words: Sequence[Sequence[str]], tags: Sequence[Sequence[str
 
 
 def prepare(data: Path, out: Path, *, calls: int = 300, seed: int = 0, limit: int | None = None,
-            swap: float = 0.5, slurp_weight: int | None = None) -> dict:
+            swap: float = 0.5, slurp_weight: int | None = None, mentions: float = 0.0,
+            disfluency: float = 0.0) -> dict:
     """Build the spoken and written training sentences, encode them into pieces, hold out a
     twentieth (the same sentences in both forms), and write one ``.npz``."""
     from redactdesk.learn.train_tagger import SLURP_WEIGHT, build_sentences
 
     slurp_weight = SLURP_WEIGHT if slurp_weight is None else slurp_weight
-    spoken, lines = build_sentences(data, calls, seed, limit, swap, cased=False, slurp_weight=slurp_weight)
-    written, _ = build_sentences(data, calls, seed, limit, swap, cased=True)
+    spoken, lines = build_sentences(data, calls, seed, limit, swap, cased=False, slurp_weight=slurp_weight,
+                                    mentions=mentions, disfluency=disfluency)
+    written, _ = build_sentences(data, calls, seed, limit, swap, cased=True, mentions=mentions)
     rows = []
     for form, sents in (("spoken", spoken), ("written", written)):
         for s in sents:
@@ -96,7 +98,8 @@ def prepare(data: Path, out: Path, *, calls: int = 300, seed: int = 0, limit: in
     np.savez_compressed(out, ids=np.concatenate(ids), labels=np.concatenate(labels), lengths=lengths, dev=dev,
                         spoken=np.array([rows[i][0] == "spoken" for i in order]),
                         meta=np.array(json.dumps({"lines": lines, "seed": seed, "calls": calls, "swap": swap,
-                                                  "slurp_weight": slurp_weight, "limit": limit, "tags": TAGS})))
+                                                  "slurp_weight": slurp_weight, "limit": limit, "tags": TAGS,
+                                                  "mentions": mentions, "disfluency": disfluency})))
     return {"sentences": len(rows), "dev": int(dev.sum()), "pieces": int(lengths.sum())}
 
 
@@ -171,10 +174,11 @@ def _pad(rows: Sequence[np.ndarray], fill: int) -> np.ndarray:
 def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, head_lr: float = 1e-3,
         batch_tokens: int = 2048, seed: int = 0, device: str = "cpu", threads: int | None = None,
         layers: int = 6, base: Path | None = None, half: bool = False, eval_set: Path | None = None,
-        log=print) -> dict:
+        entity_weight: float = 1.0, log=print) -> dict:
     """Fine-tune on the prepared sentences and write the trained weights (``weights``: a folder of
     safetensors shards, float32 — float16 when ``half``). ``base``: MiniLM's model folder when the
-    package is not installed (another machine). Returns the held-out scores."""
+    package is not installed (another machine). ``entity_weight``: how much more a name piece's loss
+    counts than an O piece's (above 1 trades precision for recall). Returns the held-out scores."""
     import torch
     from safetensors.torch import save_file
 
@@ -199,7 +203,8 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
     warm = max(1, total // 10)
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (total - s) / max(1, total - warm)))
-    loss_fn = torch.nn.NLLLoss(ignore_index=IGNORE)
+    class_weight = torch.tensor([1.0] + [entity_weight] * (len(TAGS) - 1), device=device)
+    loss_fn = torch.nn.NLLLoss(weight=class_weight, ignore_index=IGNORE)
     t0 = time.perf_counter()
     step = 0
     use_bf16 = device.startswith("cuda")
@@ -244,7 +249,7 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
         scores = {**scores, **{f"public {k}": v for k, v in public.items()}}
     report = {"scores": scores, "seconds": round(time.perf_counter() - t0), "device": device,
               "settings": {"epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_tokens": batch_tokens,
-                           "seed": seed, "layers": layers}}
+                           "seed": seed, "layers": layers, "entity_weight": entity_weight}}
     (weights / "fit.json").write_text(json.dumps(report, indent=1))
     return report
 
@@ -456,12 +461,14 @@ def _run(step: str, args: argparse.Namespace, tmp: Path) -> None:
     weights = args.weights or tmp / "weights"
     if step in ("prepare", "all"):
         print(json.dumps(prepare(args.data, prepared, calls=args.calls, seed=args.seed, limit=args.limit,
-                                 swap=args.swap, slurp_weight=args.slurp_weight)))
+                                 swap=args.swap, slurp_weight=args.slurp_weight, mentions=args.mentions,
+                                 disfluency=args.disfluency)))
         if args.eval is not None:
             print(json.dumps(prepare_eval(args.data, args.eval)))
     if step in ("fit", "all"):
         r = fit(prepared, weights, epochs=args.epochs, lr=args.lr, batch_tokens=args.batch_tokens, seed=args.seed,
                 device=args.device, threads=args.threads, layers=args.layers, base=args.base, half=args.half,
+                entity_weight=args.entity_weight,
                 eval_set=args.eval if args.eval is not None and args.eval.exists() else None)
         print(json.dumps(r["scores"].get("all")))
     if step in ("export", "all"):
@@ -489,6 +496,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--swap", type=float, default=0.5, help="share of name sentences whose names are swapped")
     ap.add_argument("--slurp-weight", type=int, default=None, help="times SLURP's even ids are seen (default: train_tagger.SLURP_WEIGHT)")
+    ap.add_argument("--mentions", type=float, default=0.0,
+                    help="share of place/organisation sentences seen again with other mentions of the label")
+    ap.add_argument("--disfluency", type=float, default=0.0,
+                    help="share of spoken sentences said with fillers and repeated words")
+    ap.add_argument("--entity-weight", type=float, default=1.0, help="loss weight of name pieces against O")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--batch-tokens", type=int, default=2048)

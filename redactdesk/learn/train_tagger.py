@@ -100,7 +100,8 @@ def _vectors_pipeline(sentences: Sequence[TaggedSentence], path: Path) -> None:
 
 def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
                     swap: float = 0.5, cased: bool = False,
-                    slurp_weight: int = SLURP_WEIGHT) -> tuple[list[TaggedSentence], list[str]]:
+                    slurp_weight: int = SLURP_WEIGHT, mentions: float = 0.0,
+                    disfluency: float = 0.0) -> tuple[list[TaggedSentence], list[str]]:
     """The training sentences and the report's lines about where they came from. ``cased``: the
     tagger for cased writing — sentences as written, case kept, and no SLURP (lower-case commands)."""
     samples = []
@@ -126,7 +127,13 @@ def build_sentences(data: Path, calls: int, seed: int, limit: int | None = None,
         lines.append(f"- redactdesk generated calls (seeds {200000 + seed}..{200000 + seed + calls - 1}): "
                      f"{len(gen):,} turns")
     names = WorldNames(seed) if swap else None
-    sentences = training_sentences(samples, swap=swap, seed=seed, names=names, spoken=not cased, keep_case=cased)
+    sentences = training_sentences(samples, swap=swap, seed=seed, names=names, spoken=not cased, keep_case=cased,
+                                   mentions=mentions, disfluency=disfluency)
+    if mentions:
+        lines.append(f"- mention replacement: {mentions:.0%} of the sentences with a place or organisation seen "
+                     "again with other mentions of the same label from the training sets")
+    if disfluency and not cased:
+        lines.append(f"- disfluencies: {disfluency:.0%} of the spoken sentences said with fillers and repeated words")
     if names is not None:
         lines.append(f"- name swaps: {len(names.firsts):,} first names and {len(names.lasts):,} surnames from "
                      "every Faker locale, transliterated")

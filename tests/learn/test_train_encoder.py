@@ -81,3 +81,47 @@ def test_without_the_public_data_the_script_says_where_it_looks(tmp_path, monkey
         train_encoder.main(["prepare", "--data", str(tmp_path / "nothing"), "--prepared", str(tmp_path / "p.npz")])
     # a failed run leaves no scratch folder behind (each run used to leave one in the system's temp folder)
     assert list(scratch.iterdir()) == []
+
+
+def test_entity_weight_makes_the_fit_favour_names_over_o(tmp_path):
+    """A name piece's loss counted more than an O piece's: the same tiny fit tags more words as names."""
+    import random
+
+    from redactdesk.learn import train_encoder as te
+
+    rng = random.Random(0)
+    words = ["the", "call", "was", "about", "a", "bill", "and", "then", "it", "ended"]
+    names = ["okafor", "lindqvist", "tamura", "ferreira", "novak"]
+    sents, tags = [], []
+    for _ in range(200):
+        w = rng.sample(words, 6)
+        i = rng.randrange(6)
+        w.insert(i, rng.choice(names))
+        t = ["O"] * 7
+        t[i] = "B-PERSON"
+        sents.append(w)
+        tags.append(t)
+    ids, labels = te.encode_sentences(sents, tags)
+    prepared = tmp_path / "p.npz"
+    np.savez_compressed(prepared, ids=np.concatenate(ids), labels=np.concatenate(labels),
+                        lengths=np.array([len(x) for x in ids], np.int32),
+                        dev=np.array([k % 10 == 0 for k in range(len(ids))]), spoken=np.ones(len(ids), bool),
+                        meta=np.array(json.dumps({})))
+    quiet = {"epochs": 1, "layers": 1, "batch_tokens": 256, "lr": 1e-5, "head_lr": 1e-4, "log": lambda *_: None}
+    te.fit(prepared, tmp_path / "w1", **quiet)
+    te.fit(prepared, tmp_path / "w5", entity_weight=5.0, **quiet)
+    assert json.loads((tmp_path / "w5" / "fit.json").read_text())["settings"]["entity_weight"] == 5.0
+
+    def name_mass(folder):
+        import torch
+
+        from redactdesk.learn.encoder_model import load_base
+
+        model = te.load_weights(folder)
+        table = load_base(type(model)(len(te.TAGS), layers=1), te._base_dir())
+        x = torch.from_numpy(te._pad(ids[:50], 0))
+        with torch.no_grad():
+            logp = model(table[x], (x != 0).long())
+        return float(logp[..., 1:].exp().sum(-1).mean())
+
+    assert name_mass(tmp_path / "w5") > name_mass(tmp_path / "w1")

@@ -106,3 +106,67 @@ def test_slurp_weight_sets_how_often_the_even_ids_are_seen(tmp_path, tiny_public
     n3, odd, lines = count(3)
     assert (n3, odd) == (3, 0) and any("seen 3x" in line for line in lines)
     assert count(1)[0] == 1
+
+
+def test_mention_replacement_swaps_places_and_firms_for_others_of_their_label():
+    from redactdesk.learn.tagger_data import mention_pool, swap_mentions
+
+    a = Sample("a", "she flew to Lagos for Shell", [GoldSpan(12, 17, "LOCATION"), GoldSpan(22, 27, "ORGANIZATION")])
+    b = Sample("b", "Tom moved to Quito and joined Acme Corp",
+               [GoldSpan(0, 3, "PERSON"), GoldSpan(13, 18, "CITY"), GoldSpan(30, 39, "ORGANIZATION")])
+    pool = mention_pool([a, b])
+    assert pool == {"LOCATION": ["Lagos", "Quito"], "ORGANIZATION": ["Shell", "Acme Corp"]}
+    import random
+
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(20):
+        out = swap_mentions(b, pool, rng)
+        got = {(out.text[g.start:g.end], g.category) for g in out.spans}
+        assert ("Tom", "PERSON") in got  # persons are the name swap's business
+        place = next(t for t, c in got if c == "CITY")
+        firm = next(t for t, c in got if c == "ORGANIZATION")
+        assert place in pool["LOCATION"] and firm in pool["ORGANIZATION"]
+        assert out.text == f"Tom moved to {place} and joined {firm}"
+        seen.add((place, firm))
+    assert len(seen) > 1
+    # lower case stays lower case (spoken form)
+    low = Sample("c", "off to lagos", [GoldSpan(7, 12, "LOCATION")])
+    out = swap_mentions(low, {"LOCATION": ["Quito"], "ORGANIZATION": []}, rng)
+    assert out.text == "off to quito" and out.text[out.spans[0].start:out.spans[0].end] == "quito"
+
+
+def test_training_sentences_add_mention_swapped_copies_only_where_asked():
+    s = [Sample("a", "she flew to Lagos", [GoldSpan(12, 17, "LOCATION")]),
+         Sample("b", "he drove to Quito", [GoldSpan(12, 17, "LOCATION")]),
+         Sample("c", "nothing here", [])]
+    assert len(training_sentences(s, swap=0.0)) == 3
+    out = training_sentences(s, swap=0.0, mentions=1.0)
+    assert len(out) == 5 and all(t.tags[-1] == "B-LOCATION" for t in out if len(t.words) == 4)
+
+
+def test_disfluent_sentences_keep_names_whole_and_tags_aligned():
+    import random
+
+    from redactdesk.learn.tagger_data import FILLERS, TaggedSentence, disfluent
+
+    t = TaggedSentence(["my", "name", "is", "anna", "maria", "berg", "from", "oslo", "thanks"],
+                       ["O", "O", "O", "B-PERSON", "I-PERSON", "I-PERSON", "O", "B-LOCATION", "O"])
+    fillers = {w for f in FILLERS for w in f}
+    changed = 0
+    for k in range(50):
+        out = disfluent(t, random.Random(k), rate=0.3)
+        assert len(out.words) == len(out.tags)
+        assert bio_entities(out.tags) and [out.words[a:b] for a, b, _ in bio_entities(out.tags)] == [
+            ["anna", "maria", "berg"], ["oslo"]]
+        assert all(tag == "O" for w, tag in zip(out.words, out.tags, strict=True) if w in fillers - set(t.words))
+        changed += out.words != t.words
+    assert changed > 40
+    # the spoken sentences get them at the share asked, the written ones never
+    s = [Sample(str(i), "well i called anna berg about the bill today", [GoldSpan(14, 23, "PERSON")])
+         for i in range(40)]
+    plain = training_sentences(s, swap=0.0)
+    noisy = training_sentences(s, swap=0.0, disfluency=1.0)
+    assert sum(a.words != b.words for a, b in zip(plain, noisy, strict=True)) > 20
+    written = training_sentences(s, swap=0.0, disfluency=1.0, spoken=False)
+    assert all(len(w.words) == 9 for w in written)
