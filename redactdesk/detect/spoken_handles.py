@@ -30,6 +30,14 @@ MIN_LETTERS = 4  # "at ups", "at bt" are too short to tell a handle from an abbr
 MAX_DIGITS = 4  # digits a handle carries in two numbers said after it
 
 
+def handle_word(word: str, lex: Lexicon) -> bool:
+    """Could ``word`` be a handle said aloud: letters no dictionary, name list or place list holds
+    ("goodmanespn", "justinbieber")?"""
+    from redactdesk.detect.worldnames import everyday_words
+
+    return _unknown_word(word, everyday_words(), lex.stop_words)
+
+
 def _unknown_word(word: str, everyday: frozenset[str], stop: frozenset[str]) -> bool:
     from redactdesk.detect.places import load_places
     from redactdesk.detect.worldnames import load_world_names

@@ -38,6 +38,7 @@ from redactdesk.detect.groups import group_reading
 from redactdesk.detect.places import town_and_state_code
 from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
+from redactdesk.detect.spoken_handles import handle_word
 from redactdesk.lang.lexicon import context_words, word_list
 from redactdesk.lang.word_vectors import fill_vectors
 
@@ -273,14 +274,28 @@ def _without_name_cue(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> i
     return a
 
 
-def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
+def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int, written: bool) -> int:
     """The start of the tagger's stretch ``[a, b)`` past the lower-case prepositions and joining words
-    that open it in written text ("see you at Coachella" gave "at Coachella"); said aloud, a leading
-    "at" is a handle's sign and is kept (:func:`trim_function_words`)."""
+    that open it ("see you at Coachella" gave "at Coachella"). Said aloud, a leading "at" may be a
+    handle's sign ("at goodmanespn") and is kept, unless the word after it is a possessive: "dinner at
+    nando's", "at john's place" (the taggers learned "at" from handles) — except where the possessive
+    is a handle's ("at justinbieber's selfies": a word no list holds) or in a run of handles read out,
+    after another handle or a handle cue ("rt at sportsnation at drake's impression")."""
     lead = word_list(doc.lex, "name_lead_words") if doc.lex is not None else frozenset()
     while a < b - 1 and doc.words[where[a]] in lead:
+        if not written and doc.words[where[a]] == "at":
+            possessive = _POSSESSIVE.fullmatch(doc.lower[where[a + 1]].strip(".,;:!?\""))
+            if not possessive or _after_handle(doc, where[a]) or handle_word(possessive.group(1), doc.lex):
+                break
         a += 1
     return a
+
+
+def _after_handle(doc: DetectDoc, w: int) -> bool:
+    """Does word ``w`` follow a handle said aloud ("at sportsnation") or a handle cue ("rt", "via")?"""
+    lower = doc.lower
+    cues = frozenset(doc.lex.raw.get("handle_cues") or ()) if doc.lex is not None else frozenset()
+    return (w >= 1 and lower[w - 1] in cues) or (w >= 2 and lower[w - 2] == "at")
 
 
 def _over_spelling(where: Sequence[int], a: int, b: int, spelled: frozenset[int]) -> tuple[int, int]:
@@ -560,8 +575,7 @@ class TaggerSource:
                 spelled = docs[i].spelling_words()
                 for a, b, cat, prob in _within_sentences(docs[i], where, spans):
                     a, b = trim_function_words(words, a, b, lang)
-                    if _written(docs[i]):
-                        a = _without_lead_words(docs[i], where, a, b)
+                    a = _without_lead_words(docs[i], where, a, b, _written(docs[i]))
                     a = _without_name_cue(docs[i], where, a, b)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
                         a, b = _cased_name_bounds(docs[i], where, a, b, person=cat == "PERSON")

@@ -475,3 +475,26 @@ def test_a_rule_source_failing_while_the_network_runs_fails_the_detection_and_le
 def test_a_name_cue_is_no_part_of_a_tagger_name(text, name):
     """The contextual tagger read the turn "my name is john" as one organisation, which outvoted the person."""
     assert (name, "PERSON") in _spans(text), _spans(text)
+
+
+@pytest.mark.parametrize("text,lead,start", [
+    ("we had dinner at nando's last night", 3, "nando's"),  # a possessive is no handle: a place
+    ("i was at john's place on saturday", 2, "john's"),
+    ("we flew in to london on monday", 3, "london"),  # other prepositions open no name said aloud either
+    ("follow at uefacom for news", 1, "at"),  # a handle said aloud keeps its "at"
+    ("check out at justinbieber's selfies", 2, "at"),  # a handle no list holds, possessive or not
+    ("rt at sportsnation at drake's impression", 3, "at"),  # a run of handles read out
+])
+def test_said_aloud_a_leading_at_stays_only_where_a_handle_may_follow(text, lead, start):
+    """Transcripts gave "at nando's" as a person: the taggers learned the "at" of handles said
+    aloud, and a surrogate for "at nando's" drops the preposition from the revised text."""
+    doc = DetectDoc.from_words(text.split())
+    assert not tagger._written(doc)
+    where = list(range(len(doc.words)))
+    got = tagger._without_lead_words(doc, where, lead, lead + 2, written=False)
+    assert doc.words[got] == start
+
+
+def test_a_place_said_after_at_is_flagged_without_the_at():
+    found = [t for t, _ in _spans("we had dinner at nando's last night")]
+    assert "nando's" in found and not any(t.startswith("at ") for t in found), found
