@@ -43,6 +43,17 @@ def _generic_words(lex: Lexicon) -> frozenset[str]:
     return frozenset(w for ph in lex.hot("org_cue_generic") for w in ph)
 
 
+@functools.lru_cache(maxsize=4)
+def _walk_stops(lex: Lexicon) -> frozenset[str]:
+    """Words that end an employer said after its cue: when ("a shift at kroger tonight") and what is
+    said next ("my manager at walmart said no": the lexicon's ``name_tail_verbs``)."""
+    from redactdesk.detect.relative_dates import day_words
+    from redactdesk.lang.lexicon import word_list
+
+    return (frozenset(word_list(lex, "employer_stop_words")) | frozenset(word_list(lex, "name_tail_verbs"))
+            | day_words(lex) | frozenset(lex.weekdays))
+
+
 def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) -> list[Hit]:
     """ORGANIZATION hits after and before the lexicon's organisation cues; ``free(w0, w1)`` says
     whether no earlier pass has claimed the words."""
@@ -63,11 +74,12 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     view = word_view(doc)
     # written text: a comma, a clause's end or a line's ends the name ("works at Boeing, he's been ...")
     ends = [c or e for c, e in zip(view.comma_after, view.stop_after, strict=True)]
+    walk_stops = _walk_stops(lex)
 
     def name_word(k: int) -> bool:
         w = lower[k]
         return (w.replace("'", "").replace(".", "").replace("-", "").isalpha() and w not in stop and w not in context
-                and w not in generic and k not in starts)
+                and w not in generic and w not in walk_stops and k not in starts)
 
     hits: list[Hit] = []
     taken: set[int] = set()
@@ -85,8 +97,10 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                 if a < len(lower) and lower[a] == "the" and a + 1 < len(lower) and a + 1 not in starts:
                     a += 1  # "work for the bbc"
                 b = a
-                while b < len(lower) and b - a < MAX_WORDS and name_word(b) and (b == a or b not in starts):
-                    b += 1
+                capital = cased and doc.words[a][:1].isupper()
+                while b < len(lower) and b - a < MAX_WORDS and name_word(b) and (b == a or b not in starts) and (
+                        b == a or not capital or doc.words[b][:1].isupper()):
+                    b += 1  # in writing a capitalised name ends at the first small word ("Chick-fil-A lets gooo")
                     if ends[b - 1]:
                         break
                 if b == a:

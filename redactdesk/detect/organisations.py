@@ -246,7 +246,9 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                     i += 1
                     continue
                 strong = v.cased or s > i + m
-                hits.append(Hit(i, e, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE,
+                # "County Cork", "County of Durham": a county named is a place (its council is "Cork County Council")
+                kind = "LOCATION" if keys[i:i + m] == ["county"] else "ORGANIZATION"
+                hits.append(Hit(i, e, kind, 0.75 if strong else 0.55, SOURCE,
                                 f"name after '{' '.join(keys[i:i + m])}'", strong))
                 for k in range(i, e):
                     taken[k] = True

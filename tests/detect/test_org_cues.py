@@ -60,3 +60,34 @@ def test_a_capitalised_employer_that_is_also_an_everyday_word():
 def test_in_writing_an_employer_ends_at_a_comma_a_clause_or_a_line(text, org):
     """The walk after "works at" ran over the comma into "he's"."""
     assert org in orgs(text) and not any("," in o or "\n" in o or " " in o for o in orgs(text)), orgs(text)
+
+
+def _cue_orgs(text, language="en"):
+    from redactdesk.detect.org_cues import find_organisations_by_cue
+    from redactdesk.detect.sources import DetectDoc
+
+    doc = DetectDoc.from_words(text.split(), language=language)
+    return [" ".join(doc.words[h.start_word:h.end_word]) for h in find_organisations_by_cue(doc, lambda a, b: True)]
+
+
+@pytest.mark.parametrize("text,org", [
+    ("just got hired at Chick-fil-A lets gooo", "Chick-fil-A"),  # a capitalised name ends at a small word
+    ("she has a shift at kroger tonight", "kroger"),  # when is no part of where
+    ("he interned at zendesk yesterday", "zendesk"),
+    ("my manager at walmart said no", "walmart"),
+    ("she got hired by lockheed last spring", "lockheed"),
+    ("tengo turno en mercadona hoy", None),  # no cue: nothing
+    ("trabajo en mercadona hoy", "mercadona"),
+])
+def test_an_employer_said_after_its_cue_ends_where_the_name_does(text, org):
+    """"Chick-fil-A lets gooo" and "kroger tonight" were the employers; "hired at", "interned at",
+    "manager at" named none."""
+    lang = "es" if text.startswith(("tengo", "trabajo")) else "en"
+    assert _cue_orgs(text, lang) == ([org] if org else [])
+
+
+def test_a_county_named_is_a_place():
+    """"from County Cork" was an organisation (a name after the generic word "county")."""
+    text = "my mom's side of the family is all from County Cork."
+    got = {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}
+    assert ("County Cork", "LOCATION") in got, got
