@@ -684,6 +684,36 @@ class _Finder:
             return
         self.add(t0, t1, "SPELLED_LETTERS", 0.7, f"{len(letters)} letters spelled out")
 
+    def _age_said(self, w0: int, w1: int) -> bool:
+        """Is the number at words ``[w0, w1)`` what a person is, said as an age: "she's eighty one",
+        "my dad is seventy three and lives alone", "i'm forty two." — a person (the lexicon's
+        ``age_subjects``, a pronoun or "my" + a kin word) is it, and the clause ends after it, so no
+        unit follows ("she is five minutes away", "i'm six foot two")."""
+        lower, lex = self.doc.lower, self.lex
+        subjects = word_list(lex, "age_subjects")
+        if not subjects or w0 < 1:
+            return False
+        ends = word_list(lex, "age_clause_ends")
+        if w1 < len(lower) and w1 not in self.doc.breaks and lower[w1] not in ends and not self._stop_after(w1 - 1):
+            return False
+        prev = lower[w0 - 1]
+        if prev in subjects:  # "i'm", "she's"
+            return True
+        kin, owners = word_list(lex, "kin_words"), word_list(lex, "age_kin_owners")
+
+        def my_kin(w: int, word: str) -> bool:  # "my dad", "our son"
+            return word in kin and w >= 1 and lower[w - 1] in owners
+
+        if prev.endswith("'s") and w0 >= 2:  # "my son's nine"
+            return my_kin(w0 - 1, prev[:-2])
+        if prev not in ("is", "am") or w0 < 2:
+            return False
+        return lower[w0 - 2] in subjects or my_kin(w0 - 2, lower[w0 - 2])  # "he is", "my dad is"
+
+    def _stop_after(self, w: int) -> bool:
+        """Does written punctuation close word ``w`` ("i'm forty two.")?"""
+        return self.doc.words[w][-1:] in ".,;!?"
+
     def digit_run(self, t0: int, t1: int) -> None:
         """Classify a run of digit tokens (the PIINUM idea of seed 003 plus validation and context)."""
         if t1 <= t0:
@@ -770,14 +800,16 @@ class _Finder:
             if me and 2000 <= me[1] <= 2049:
                 self.add(t0, t1, "CARD_EXPIRY", 0.9, f"month/year {me[0]:02d}/{me[1] % 100:02d} after '{exp}'")
                 return
-        if cvv and n in (3, 4) and not self.ctx("postcode", w0, w1, left=6):  # "post code": no card's code
-            self.add(t0, t1, "CVV", 0.9, f"{n} digits after '{cvv}'")
-            return
-        last = self.ctx("card_last_digits", w0, w1, left=6)
+        # "the last four digits of my social security number are ...": the last digits of a number
+        # (whose "security number" is no card's code)
+        last = self.ctx("card_last_digits", w0, w1, left=9)
         if last and n == 4:
             ssn_ctx = self.ctx("ssn", w0, w1, left=8)
             cat = "SSN" if ssn_ctx and not card_ctx else "CREDIT_CARD"
             self.add(t0, t1, cat, 0.75, f"last four digits ('{last}')")
+            return
+        if cvv and n in (3, 4) and not self.ctx("postcode", w0, w1, left=6):  # "post code": no card's code
+            self.add(t0, t1, "CVV", 0.9, f"{n} digits after '{cvv}'")
             return
         pw = self.ctx("password", w0, w1, left=8)
         if pw and 4 <= n <= 8:
@@ -853,6 +885,9 @@ class _Finder:
             age_before = self.ctx("age", w0, w1, left=3)
             if v <= 120 and (age_after or (age_before and not timeish)):
                 self.add(t0, t1, "AGE", 0.7, "age in years")
+                return
+            if 2 <= v <= 120 and not timeish and not money and self._age_said(w0, w1):
+                self.add(t0, t1, "AGE", 0.6, "a person is a number, and the clause ends")
                 return
         if timeish:
             return

@@ -527,3 +527,38 @@ def test_a_word_between_or_before_numbers_is_no_code(text):
 def test_a_name_after_its_cue_may_hold_an_apostrophe_but_a_contraction_is_none():
     assert ("PERSON", "d'souza") in found("my surname is d'souza thanks")
     assert not any(v.startswith("it's") for _, v in found("who am i speaking with it's jacqueline turner"))
+
+
+@pytest.mark.parametrize("text,age", [
+    ("i'm forty two and i live with my partner", "forty two"),
+    ("she is eighty one", "eighty one"),
+    ("my dad is seventy three and lives alone", "seventy three"),
+    ("my son's nine", "nine"),
+    ("he's 34, works in sales", "34,"),
+    ("my daughter is three now", "three"),
+])
+def test_an_age_said_without_years_old(text, age):
+    """A caller's age said the way people say it went unflagged: only "years old" or "aged" made one."""
+    assert ("AGE", age) in found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "she is five minutes away",  # a unit after the number
+    "i'm six foot two",
+    "my flight is seventy three",  # no person is the number
+    "it's forty two",
+    "i'm one of the managers",
+    "my son's car is nine",
+])
+def test_a_number_a_person_is_not_said_as_an_age_is_none(text):
+    assert not any(c == "AGE" for c, _ in found(text))
+
+
+@pytest.mark.parametrize("text,cat,digits", [
+    ("the last four digits of my card are four four one two", "CREDIT_CARD", "four four one two"),
+    ("the last four digits of my social security number are one two three four", "SSN", "one two three four"),
+])
+def test_the_last_four_digits_named_a_few_words_before(text, cat, digits):
+    """Said with "digits of my card are" between, the cue was out of reach and the digits were missed;
+    a social security number's "security number" made its last four a card's security code."""
+    assert (cat, digits) in found(text)
