@@ -56,6 +56,9 @@ class StreetForms:
     def free(self, k: int) -> bool: ...
     def house(self, k: int) -> int: ...
     def postcode(self, k: int) -> int: ...
+    def town(self, k: int, after_postcode: bool) -> int: ...
+    def name_word(self, k: int, first: bool = False) -> bool: ...
+    def _spoken_alnum_postcode(self, k: int) -> int: ...
     def _spoken_digits(self, k: int) -> int: ...
     def _capital_run(self, k: int) -> int: ...
 
@@ -161,6 +164,49 @@ class StreetForms:
             return 0  # "Game 7, 2016 World Series": everyday words and a year; a street's name is a name
         p = self.postcode(e)
         return e if p and p < self.n and self.same(e, p) and self._capital_run(p) > p else 0
+
+    def number_name_town(self, i: int) -> int:
+        """End of a street named with no type word after its house number (0 when none is at ``i``),
+        where a postcode follows, or a town and a postcode: "41 Kingsway, Manchester M19 2AB", "forty
+        one kingsway manchester m nineteen two a b", "nine broadway new york new york one zero zero zero
+        four" (the type is glued into the name, or there is none). The postcode is the evidence, and
+        one no year can be: a British, Canadian or Dutch one, or, said aloud, five digits said one by
+        one ("twenty eight june nineteen seventy eight" is a date; "3 kids, London" no address). Up to
+        three name words, no month among them; the shortest name the evidence follows."""
+        h = self.house(i)
+        if not h or h >= self.n or not self.same(i, h):
+            return 0
+        for e in range(h + 1, min(h + 4, self.n + 1)):
+            k = e - 1
+            if not (self.same(i, k) and self.name_word(k, first=k == h) and self.keys[k] not in self.stop
+                    and not self.num[k] and self.keys[k] not in self.months):
+                return 0
+            if e >= self.n or not self.same(i, e):
+                return 0
+            if self.v.cased and k > h and self._apart(k - 1):
+                return 0  # "41 Kingsway, Manchester": the name ended at the comma
+            if self._yearless_postcode(e):
+                return e
+            t = self.town(e, False) if self.keys[e] not in self.stop else 0  # "in" is a town somewhere
+            if t > e and t < self.n and self.same(i, t) and self._yearless_postcode(t):
+                return e
+        return 0
+
+    def _yearless_postcode(self, k: int) -> bool:
+        """Is a postcode no year can be at ``k``: written, one with letters or of five digits or more;
+        said, a British, Canadian or Dutch one, or five digits said one by one?"""
+        if self.v.cased:
+            p = self.postcode(k)
+            return p > k and any(not ch.isdigit() for ch in "".join(self.cores[k:p]).replace("-", "")) or (
+                p > k and len("".join(ch for ch in "".join(self.cores[k:p]) if ch.isdigit())) >= 5)
+        if self._spoken_alnum_postcode(k) > k:
+            return True
+        e = k  # five words for five digits: said one by one ("one zero zero zero four")
+        while e < self.n and e - k < 5 and self.same(k, e) and self.num[e]:
+            if self._spoken_digits(e) != self.num_end[e] - e:
+                return False
+            e = self.num_end[e]
+        return e - k == 5 and not (e < self.n and self.same(k, e) and self.num[e])  # "one nine three eight one nine ..."
 
     def _town_then_region(self, k: int) -> bool:
         """A town at ``k``, a comma, then a region named with its label: "Chillán, Región de Ñuble",

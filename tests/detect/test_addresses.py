@@ -472,3 +472,27 @@ def test_a_street_whose_name_holds_a_number_then_the_house_number_and_postcode()
 ])
 def test_mexicos_circunvalacion_and_ampliacion_open_a_street(address):
     assert address in addresses(f"Send it to {address}. please")
+
+
+@pytest.mark.parametrize("text,address", [
+    ("I live at 41 Kingsway, Manchester M19 2AB", "41 Kingsway, Manchester M19 2AB"),
+    ("my old address was flat three forty one kingsway manchester m nineteen two a b",
+     "flat three forty one kingsway manchester m nineteen two a b"),
+    ("we're at nine broadway new york new york one zero zero zero four",
+     "nine broadway new york new york one zero zero zero four"),
+])
+def test_a_street_named_without_a_type_word_before_a_town_and_postcode_is_one_address(text, address):
+    """"Kingsway", "Broadway": the type is glued into the name, and the house number (and the flat)
+    went unflagged beside a town and a postcode."""
+    assert address in addresses(text)
+
+
+@pytest.mark.parametrize("text", [
+    "he died on twenty eight june nineteen seventy eight at bournemouth",  # a date and a town
+    "and won two stanley cups in one nine three eight one nine three nine",  # years said digit by digit
+    "born 12 March 1987 in Leeds",
+    "I bought 2 tickets Manchester M1 2AB",
+    "we sold 3 units, London W1",
+])
+def test_a_number_and_a_word_before_a_town_are_no_street_without_a_postcode_no_year_can_be(text):
+    assert addresses(text) == []
