@@ -30,7 +30,7 @@ import functools
 from collections.abc import Callable
 
 from redactdesk.detect.sources import DetectDoc, Hit
-from redactdesk.lang.lexicon import Lexicon, context_words
+from redactdesk.lang.lexicon import Lexicon, context_words, word_list
 
 SOURCE = "patterns"
 MAX_WORDS = 3  # "bank of new york" is longer, but a longer walk mostly runs into the rest of the sentence
@@ -48,7 +48,6 @@ def _walk_stops(lex: Lexicon) -> frozenset[str]:
     """Words that end an employer said after its cue: when ("a shift at kroger tonight") and what is
     said next ("my manager at walmart said no": the lexicon's ``name_tail_verbs``)."""
     from redactdesk.detect.relative_dates import day_words
-    from redactdesk.lang.lexicon import word_list
 
     return (frozenset(word_list(lex, "employer_stop_words")) | frozenset(word_list(lex, "name_tail_verbs"))
             | day_words(lex) | frozenset(lex.weekdays))
@@ -75,6 +74,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     # written text: a comma, a clause's end or a line's ends the name ("works at Boeing, he's been ...")
     ends = [c or e for c, e in zip(view.comma_after, view.stop_after, strict=True)]
     walk_stops = _walk_stops(lex)
+    articles = frozenset(word_list(lex, "employer_articles")) or frozenset({"the"})
 
     def name_word(k: int) -> bool:
         w = lower[k]
@@ -94,8 +94,8 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
         for ph in lex.hot(key):
             for w in doc.occurrences(ph):
                 a = w + len(ph)
-                if a < len(lower) and lower[a] == "the" and a + 1 < len(lower) and a + 1 not in starts:
-                    a += 1  # "work for the bbc"
+                if a < len(lower) and lower[a] in articles and a + 1 < len(lower) and a + 1 not in starts:
+                    a += 1  # "work for the bbc", "trabajo en el corte inglés"
                 b = a
                 capital = cased and doc.words[a][:1].isupper()
                 while b < len(lower) and b - a < MAX_WORDS and name_word(b) and (b == a or b not in starts) and (

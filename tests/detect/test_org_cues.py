@@ -91,3 +91,9 @@ def test_a_county_named_is_a_place():
     text = "my mom's side of the family is all from County Cork."
     got = {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}
     assert ("County Cork", "LOCATION") in got, got
+
+
+def test_a_spanish_article_after_the_employer_cue_opens_no_name_and_ends_none():
+    """"trabajo para la caixa": the article stopped the walk, and the employer went unflagged."""
+    assert _cue_orgs("trabajo para la caixa desde marzo", "es") == ["caixa"]
+    assert "caixa" in orgs("trabajo para la caixa desde marzo", "es")
