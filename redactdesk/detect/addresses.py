@@ -278,6 +278,8 @@ class _Addresses(StreetForms):
         if i < 2:
             return None
         start = i - 1
+        if i >= 3 and re.fullmatch(r"[A-Za-z]", self.cores[start] or "-") and self.num[start - 1]:
+            start -= 1  # the flat's letter: "apartment five b | two twenty west end avenue"
         norm = self.doc.norm
         t = norm.token_of_word(start) if norm is not None and self.num[start] else None
         if t is not None:

@@ -496,3 +496,10 @@ def test_a_street_named_without_a_type_word_before_a_town_and_postcode_is_one_ad
 ])
 def test_a_number_and_a_word_before_a_town_are_no_street_without_a_postcode_no_year_can_be(text):
     assert addresses(text) == []
+
+
+def test_a_flat_with_its_letter_said_before_the_street_joins_the_address():
+    """"apartment five b": the letter stood between the flat's number and the house number, and the
+    flat went unflagged."""
+    assert addresses("send it to apartment five b two twenty west end avenue") == [
+        "apartment five b two twenty west end avenue"]
