@@ -334,10 +334,17 @@ class _Names:
         return tok.kind == NUM and tok.text.isdigit() and 1 <= int(tok.text) <= 31
 
     def _double_barrelled(self, i: int) -> bool:
-        """Is word ``i`` two capitalised surnames of the lists joined by a hyphen ("Curtis-Woods")?"""
-        parts = strip_word(self.doc.words[i]).split("-")
-        return len(parts) == 2 and all(p[:1].isupper() and p[1:].islower() and self.nl.is_last(fold_key(p))
-                                       for p in parts)
+        """Is word ``i`` two capitalised surnames of the lists joined by a hyphen ("Curtis-Woods"), or
+        two first names ("Ava-Grace", "Mary-Kate"), and no listed place ("Winston-Salem")?"""
+        from redactdesk.detect.places import load_places
+
+        word = strip_word(self.doc.words[i])
+        parts = word.split("-")
+        if len(parts) != 2 or not all(p[:1].isupper() and p[1:].islower() for p in parts):
+            return False
+        keys = [fold_key(p) for p in parts]
+        return (all(self.nl.is_last(k) for k in keys) or all(self.nl.is_first(k) for k in keys)) and (
+            load_places().get(fold_key(word)) is None)
 
     def strong_part(self, i: int) -> bool:
         """A word that is a name on its own evidence: a non-everyday name, or an everyday-word

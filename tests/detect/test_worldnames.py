@@ -154,3 +154,14 @@ def test_a_double_barrelled_surname_or_a_capitalised_name_after_a_title_is_a_per
 
 def test_hyphenated_words_that_are_no_two_surnames_are_no_person():
     assert names("A well-known Anglo-Saxon custom.") == []
+
+
+@pytest.mark.parametrize("text,name", [("We adopted twins, Ava-Grace and Liam-James, in 2019.", "Ava-Grace"),
+                                       ("Mary-Kate called yesterday.", "Mary-Kate")])
+def test_two_first_names_joined_by_a_hyphen_are_a_person(text, name):
+    """"Ava-Grace" was only a weak name-list hit, and with no tagger beside it, unflagged."""
+    assert any(name == t.rstrip(",.") and strong for t, strong in names(text)), names(text)
+
+
+def test_two_names_joined_by_a_hyphen_that_are_a_listed_place_are_no_person():
+    assert not any("Winston-Salem" in t for t, _ in names("I drove to Winston-Salem."))
