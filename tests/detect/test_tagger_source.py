@@ -498,3 +498,9 @@ def test_said_aloud_a_leading_at_stays_only_where_a_handle_may_follow(text, lead
 def test_a_place_said_after_at_is_flagged_without_the_at():
     found = [t for t, _ in _spans("we had dinner at nando's last night")]
     assert "nando's" in found and not any(t.startswith("at ") for t in found), found
+
+
+def test_chat_words_after_a_first_name_are_no_surname():
+    """"yo marcus whats up" gave the person "marcus whats": chat's "whats" read as a surname of no list."""
+    found = [t for t, _ in _spans("yo marcus whats up")]
+    assert "marcus" in found and not any("whats" in t for t in found), found
