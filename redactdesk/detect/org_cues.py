@@ -97,7 +97,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                 if a < len(lower) and lower[a] in articles and a + 1 < len(lower) and a + 1 not in starts:
                     a += 1  # "work for the bbc", "trabajo en el corte inglés"
                 b = a
-                capital = cased and doc.words[a][:1].isupper()
+                capital = cased and a < len(lower) and doc.words[a][:1].isupper()
                 while b < len(lower) and b - a < MAX_WORDS and name_word(b) and (b == a or b not in starts) and (
                         b == a or not capital or doc.words[b][:1].isupper()):
                     b += 1  # in writing a capitalised name ends at the first small word ("Chick-fil-A lets gooo")

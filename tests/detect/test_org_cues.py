@@ -97,3 +97,10 @@ def test_a_spanish_article_after_the_employer_cue_opens_no_name_and_ends_none():
     """"trabajo para la caixa": the article stopped the walk, and the employer went unflagged."""
     assert _cue_orgs("trabajo para la caixa desde marzo", "es") == ["caixa"]
     assert "caixa" in orgs("trabajo para la caixa desde marzo", "es")
+
+
+@pytest.mark.parametrize("text", ["My brother Tom works at", "Since 2010 Maria Lopez has worked for"])
+def test_a_cue_that_ends_the_text_names_no_employer_and_breaks_nothing(text):
+    """Written text that ends on its employer cue raised IndexError (the walk read the word after it)."""
+    assert _cue_orgs(text) == []
+    assert orgs(text) == []
