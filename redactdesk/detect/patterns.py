@@ -40,7 +40,7 @@ from redactdesk.detect.written_dates import is_written_date
 from redactdesk.detect.written_phones import grouped_as_phone
 from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.digits import CURRENCY_SIGNS
-from redactdesk.lang.lexicon import context_words, word_list
+from redactdesk.lang.lexicon import Lexicon, context_words, word_list
 
 SOURCE = "patterns"
 MAX_VALUE_PIECES = 24  # digits and letters of a value said one at a time (a passport: 9, a password: more)
@@ -142,6 +142,13 @@ def written_code(seg: Sequence[NToken], named: bool = False) -> bool:
     # after a word naming a reference, a number and letters is the reference whatever it looks like
     # ("licence plate WX 4521C", "policy 88213B")
     return len(text) >= (5 if named else 7) and (named or not _NUMBER_AND_UNIT.fullmatch(text))
+
+
+@functools.lru_cache(maxsize=4)
+def _said_symbols(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
+    """The symbols a password or user name says (the lexicon's ``said_symbols``: "exclamation mark"):
+    no hotwords, so no frame word of any item ("Mark" stays a name)."""
+    return tuple(tuple(str(p).lower().split()) for p in lex.raw.get("said_symbols") or ())
 
 
 class _Finder:
@@ -511,12 +518,20 @@ class _Finder:
             k += 1
             skipped += 1
         start = k
-        # everyday words with a number after them open a value: "skywalker ninety nine" (one word for a
-        # user name), "blue sky forty two" (up to three for a password)
-        words_then_number = start
-        most = 3 if cat == "PASSWORD" else 1 if cat == "USERNAME" else 0
-        while (words_then_number < len(toks) and words_then_number - start < most
-               and toks[words_then_number].kind == WORD and toks[words_then_number].text not in stop):
+        # the symbols said inside a user name or password join its words: "sunny underscore days"
+        joiners = {ph[0] for ph in (*self.lex.underscore, *self.lex.dot, *self.lex.dash) if len(ph) == 1}
+
+        def joined(i: int) -> bool:  # a joiner between two pieces of the value
+            return (toks[i].kind == WORD and toks[i].text in joiners and i > start and i + 1 < len(toks)
+                    and toks[i + 1].text not in stop and toks[i + 1].kind in (WORD, NUM, ALNUM, LETTER))
+
+        # everyday words with a number after them open a value: "skywalker ninety nine", "sunny days
+        # ninety" (up to two words for a user name), "blue sky forty two" (up to three for a password)
+        words_then_number, said = start, 0
+        most = 3 if cat == "PASSWORD" else 2 if cat == "USERNAME" else 0
+        while words_then_number < len(toks) and toks[words_then_number].kind == WORD and (
+                joined(words_then_number) or (said < most and toks[words_then_number].text not in stop)):
+            said += not joined(words_then_number)
             words_then_number += 1
         if not (words_then_number < len(toks) and toks[words_then_number].kind in (NUM, ALNUM)):
             words_then_number = start
@@ -530,20 +545,34 @@ class _Finder:
                 k += 1
                 pieces += 1
                 continue
+            if joined(k) and cat != "PASSPORT":
+                k += 1
+                pieces += 1
+                continue
+            symbol = next((ph for ph in _said_symbols(self.lex) if k > start and tuple(
+                tk2.text for tk2 in toks[k:k + len(ph)]) == ph), None) if cat != "PASSPORT" else None
+            if symbol:  # "tiger one two three exclamation mark": the symbol said is part of the value
+                k += len(symbol)
+                pieces += 1
+                continue
+            after_joiner = k > start and toks[k - 1].kind == WORD and toks[k - 1].text in joiners
             if (
                 tk.kind == WORD
                 and tk.text not in stop
-                and (tk.text not in common or k < words_then_number)
+                and (tk.text not in common or k < words_then_number or after_joiner)
                 and not any(tk.text == p[0] for p in self.lex.hot(cat.lower()))
             ):
-                if k > start and toks[k - 1].kind == WORD and cat != "PASSWORD":
-                    break  # one free word for a user name ("mrbigchef"), more only if spelled
+                if k > start and toks[k - 1].kind == WORD and cat != "PASSWORD" and not (
+                        after_joiner or k < words_then_number):
+                    break  # one free word for a user name ("mrbigchef"), more only if spelled or joined
                 k += 1
                 words += 1
                 pieces += 1
                 continue
             break
-        if k > start and self.free(start, k):
+        while k > start and not self.free(start, k):
+            k -= 1  # digits another reading took ("sunny days 90210" as a postcode): the words stay the value
+        if k > start:
             value = [tk for tk in toks[start:k]]
             if cat == "PASSPORT" and not any(tk.kind in (NUM, ALNUM) for tk in value):
                 return

@@ -40,6 +40,14 @@ def test_a_misheard_card_is_the_whole_run_not_a_valid_stretch_of_it():
     # nine digits said one at a time: the value stopped at six
     ("my passport number is five three three one eight two nine four seven", "PASSPORT",
      "five three three one eight two nine four seven"),
+    # two everyday words and a number, or words an underscore or dot said joins: nothing was flagged
+    ("my username is sunny days ninety", "USERNAME", "sunny days ninety"),
+    ("my username is sunny underscore days ninety", "USERNAME", "sunny underscore days ninety"),
+    ("my username is john dot smith and my password is secret", "USERNAME", "john dot smith"),
+    # a symbol said inside a password: "mark" was a person, the symbol unflagged
+    ("my password is tiger one two three exclamation mark", "PASSWORD", "tiger one two three exclamation mark"),
+    # the digits read as something else first (a date): the words before them were left unflagged
+    ("my password is sunny days march 2021", "PASSWORD", "sunny days"),
 ])
 def test_a_value_after_its_name_is_whole_and_stands_alone(text, category, value):
     words = text.split()
