@@ -870,6 +870,12 @@ class _Finder:
                      ("checksum-valid" if is_routing(digits) else "9-digit") + f" routing number after '{rt}'")
             return
 
+        # a phone's extension: "call me back on extension four five two", "ext. 2211"
+        ext = self.ctx("phone_extension", w0, w1, left=2)
+        if ext and 2 <= n <= 6 and not timeish and not money:
+            self.add(t0, t1, "PHONE", 0.75, f"{n}-digit extension after '{ext}'")
+            return
+
         # phone numbers (region-aware, phonenumbers)
         if 7 <= n <= 15 and not timeish:
             phone_ctx = self.ctx("phone", w0, w1, left=12)

@@ -570,3 +570,16 @@ def test_the_last_four_digits_named_a_few_words_before(text, cat, digits):
     """Said with "digits of my card are" between, the cue was out of reach and the digits were missed;
     a social security number's "security number" made its last four a card's security code."""
     assert (cat, digits) in found(text)
+
+
+@pytest.mark.parametrize("text,digits", [
+    ("you can call me back on extension four five two", "four five two"),
+    ("call 020 7946 0958 ext. 2211", "2211"),
+])
+def test_a_phone_extension_is_part_of_the_phone(text, digits):
+    """An extension said after its name was left unflagged: it reaches one person at a firm."""
+    assert ("PHONE", digits) in found(text)
+
+
+def test_an_extension_that_is_no_phone_has_no_number_after_it():
+    assert not any(c == "PHONE" for c, _ in found("the extension cord is 12 feet long"))
