@@ -571,7 +571,7 @@ class _Finder:
                 continue
             break
         while k > start and not self.free(start, k):
-            k -= 1  # digits another reading took ("sunny days 90210" as a postcode): the words stay the value
+            k -= 1  # digits another reading took ("sunny days march 2021": a date): the words stay the value
         if k > start:
             value = [tk for tk in toks[start:k]]
             if cat == "PASSPORT" and not any(tk.kind in (NUM, ALNUM) for tk in value):
