@@ -197,8 +197,8 @@ class StreetForms:
         said, a British, Canadian or Dutch one, or five digits said one by one?"""
         if self.v.cased:
             p = self.postcode(k)
-            return p > k and any(not ch.isdigit() for ch in "".join(self.cores[k:p]).replace("-", "")) or (
-                p > k and len("".join(ch for ch in "".join(self.cores[k:p]) if ch.isdigit())) >= 5)
+            text = "".join(self.cores[k:p]).replace("-", "")
+            return p > k and (not text.isdigit() or len(text) >= 5)
         if self._spoken_alnum_postcode(k) > k:
             return True
         e = k  # five words for five digits: said one by one ("one zero zero zero four")

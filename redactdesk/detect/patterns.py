@@ -529,9 +529,11 @@ class _Finder:
         # ninety" (up to two words for a user name), "blue sky forty two" (up to three for a password)
         words_then_number, said = start, 0
         most = 3 if cat == "PASSWORD" else 2 if cat == "USERNAME" else 0
-        while words_then_number < len(toks) and toks[words_then_number].kind == WORD and (
-                joined(words_then_number) or (said < most and toks[words_then_number].text not in stop)):
-            said += not joined(words_then_number)
+        while words_then_number < len(toks) and toks[words_then_number].kind == WORD:
+            if not joined(words_then_number):
+                if said >= most or toks[words_then_number].text in stop:
+                    break
+                said += 1
             words_then_number += 1
         if not (words_then_number < len(toks) and toks[words_then_number].kind in (NUM, ALNUM)):
             words_then_number = start
@@ -549,8 +551,8 @@ class _Finder:
                 k += 1
                 pieces += 1
                 continue
-            symbol = next((ph for ph in _said_symbols(self.lex) if k > start and tuple(
-                tk2.text for tk2 in toks[k:k + len(ph)]) == ph), None) if cat != "PASSPORT" else None
+            symbol = next((ph for ph in _said_symbols(self.lex) if tuple(tk2.text for tk2 in toks[k:k + len(ph)]) == ph),
+                          None) if k > start and cat != "PASSPORT" else None
             if symbol:  # "tiger one two three exclamation mark": the symbol said is part of the value
                 k += len(symbol)
                 pieces += 1
@@ -723,7 +725,9 @@ class _Finder:
         if not subjects or w0 < 1:
             return False
         ends = word_list(lex, "age_clause_ends")
-        if w1 < len(lower) and w1 not in self.doc.breaks and lower[w1] not in ends and not self._stop_after(w1 - 1):
+        view = word_view(self.doc)  # "i'm forty two." / "he's 34, works in sales": punctuation ends it
+        if (w1 < len(lower) and w1 not in self.doc.breaks and lower[w1] not in ends
+                and not (view.stop_after[w1 - 1] or view.comma_after[w1 - 1])):
             return False
         prev = lower[w0 - 1]
         if prev in subjects:  # "i'm", "she's"
@@ -738,10 +742,6 @@ class _Finder:
         if prev not in ("is", "am") or w0 < 2:
             return False
         return lower[w0 - 2] in subjects or my_kin(w0 - 2, lower[w0 - 2])  # "he is", "my dad is"
-
-    def _stop_after(self, w: int) -> bool:
-        """Does written punctuation close word ``w`` ("i'm forty two.")?"""
-        return self.doc.words[w][-1:] in ".,;!?"
 
     def digit_run(self, t0: int, t1: int) -> None:
         """Classify a run of digit tokens (the PIINUM idea of seed 003 plus validation and context)."""

@@ -294,7 +294,7 @@ def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int, wr
 def _after_handle(doc: DetectDoc, w: int) -> bool:
     """Does word ``w`` follow a handle said aloud ("at sportsnation") or a handle cue ("rt", "via")?"""
     lower = doc.lower
-    cues = frozenset(doc.lex.raw.get("handle_cues") or ()) if doc.lex is not None else frozenset()
+    cues = word_list(doc.lex, "handle_cues") if doc.lex is not None else frozenset()
     return (w >= 1 and lower[w - 1] in cues) or (w >= 2 and lower[w - 2] == "at")
 
 

@@ -197,6 +197,8 @@ def month_and_day_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 @functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=256)
 def word_list(lex: Lexicon, key: str) -> frozenset[str]:
-    """A plain word list of the lexicon file (``kin_words``, ``name_tail_words`` ...), read once."""
+    """A plain word list of the lexicon file (``kin_words``, ``name_tail_words`` ...), read once (the
+    detectors ask per hit and per number)."""
     return frozenset(str(w) for w in (lex.raw.get(key) or ()))
