@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
 import pytest
 
 from redactdesk.detect import encoder, tagger
@@ -133,19 +134,40 @@ def test_a_stretch_of_function_words_is_no_name():
 
 def test_a_worker_caps_the_networks_threads():
     """ONNX Runtime ignores OMP_NUM_THREADS: two one-thread Dask workers on two cores each ran a pool
-    of two threads (detect at 2 workers: parallel efficiency 0.60 wall in bench_scale)."""
+    of two threads (detect at 2 workers: parallel efficiency 0.60 wall in bench_scale). Each batch is
+    read on one thread; a capped worker reads one batch at a time."""
     from redactdesk.pipeline.distributed import cap_model_threads
 
     try:
         cap_model_threads(1)
+        assert encoder.load_encoder("en").runners == 1
         assert encoder.load_encoder("en").session.get_session_options().intra_op_num_threads == 1
     finally:
         from redactdesk.asr import faster_whisper_backend
 
         encoder.cap_threads(None)
         faster_whisper_backend.cap_threads(None)
-    assert encoder.load_encoder("en").session.get_session_options().intra_op_num_threads != 1 or \
-        (encoder.os.cpu_count() or 1) == 1
+    assert encoder.load_encoder("en").runners == min(encoder._cores(), encoder.MAX_RUNNERS)
+    assert encoder.load_encoder("en").session.get_session_options().intra_op_num_threads == 1
+
+
+def test_batches_read_side_by_side_give_the_answers_of_one_at_a_time(monkeypatch):
+    """Several batches read at once (one thread each) give every sentence the tags it gets when the
+    batches are read one after another, and each in its own place."""
+    enc = encoder.load_encoder("en")
+    sentences = [s.split() for s in ("my name is john smith and i live in london", "call me at home",
+                                     "The Secretary of State arrived in Paris on Monday",
+                                     "who are the greatest hip hop artists", "maria lopez works at acme corp",
+                                     "book a table for two at nandos in leeds")] * 7
+    monkeypatch.setattr(encoder, "BATCH_PIECES", 40)  # a few sentences a batch: many batches
+    assert len(encoder._batches([len(s) + 2 for s in sentences])) > 4
+    monkeypatch.setattr(enc, "runners", 1)
+    one = enc.word_log_probs(sentences)
+    monkeypatch.setattr(enc, "runners", 3)
+    side = enc.word_log_probs(sentences)
+    for a, b in zip(one, side, strict=True):
+        assert a.shape == b.shape and np.array_equal(a, b)
+    assert np.array_equal(side[0], side[6]) and not np.array_equal(side[0][:3], side[1][:3])
 
 
 def test_what_asr_writes_for_sure_at_the_start_of_a_turn_is_no_name():
