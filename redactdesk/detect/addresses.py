@@ -117,6 +117,8 @@ class _Addresses(StreetForms):
         self.street_lower = word_set("street_lower_words")
         self.street_places = word_set("street_place_prepositions")
         self.buildings = word_set("building_words")
+        self.buildings_before = self.buildings | word_set("building_words_before_street")
+        self.building_joiners = word_set("building_joiners")
         self.after_lower = word_set("street_after_lower")
         self.po = _po_index()
         self.cores = self.v.cores
@@ -289,6 +291,32 @@ class _Addresses(StreetForms):
             u -= 1  # "apartment number five"
         ok = u >= 0 and self.keys[u] in self.units and self.same(u, i) and not self.taken[u] and self.unit(u) == i
         return u if ok else None
+
+    def _flat_and_building_before(self, i: int) -> int:
+        """Where an address starts whose street starts at ``i``: at the flat before a named building
+        before the street ("apartment twelve at the sunrise towers on oak street", "unit five maple
+        house forty two king street", "Flat 4, Rosewood Court, 12 Hill Road"); ``i`` where no flat's
+        number comes before a building. The building alone ("the tower on oak street") is no part."""
+        k = i
+        if k >= 1 and self.keys[k - 1] in self.building_joiners and self.free(k - 1) and self.same(k - 1, i):
+            k -= 1
+        e = k  # the building's words end here
+        if e < 2 or not self.free(e - 1) or self.keys[e - 1] not in self.buildings_before or not self.same(e - 1, i):
+            return i
+        b = e - 1
+        while b > 0 and e - b < 4 and self.same(b - 1, e - 1) and self.name_word(b - 1, True) and not (
+                self.num[b - 1] or self.keys[b - 1] in self.units or self.keys[b - 1] in self.building_joiners
+                or self.keys[b - 1] == "the"):
+            b -= 1
+        if b == e - 1:
+            return i
+        s = b
+        if s >= 1 and self.keys[s - 1] == "the" and self.free(s - 1):
+            s -= 1
+        if s >= 1 and self.keys[s - 1] in self.building_joiners and self.free(s - 1):
+            s -= 1
+        u = self._unit_word_before(s) if s >= 2 and self.same(s - 1, s) else None
+        return u if u is not None else i
 
     def number_first(self, i: int) -> int:
         e = self.house(i)
@@ -933,6 +961,9 @@ class _Addresses(StreetForms):
             elif not named_only and i >= 1 and self.same(i - 1, i) and self.keys[i - 1] in self.units and (
                     self.unit(i - 1) > i) and not self.taken[i - 1]:
                 i -= 1
+            building = self._flat_and_building_before(i)
+            if building < i:
+                i, named_only = building, False  # a flat's number and its building make it an address
             if named_only and end == e:
                 reason = "street name and street type"
                 score, strong = 0.7, self.v.cased or self.cue_before(i)

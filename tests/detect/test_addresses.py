@@ -503,3 +503,28 @@ def test_a_flat_with_its_letter_said_before_the_street_joins_the_address():
     flat went unflagged."""
     assert addresses("send it to apartment five b two twenty west end avenue") == [
         "apartment five b two twenty west end avenue"]
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("i live in apartment twelve at the sunrise towers on oak street",
+     "apartment twelve at the sunrise towers on oak street"),
+    ("my address is unit five maple house forty two king street", "unit five maple house forty two king street"),
+    ("flat nine in the grange court on the london road", "flat nine in the grange court on the london road"),
+    ("suite four hundred at the empire building on fifth avenue",
+     "suite four hundred at the empire building on fifth avenue"),
+    ("Apartment 3B, Riverside Lofts, 200 Water Street, Boston MA 02110",
+     "Apartment 3B, Riverside Lofts, 200 Water Street, Boston MA 02110"),
+])
+def test_a_flat_in_a_named_building_before_its_street_is_one_address(text, address):
+    """The flat's number was left unflagged beside the street (and the building read as a firm): a
+    caller's "apartment twelve" next to "oak street" narrows the street down to one household."""
+    assert address in addresses(text)
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("the tower on oak street is tall", "oak street"),  # a building word with no name and no flat
+    ("we met at the sunrise towers on oak street", "oak street"),  # a building with no flat before it
+    ("he booked 2 nights at the maple house on king street", "king street"),  # a number that is no flat's
+])
+def test_a_building_with_no_flat_before_it_stays_out_of_the_street(text, address):
+    assert addresses(text) == [address]
