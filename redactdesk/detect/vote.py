@@ -212,6 +212,28 @@ def _one_identifier_inside(spans: list[Span], c: _Candidate) -> Span | None:
     return inside[0]
 
 
+def _grow_over(spans: list[Span], c: _Candidate, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A strong name ``c`` that lost words to a name overlapping one of its ends leaves its ``pieces``
+    (the words no kept span holds) to that name: the winner grows over the piece at ``c``'s end beyond
+    it. Dropped, the piece went unflagged beside the name: the contextual tagger's organisation "kaiser
+    permanente" lost "kaiser" to the name list's and the spaCy tagger's person, and "permanente" was
+    left in the text. A piece no kept name touches stays dropped, as before. Returns the pieces grown over."""
+    grown = []
+    for p, q in pieces:
+        for s in spans:
+            if s.category not in NAME_CATEGORIES or not (s.start_word < c.end and c.start < s.end_word):
+                continue
+            if s.end_word == p and q == c.end:
+                s.end_word = q
+            elif s.start_word == q and p == c.start:
+                s.start_word = p
+            else:
+                continue
+            grown.append((p, q))
+            break
+    return grown
+
+
 def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
     """Keep the best candidate where they overlap (strong evidence first, then category priority, then
     score); a loser keeps its largest stretch not covered by a better span."""
@@ -274,6 +296,9 @@ def resolve_overlaps(candidates: list[_Candidate]) -> list[Span]:
             if not every_piece:
                 proposed = [(a, b) for a, b in pieces if any(a <= x and y <= b for x, y in c.parts)]
                 if not proposed:
+                    if c.strong and c.category in NAME_CATEGORIES:
+                        for p, q in _grow_over(spans, c, pieces):
+                            taken[p:q] = b"\x01" * (q - p)
                     continue
                 pieces = [max(proposed, key=lambda pq: pq[1] - pq[0])]
             elif (inner := _one_identifier_inside(spans, c)) is not None:

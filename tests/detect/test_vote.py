@@ -157,9 +157,34 @@ def test_a_person_or_place_strictly_inside_a_strong_organisation_is_part_of_it()
     src = [A, B, Src("org", frozenset({"ORGANIZATION"}))]
     hits = [h(0, 2, "ORGANIZATION", "org", 0.85, strong=True), h(0, 1, "PERSON", "b", 0.8, strong=True)]
     assert [(s.start_word, s.end_word, s.category) for s in combine(hits, src)] == [(0, 2, "ORGANIZATION")]
-    # side by side, or the person wider, the person stands
+    # side by side, or the person wider, the person stands (and holds the firm's word beyond it:
+    # test_a_strong_name_that_loses_words_to_an_overlapping_name_leaves_the_rest_to_it)
     hits = [h(1, 3, "ORGANIZATION", "org", 0.85, strong=True), h(0, 2, "PERSON", "b", 0.8, strong=True)]
-    assert ("PERSON", 0, 2) in {(s.category, s.start_word, s.end_word) for s in combine(hits, src)}
+    assert [(s.category, s.start_word, s.end_word) for s in combine(hits, src)] == [("PERSON", 0, 3)]
+    hits = [h(2, 4, "ORGANIZATION", "org", 0.85, strong=True), h(0, 2, "PERSON", "b", 0.8, strong=True)]
+    assert [(s.category, s.start_word, s.end_word) for s in combine(hits, src)] == [
+        ("PERSON", 0, 2), ("ORGANIZATION", 2, 4)]
+
+
+def test_a_strong_name_that_loses_words_to_an_overlapping_name_leaves_the_rest_to_it():
+    """"my doctor at kaiser permanente": the contextual tagger's organisation "kaiser permanente" lost
+    "kaiser" to a person two sources agreed on, and "permanente" was left unflagged beside it."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    src = [A, B, Src("org", frozenset({"ORGANIZATION"}))]
+    hits = [h(3, 5, "ORGANIZATION", "org", 0.8, strong=True), h(2, 4, "PERSON", "a", 0.8, strong=True),
+            h(3, 4, "PERSON", "b", 0.6)]
+    assert [(s.category, s.start_word, s.end_word) for s in combine(hits, src)] == [("PERSON", 2, 5)]
+    # the loser's words before the winner, too; a loser that is no strong hit leaves nothing
+    hits = [h(0, 3, "ORGANIZATION", "org", 0.8, strong=True), h(2, 4, "PERSON", "a", 0.8, strong=True),
+            h(2, 4, "PERSON", "b", 0.6)]
+    assert [(s.category, s.start_word, s.end_word) for s in combine(hits, src)] == [("PERSON", 0, 4)]
+    hits = [h(3, 5, "ORGANIZATION", "org", 0.5), h(3, 5, "ORGANIZATION", "a", 0.5),
+            h(2, 4, "PERSON", "a", 0.8, strong=True)]
+    assert [(s.category, s.start_word, s.end_word) for s in combine(hits, src)] == [("PERSON", 2, 4)]
+    text = "my doctor at kaiser permanente said it's fine"
+    (spans,) = detect_texts([text], "en")
+    assert any(text[s["start"]:s["end"]].endswith("kaiser permanente") for s in spans), spans
 
 
 def test_a_name_strictly_inside_a_strong_name_of_another_kind_is_part_of_it():
