@@ -233,15 +233,26 @@ def _drop_misheard_discourse(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     return out
 
 
+_KIN_NO_NAME = frozenset({"PERSON", "ORGANIZATION", "LOCATION"})
+
+
 def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A PERSON of kin words only ("call mom", "mom 's phone", "tell grandma") names no one: what
     someone is to the speaker is no identifier (SLURP labels it ``relation``). "Uncle Bob" keeps its
-    name. The words: the lexicon's ``kin_words``."""
+    name. Nor is it a firm or a place ("my mother's name is ...": the contextual tagger's
+    organisation). The words: the lexicon's ``kin_words``."""
     kin = word_list(doc.lex, "kin_words") if doc.lex else frozenset()
     if not kin:
         return spans
-    return [s for s in spans if s.category != "PERSON" or not all(
-        without_possessive(w) in kin for w in doc.lower[s.start_word:s.end_word] if w not in POSSESSIVE_WORDS)]
+    owners = word_list(doc.lex, "age_kin_owners") | word_list(doc.lex, "kin_owners")  # "my mother's"
+
+    def kin_only(s: Span) -> bool:
+        words = doc.lower[s.start_word:s.end_word]
+        if len(words) > 1 and words[0] in owners:
+            words = words[1:]
+        return all(without_possessive(w) in kin for w in words if w not in POSSESSIVE_WORDS)
+
+    return [s for s in spans if s.category not in _KIN_NO_NAME or not kin_only(s)]
 
 
 

@@ -38,3 +38,33 @@ def test_a_kin_person_from_a_source_is_dropped_whatever_the_batch(monkeypatch):
     monkeypatch.setattr(pipeline, "resolve_sources", lambda sources: [(Fake(), {})])
     doc = DetectDoc.from_words("send a message to mom 's phone".split(), "en")
     assert detect_docs([doc]) == [[]]
+
+
+@pytest.mark.parametrize(("words", "start", "end", "category"), [
+    ("my mother's name is mary elizabeth johnson", 0, 2, "ORGANIZATION"),  # the contextual tagger's firm
+    ("call my brother now", 1, 3, "PERSON"),
+    ("we went to my grandma 's", 3, 6, "LOCATION"),
+])
+def test_an_owner_and_a_kin_word_are_no_name_of_any_kind(monkeypatch, words, start, end, category):
+    """"my mother's" is what someone is to the speaker, whatever kind of name a source calls it."""
+    from redactdesk.detect import pipeline
+    from redactdesk.detect.sources import Hit
+
+    class Fake:
+        name = "fake"
+        categories = frozenset({category})
+        trusted = frozenset({category})
+        defaults: dict = {}
+
+        def validate(self, params):
+            return {}
+
+        def apply(self, docs, params):
+            return [[Hit(start, end, category, 0.9, "fake", "test", True)] for _ in docs]
+
+    monkeypatch.setattr(pipeline, "resolve_sources", lambda sources: [(Fake(), {})])
+    assert detect_docs([DetectDoc.from_words(words.split(), "en")]) == [[]]
+    # an owner before a name that is no kin word keeps it: "my Tesco" is a firm
+    doc = DetectDoc.from_words("i shop at my tesco".split(), "en")
+    monkeypatch.setattr(Fake, "apply", lambda self, docs, params: [[Hit(3, 5, category, 0.9, "fake", "t", True)]])
+    assert len(detect_docs([doc])[0]) == 1
