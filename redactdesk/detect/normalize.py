@@ -273,6 +273,18 @@ def _ordinal_text(value: int, lang: str) -> str:
     return str(value)
 
 
+def _hundreds_then_digits(covered: list[_Piece], after: list[_Piece], lex: Lexicon) -> bool:
+    """Is ``covered`` a digit, "hundred" and a digit ("eight hundred five") that three or more digits
+    said one by one follow? Then the hundreds are a group of their own and the last digit the first
+    of the run: a phone's "eight hundred" (800), not 805. Said alone ("room two hundred five") the
+    number stays whole."""
+    singles = SINGLE_DIGIT_WORDS.get(lex.language, frozenset())
+    hundred = {"en": "hundred"}.get(lex.language)
+    return (hundred is not None and len(covered) == 3 and covered[1].text == hundred
+            and covered[0].text in singles and covered[2].text in singles
+            and len(after) == 3 and all(p.text in singles or (p.kind == NUM and len(p.text) == 1) for p in after))
+
+
 def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Number words -> NUM pieces (text2num), keeping the word ranges they cover."""
     if not pieces:
@@ -299,6 +311,11 @@ def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
             out.extend(covered)  # decimals are amounts, not identifiers
         elif len(covered) == 1 and covered[0].text in _PLURAL_SCALES:
             out.extend(covered)  # "visited by millions", "miles de personas": a crowd, no number
+        elif _hundreds_then_digits(covered, pieces[o.end:o.end + 3], lex):
+            # "eight hundred five five five zero one nine nine": a toll-free 800 said as hundreds, then
+            # the number digit by digit — no 805
+            out.append(_Piece(str(int(value) // 100 * 100), NUM, covered[0].w0, covered[1].w1))
+            out.append(_Piece(str(int(value) % 100), NUM, covered[2].w0, covered[2].w1))
         else:
             text = o.text if (o.text.isdigit() and not o.is_ordinal) else str(int(value))
             out.append(

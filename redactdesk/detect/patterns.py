@@ -743,6 +743,27 @@ class _Finder:
             return False
         return lower[w0 - 2] in subjects or my_kin(w0 - 2, lower[w0 - 2])  # "he is", "my dad is"
 
+    def _extension_joins_its_phone(self, w0: int, ext_words: int) -> None:
+        """The extension just added (its digits from word ``w0``) and a phone number ending right
+        before its name ("... five zero one nine nine extension twelve", "020 7946 0958 ext. 2211") are
+        one phone: two items, the name between them left out, read as two numbers in the revised
+        text."""
+        ext_hit = self.hits[-1]
+        e = w0 - ext_words
+        if e < 1 or any(self.doc.lower[k] not in self.lex.stop_words and not self._ext_name_word(k)
+                        for k in range(e, w0)):
+            return
+        for k, h in enumerate(self.hits[:-1]):  # digits read as a reference before an extension are a phone's
+            if h.category in ("PHONE", "GENERIC_ID") and h.end_word == e:
+                self.hits[k] = Hit(h.start_word, ext_hit.end_word, "PHONE", max(h.score, ext_hit.score), SOURCE,
+                                   h.reason + " with its extension", h.strong)
+                self.hits.pop()
+                return
+
+    def _ext_name_word(self, k: int) -> bool:
+        word = self.doc.lower[k].strip(".,:;")
+        return any(word == ph[0] for ph in self.lex.hot("phone_extension"))
+
     def digit_run(self, t0: int, t1: int) -> None:
         """Classify a run of digit tokens (the PIINUM idea of seed 003 plus validation and context)."""
         if t1 <= t0:
@@ -874,6 +895,7 @@ class _Finder:
         ext = self.ctx("phone_extension", w0, w1, left=2)
         if ext and 2 <= n <= 6 and not timeish and not money:
             self.add(t0, t1, "PHONE", 0.75, f"{n}-digit extension after '{ext}'")
+            self._extension_joins_its_phone(w0, len(ext.split()))
             return
 
         # phone numbers (region-aware, phonenumbers)

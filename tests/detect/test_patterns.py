@@ -578,7 +578,44 @@ def test_the_last_four_digits_named_a_few_words_before(text, cat, digits):
 ])
 def test_a_phone_extension_is_part_of_the_phone(text, digits):
     """An extension said after its name was left unflagged: it reaches one person at a firm."""
-    assert ("PHONE", digits) in found(text)
+    assert any(c == "PHONE" and t.endswith(digits) for c, t in found(text))
+
+
+@pytest.mark.parametrize("text,phone", [
+    ("my phone number is two one two five five five zero one nine nine extension twelve",
+     "two one two five five five zero one nine nine extension twelve"),
+    ("you can reach me at my work number which is eight hundred five five five zero one nine nine extension "
+     "twelve", "eight hundred five five five zero one nine nine extension twelve"),
+    ("call 020 7946 0958 ext. 2211", "020 7946 0958 ext. 2211"),
+    ("my number is 212 555 0199, extension 45", "212 555 0199, extension 45"),
+])
+def test_a_phone_and_its_extension_are_one_phone(text, phone):
+    """Two items, the extension's name between them left out, read as two phones in the revised text."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    (spans,) = detect_texts([text], "en")
+    assert [text[s["start"]:s["end"]] for s in spans if s["category"] == "PHONE"] == [phone]
+
+
+@pytest.mark.parametrize("text,phone", [
+    ("my work number is eight hundred five five five zero one nine nine",
+     "eight hundred five five five zero one nine nine"),
+    ("call one eight hundred five five five zero one nine nine", "one eight hundred five five five zero one nine nine"),
+])
+def test_a_toll_free_eight_hundred_said_as_hundreds_is_a_phone(text, phone):
+    """"eight hundred five" was read as 805: nine digits, a reference, no phone."""
+    assert ("PHONE", phone) in found(text)
+
+
+@pytest.mark.parametrize("text,value", [
+    ("i'm in room two hundred five", "205"),  # said alone, the number stays whole
+    ("it was two hundred five six years ago", "205"),  # two digits after: no run said one by one
+])
+def test_hundreds_and_a_digit_stay_one_number_outside_a_digit_run(text, value):
+    from redactdesk.detect.normalize import NUM
+
+    doc = DetectDoc.from_words(text.split(), "en")
+    assert value in [t.text for t in doc.norm.tokens if t.kind == NUM]
 
 
 def test_an_extension_that_is_no_phone_has_no_number_after_it():
