@@ -119,6 +119,7 @@ class _Addresses(StreetForms):
         self.buildings = word_set("building_words")
         self.buildings_before = self.buildings | word_set("building_words_before_street")
         self.building_joiners = word_set("building_joiners")
+        self.said_dashes = frozenset(ph[0] for ph in doc.lex.dash if len(ph) == 1) if doc.lex else frozenset()
         self.after_lower = word_set("street_after_lower")
         self.po = _po_index()
         self.cores = self.v.cores
@@ -429,8 +430,8 @@ class _Addresses(StreetForms):
                 break
         if k == i + 1 or (self.v.cased and not any(self.v.cap[x] or self.num[x] for x in range(i + 1, k))):
             return 0
-        if not any(len(self.keys[x]) >= 2 for x in range(i + 1, k)):
-            return 0  # "R S eighty nine oh one" is a reference said in letters, no "Rua S"
+        if not any(len(self.keys[x]) >= 2 and self.keys[x] not in self.said_dashes for x in range(i + 1, k)):
+            return 0  # "R S eighty nine oh one", "C L M dash two zero ...": a reference said in letters, no "Rua S"
         e = self.house_then_postcode(k) if k < self.n and self.same(i, k) else 0
         if not e and self.v.cased and k < self.n and self.same(i, k):
             e = self._signed_house(k)  # "Diag. Alvear N° 547", "Av. Posadas N° 2693"

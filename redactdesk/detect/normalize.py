@@ -511,14 +511,14 @@ _ARITHMETIC = frozenset({"minus", "menos"})
 
 def _drop_fillers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Drop hesitations inside digit or letter runs ("4111 um 1111"), and a dash said between digit
-    groups ("one two three dash four five dash six seven eight nine"): the run is one number, the
-    item covers the dashes."""
+    groups ("one two three dash four five dash six seven eight nine") or between letters and digits
+    ("c l m dash two zero two four"): the run is one number or reference, the item covers the dashes."""
     dashes = {ph[0] for ph in lex.dash if len(ph) == 1} - _ARITHMETIC  # "five minus two" is a sum
     out: list[_Piece] = []
     for k, p in enumerate(pieces):
-        if p.kind == WORD and p.text in dashes and out and out[-1].kind == NUM and k + 1 < len(pieces) and (
-                pieces[k + 1].kind == NUM):
-            continue
+        if p.kind == WORD and p.text in dashes and out and out[-1].kind in (NUM, LETTER) and k + 1 < len(pieces) and (
+                pieces[k + 1].kind in (NUM, LETTER)) and NUM in (out[-1].kind, pieces[k + 1].kind):
+            continue  # and between letters and digits: "c l m dash two zero two four", a reference
         if p.kind == WORD and p.text in lex.fillers and out:
             nxt = next((q for q in pieces[k + 1 :] if not (q.kind == WORD and q.text in lex.fillers)), None)
             if nxt is not None and out[-1].kind in (NUM, LETTER, ALNUM) and nxt.kind == out[-1].kind:

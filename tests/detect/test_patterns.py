@@ -620,3 +620,22 @@ def test_hundreds_and_a_digit_stay_one_number_outside_a_digit_run(text, value):
 
 def test_an_extension_that_is_no_phone_has_no_number_after_it():
     assert not any(c == "PHONE" for c, _ in found("the extension cord is 12 feet long"))
+
+
+@pytest.mark.parametrize("text,reference", [
+    ("the claim number is c l m dash two zero two four dash zero zero eight eight",
+     "c l m dash two zero two four dash zero zero eight eight"),
+    ("my reference is a b c dash one two three four", "a b c dash one two three four"),
+])
+def test_a_reference_of_letters_a_dash_and_digits_is_one_item(text, reference):
+    """Said with a dash between its letters and digits, a reference was a street ("c" read as calle)
+    or two pieces with the dash left out between them."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    (spans,) = detect_texts([text], "en")
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in spans] == [(reference, "GENERIC_ID")]
+
+
+@pytest.mark.parametrize("text", ["her name is mary dash kate", "the score was five dash two"])
+def test_a_dash_between_words_or_a_sum_joins_no_reference(text):
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
