@@ -105,6 +105,9 @@ class _Run:
     numbers: bool
 
 
+# a user name's shape, after a weak cue only ("logged in as user jdoe_88"): letters and an underscore,
+# or letters and digits, in one word ("jdoe_88", "mike.t_92", "gamer4life"); no plain word, no number
+_HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a-z0-9]+)*_?")
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
 
@@ -500,6 +503,13 @@ class _Finder:
             for ph in self.lex.hot(key):
                 for w in doc.occurrences(ph):
                     self._value_after(w + len(ph), cat, score, " ".join(ph))
+        for ph in self.lex.hot("username_weak"):
+            for w in doc.occurrences(ph):
+                k = w + len(ph)
+                if k < len(doc.words) and _HANDLE_SHAPE.fullmatch(doc.words[k].strip(".,;:!?()\"'").lower()) and (
+                        self._free_words(k, k + 1)):
+                    self.add_words(k, k + 1, "USERNAME", 0.75, f"a user name's shape after '{' '.join(ph)}'",
+                                   strong=True)
 
     def _value_after(self, w: int, cat: str, score: float, hot: str) -> None:
         t = self.norm.token_of_word(w)

@@ -639,3 +639,18 @@ def test_a_reference_of_letters_a_dash_and_digits_is_one_item(text, reference):
 @pytest.mark.parametrize("text", ["her name is mary dash kate", "the score was five dash two"])
 def test_a_dash_between_words_or_a_sum_joins_no_reference(text):
     assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+@pytest.mark.parametrize("text,value", [
+    ("logged in as user jdoe_88 at 03:14", "jdoe_88"),
+    ("user mike.t_92 posted the file", "mike.t_92"),
+])
+def test_a_word_shaped_like_a_user_name_after_user_is_one(text, value):
+    """"logged in as user jdoe_88" left the user name unflagged: "user" was no user name's cue."""
+    assert ("USERNAME", value) in found(text)
+
+
+@pytest.mark.parametrize("text", ["the user said hello", "every user gets 5 licenses", "a user of windows10 machines",
+                                  "user 12 logged in"])
+def test_user_before_a_plain_word_or_a_number_gives_no_user_name(text):
+    assert not any(c == "USERNAME" for c, _ in found(text))
