@@ -291,6 +291,22 @@ def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int, wr
     return a
 
 
+def _one_clause(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> tuple[int, int]:
+    """The tagger's stretch ``[a, b)`` without the pieces at its edges, cut off by a written semicolon
+    or colon, that only frame an item ("Account holder: Chen Wei; IBAN: GB82 ..." gave the person
+    "Chen Wei; IBAN"; "IBAN" is a label). Pieces between names stay: "Maria Lopez; Tom Berg" is
+    covered whole."""
+    cuts = [k + 1 for k in range(a, b - 1) if doc.words[where[k]].rstrip().endswith((";", ":"))
+            and where[k + 1] != where[k]]
+    if not cuts:
+        return a, b
+    frame = context_words(doc.lex) if doc.lex is not None else frozenset()
+    bounds = [a, *cuts, b]
+    pieces = [(p, q) for p, q in zip(bounds, bounds[1:], strict=False)
+              if any(doc.lower[where[k]].strip(";:,.") not in frame for k in range(p, q))]
+    return (pieces[0][0], pieces[-1][1]) if pieces else (a, a)
+
+
 def _after_handle(doc: DetectDoc, w: int) -> bool:
     """Does word ``w`` follow a handle said aloud ("at sportsnation") or a handle cue ("rt", "via")?"""
     lower = doc.lower
@@ -575,6 +591,7 @@ class TaggerSource:
                 spelled = docs[i].spelling_words()
                 for a, b, cat, prob in _within_sentences(docs[i], where, spans):
                     a, b = trim_function_words(words, a, b, lang)
+                    a, b = _one_clause(docs[i], where, a, b)
                     a = _without_lead_words(docs[i], where, a, b, _written(docs[i]))
                     a = _without_name_cue(docs[i], where, a, b)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):

@@ -186,3 +186,15 @@ def test_what_asr_writes_for_sure_at_the_start_of_a_turn_is_no_name():
         "G is in George. A is in Adam."]
     assert people("What is your name? Cher.", breaks=[4]) == ["Cher."]
     assert people("I'd like to play some Cher songs") == ["Cher"]
+
+
+def test_a_name_stops_at_a_semicolon_before_a_label():
+    """"Account holder: Chen Wei; IBAN: ...": the person ran on over the semicolon into the label."""
+    text = "Account holder: Chen Wei; IBAN: GB82 WEST 1234 5698 7654 32"
+    (spans,) = detect_texts([text], "en")
+    people = [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
+    assert people == ["Chen Wei"]
+    text = "Contacts: Xiu Ling; Bao Zhu"  # names either side of it: both covered
+    (spans,) = detect_texts([text], "en")
+    covered = {i for s in spans for i in range(s["start"], s["end"])}
+    assert all(i in covered for i in range(text.index("Xiu"), len(text)) if text[i].isalpha())
