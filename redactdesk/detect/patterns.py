@@ -108,6 +108,7 @@ class _Run:
 # a user name's shape, after a weak cue only ("logged in as user jdoe_88"): letters and an underscore,
 # or letters and digits, in one word ("jdoe_88", "mike.t_92", "gamer4life"); no plain word, no number
 _HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a-z0-9]+)*_?")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")  # "11,000", "1,250,000": a quantity as English writes it
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
 
@@ -967,6 +968,8 @@ class _Finder:
         if n >= 9:
             self.add(t0, t1, "GENERIC_ID", 0.7, f"{n}-digit run (9+ digits are always flagged)")
             return
+        if w1 - w0 == 1 and _THOUSANDS.fullmatch(self.doc.words[w0].strip(".,;:!?()")):
+            return  # "will cut 11,000 jobs": a quantity written in thousands, no reference
         if n >= int(self.p["min_bare_run"]):
             self.add(t0, t1, "GENERIC_ID", 0.45, f"{n}-digit run without context")
 

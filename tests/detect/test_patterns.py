@@ -654,3 +654,12 @@ def test_a_word_shaped_like_a_user_name_after_user_is_one(text, value):
                                   "user 12 logged in"])
 def test_user_before_a_plain_word_or_a_number_gives_no_user_name(text):
     assert not any(c == "USERNAME" for c, _ in found(text))
+
+
+@pytest.mark.parametrize("text", ["Vodafone will cut 11,000 jobs.", "Sales rose to 1,250,000 units"])
+def test_a_quantity_written_in_thousands_is_no_reference(text):
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+def test_a_number_in_thousands_after_its_identifier_word_stays_a_reference():
+    assert ("GENERIC_ID", "12,345") in found("Invoice number 12,345 is overdue")
