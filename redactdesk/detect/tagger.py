@@ -592,6 +592,8 @@ class TaggerSource:
                 for a, b, cat, prob in _within_sentences(docs[i], where, spans):
                     a, b = trim_function_words(words, a, b, lang)
                     a, b = _one_clause(docs[i], where, a, b)
+                    if a >= b:
+                        continue  # every piece only frame words ("IBAN; Phone:"): no name
                     a = _without_lead_words(docs[i], where, a, b, _written(docs[i]))
                     a = _without_name_cue(docs[i], where, a, b)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
