@@ -189,6 +189,9 @@ class _IdFinder:
         self.hits: list[Hit] = []
         self.written = _Written.of(doc)
         self._classes: list[tuple[str, str] | None] | None = None
+        # a dash said inside a code read aloud ("s w one a dash one a a") joins its pieces and adds
+        # no character; "minus" is arithmetic
+        self.said_dashes = frozenset(ph[0] for ph in doc.lex.dash if len(ph) == 1) - {"minus", "menos"}
 
     # --- bookkeeping -----------------------------------------------------------------------------
 
@@ -590,13 +593,15 @@ class _IdFinder:
 
     def _unit(self, k: int) -> str | None:
         """What token ``k`` contributes to an identifier read aloud: digits, a letter, "?" for a letter
-        that is also a word, None when it ends a run."""
+        that is also a word, nothing ("") for a said dash, None when it ends a run."""
         tk = self.doc.norm.tokens[k]
         if any(self.used[tk.w0:tk.w1]) or all(self.tried[tk.w0:tk.w1]):
             return None
         if tk.kind in (NUM, ALNUM, LETTER):
             return None if tk.ordinal else tk.text.upper()
         if tk.kind == WORD:
+            if tk.text in self.said_dashes:
+                return ""
             if len(tk.text) == 1 and tk.text.isalpha():
                 return "?" if tk.text in ONE_LETTER_WORDS.get(self.lex.language, frozenset()) else tk.text.upper()
             if tk.text in self.lex.unambiguous_letter_names:

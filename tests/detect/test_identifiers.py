@@ -260,6 +260,19 @@ def test_a_postcode_spelled_out_keeps_letters_that_are_words(text, code):
     assert ("POSTCODE", code) in found(text)
 
 
+@pytest.mark.parametrize("text,code", [
+    ("my postcode is s w one a dash one a a", "s w one a dash one a a"),
+    ("my post code is m one dash one a a", "m one dash one a a"),
+])
+def test_a_dash_said_inside_a_postcode_is_part_of_it(text, code):
+    """Said with a dash between its halves, only "s w" was flagged: "one a" and "one a a" were left."""
+    assert ("POSTCODE", code) in found(text)
+
+
+def test_minus_between_numbers_is_no_dash_of_a_code():
+    assert categories("five minus two is three") == set()
+
+
 def test_a_one_letter_word_after_digits_is_no_postcode_letter_without_the_shape():
     assert "POSTCODE" not in categories("i have a one a day habit")
 
