@@ -25,7 +25,7 @@ import functools
 import re
 
 from redactdesk.detect.address_forms import GRID_NUMBER, HOUSE, StreetForms
-from redactdesk.detect.normalize import ALNUM, LETTER, NUM
+from redactdesk.detect.normalize import ALNUM, LETTER, NUM, said_dashes
 from redactdesk.detect.places import load_places
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_set, word_view
@@ -119,7 +119,8 @@ class _Addresses(StreetForms):
         self.buildings = word_set("building_words")
         self.buildings_before = self.buildings | word_set("building_words_before_street")
         self.building_joiners = word_set("building_joiners")
-        self.said_dashes = frozenset(ph[0] for ph in doc.lex.dash if len(ph) == 1) if doc.lex else frozenset()
+        # any dash said, "minus" too, is no word of a street's name
+        self.said_dashes = said_dashes(doc.lex, minus=True) if doc.lex else frozenset()
         self.after_lower = word_set("street_after_lower")
         self.po = _po_index()
         self.cores = self.v.cores

@@ -40,7 +40,7 @@ from typing import Any
 
 from redactdesk.detect.char_spans import CharSpan
 from redactdesk.detect.network_ids import find_handles, find_ips, find_macs
-from redactdesk.detect.normalize import ALNUM, LETTER, NUM, WORD
+from redactdesk.detect.normalize import ALNUM, LETTER, NUM, WORD, said_dashes
 from redactdesk.detect.postcodes import find_postcodes, is_region_code, region_codes, spoken_postcode
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.spoken_handles import find_spoken_handles
@@ -190,8 +190,8 @@ class _IdFinder:
         self.written = _Written.of(doc)
         self._classes: list[tuple[str, str] | None] | None = None
         # a dash said inside a code read aloud ("s w one a dash one a a") joins its pieces and adds
-        # no character; "minus" is arithmetic
-        self.said_dashes = frozenset(ph[0] for ph in doc.lex.dash if len(ph) == 1) - {"minus", "menos"}
+        # no character
+        self.said_dashes = said_dashes(doc.lex)
 
     # --- bookkeeping -----------------------------------------------------------------------------
 

@@ -273,13 +273,16 @@ def _ordinal_text(value: int, lang: str) -> str:
     return str(value)
 
 
+_HUNDRED = {"en": "hundred"}  # languages whose phones are said in hundreds ("eight hundred" for 800)
+
+
 def _hundreds_then_digits(covered: list[_Piece], after: list[_Piece], lex: Lexicon) -> bool:
     """Is ``covered`` a digit, "hundred" and a digit ("eight hundred five") that three or more digits
     said one by one follow? Then the hundreds are a group of their own and the last digit the first
     of the run: a phone's "eight hundred" (800), not 805. Said alone ("room two hundred five") the
     number stays whole."""
     singles = SINGLE_DIGIT_WORDS.get(lex.language, frozenset())
-    hundred = {"en": "hundred"}.get(lex.language)
+    hundred = _HUNDRED.get(lex.language)
     return (hundred is not None and len(covered) == 3 and covered[1].text == hundred
             and covered[0].text in singles and covered[2].text in singles
             and len(after) == 3 and all(p.text in singles or (p.kind == NUM and len(p.text) == 1) for p in after))
@@ -506,14 +509,22 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
     return result
 
 
-_ARITHMETIC = frozenset({"minus", "menos"})
+_ARITHMETIC = frozenset({"minus", "menos"})  # "five minus two" is a sum, no dash of a code
+
+
+@functools.lru_cache(maxsize=8)
+def said_dashes(lex: Lexicon, minus: bool = False) -> frozenset[str]:
+    """The one-word dashes of the lexicon ("dash", "hyphen") that join the pieces of a number or code
+    read aloud; "minus" among them only when ``minus`` (as a word no name holds, not as a joiner)."""
+    words = frozenset(ph[0] for ph in lex.dash if len(ph) == 1)
+    return words if minus else words - _ARITHMETIC
 
 
 def _drop_fillers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Drop hesitations inside digit or letter runs ("4111 um 1111"), and a dash said between digit
     groups ("one two three dash four five dash six seven eight nine") or between letters and digits
     ("c l m dash two zero two four"): the run is one number or reference, the item covers the dashes."""
-    dashes = {ph[0] for ph in lex.dash if len(ph) == 1} - _ARITHMETIC  # "five minus two" is a sum
+    dashes = said_dashes(lex)
     out: list[_Piece] = []
     for k, p in enumerate(pieces):
         if p.kind == WORD and p.text in dashes and out and out[-1].kind in (NUM, LETTER) and k + 1 < len(pieces) and (

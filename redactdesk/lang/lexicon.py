@@ -196,7 +196,6 @@ def month_and_day_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(lex.months), days
 
 
-@functools.lru_cache(maxsize=32)
 @functools.lru_cache(maxsize=256)
 def word_list(lex: Lexicon, key: str) -> frozenset[str]:
     """A plain word list of the lexicon file (``kin_words``, ``name_tail_words`` ...), read once (the
