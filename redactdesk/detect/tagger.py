@@ -304,7 +304,31 @@ def _one_clause(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> tuple[i
     bounds = [a, *cuts, b]
     pieces = [(p, q) for p, q in zip(bounds, bounds[1:], strict=False)
               if any(doc.lower[where[k]].strip(";:,.") not in frame for k in range(p, q))]
+    end = where[b - 1] + 1
+    whole_line = end == len(doc.words) or end in doc.breaks or end in doc.lines
+    if len(pieces) > 1 and not whole_line and pieces[0] == (bounds[0], bounds[1]) and _label_piece(
+            doc, where, *pieces[0]):
+        pieces = pieces[1:]
     return (pieces[0][0], pieces[-1][1]) if pieces else (a, a)
+
+
+def _label_piece(doc: DetectDoc, where: Sequence[int], p: int, q: int) -> bool:
+    """Is the piece ``[p, q)``, up to a colon, part of a speaker's or a section's label of everyday
+    words and numbers that opens a line or sentence ("Interviewer: Dr. Patel, what ...", "Support
+    Engineer: Restart the router")? A label naming someone ("Dr. Hannah Whitfield: Well") holds a
+    distinctive word and stays; so does a stretch that runs to the end of its line, a title with its
+    subtitle ("Terminator: The Sarah Connor Chronicles": the caller checks)."""
+    w0, w1 = where[p], where[q - 1] + 1
+    while w0 > 0 and not _opens_sentence(doc, w0):
+        w0 -= 1
+    words = [clean_token(w, True) for w in doc.words[w0:w1]]
+    named = [w for w in words if w and not w.isdigit()]
+    return len(words) <= 4 and (not named or not distinctive(named, doc.language))
+
+
+def _opens_sentence(doc: DetectDoc, w: int) -> bool:
+    """Does word ``w`` open a turn, a written line or a sentence?"""
+    return w == 0 or w in doc.breaks or w in doc.lines or doc.words[w - 1].rstrip().endswith((".", "!", "?", ":"))
 
 
 def _after_handle(doc: DetectDoc, w: int) -> bool:

@@ -198,3 +198,21 @@ def test_a_name_stops_at_a_semicolon_before_a_label():
     (spans,) = detect_texts([text], "en")
     covered = {i for s in spans for i in range(s["start"], s["end"])}
     assert all(i in covered for i in range(text.index("Xiu"), len(text)) if text[i].isalpha())
+
+
+def test_a_speakers_label_of_everyday_words_is_no_part_of_a_name():
+    """"Interviewer: Dr. Patel, ..." gave the person "Interviewer: Dr. Patel" and "Support Engineer:
+    Restart the router" an organisation: a label before a colon that opens a line, of everyday words,
+    is dropped from the stretch. A label naming someone stays, and a title with its subtitle that is
+    the whole line stays whole."""
+    def found(text):
+        (spans,) = detect_texts([text], "en")
+        return [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+
+    assert ("Dr. Patel", "PERSON") in found("Interviewer: Dr. Patel, what does your team study?")
+    assert not any("Interviewer" in t for t, _ in found("Interviewer: Dr. Patel, what does your team study?"))
+    assert not any("Support" in t for t, _ in found("Support Engineer: Restart the router and let me know."))
+    assert ("Dr. Hannah Whitfield", "PERSON") in found("Dr. Hannah Whitfield: Well, I grew up in Leeds.")
+    text = "Terminator: The Sarah Connor Chronicles"
+    covered = {i for s in detect_texts([text], "en")[0] for i in range(s["start"], s["end"])}
+    assert all(i in covered for i in range(len(text)) if text[i].isalpha())
