@@ -96,6 +96,19 @@ def _street_words() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(en), frozenset(es)
 
 
+def _written_range(word: str) -> bool:
+    """Is a written word a short range from one number to a larger one of as many digits ("pages
+    120-135"), or a span of years ("2019-2020", "1998–2004")? A reference with a dash is still flagged
+    after no identifier word when its parts are no such range ("123-456", "555-123")."""
+    m = _RANGE.fullmatch(word)
+    if m is None or len(m.group(1)) != len(m.group(2)):
+        return False
+    a, b = int(m.group(1)), int(m.group(2))
+    if len(m.group(1)) == 4:
+        return 1800 <= a < b <= 2099 and b - a <= 30
+    return a < b <= a + max(10, a // 2)
+
+
 @dataclass
 class _Run:
     t0: int
@@ -109,6 +122,7 @@ class _Run:
 # or letters and digits, in one word ("jdoe_88", "mike.t_92", "gamer4life"); no plain word, no number
 _HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a-z0-9]+)*_?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")  # "11,000", "1,250,000": a quantity as English writes it
+_RANGE = re.compile(r"(\d{1,4})[-\u2013](\d{1,4})")  # "120-135", "2019-2020": from one number to another
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
 
@@ -970,6 +984,8 @@ class _Finder:
             return
         if w1 - w0 == 1 and _THOUSANDS.fullmatch(self.doc.words[w0].strip(".,;:!?()")):
             return  # "will cut 11,000 jobs": a quantity written in thousands, no reference
+        if w1 - w0 == 1 and _written_range(self.doc.words[w0].strip(".,;:!?()")):
+            return  # "pages 120-135", "the 2019-2020 season": a range, no reference
         if n >= int(self.p["min_bare_run"]):
             self.add(t0, t1, "GENERIC_ID", 0.45, f"{n}-digit run without context")
 

@@ -663,3 +663,15 @@ def test_a_quantity_written_in_thousands_is_no_reference(text):
 
 def test_a_number_in_thousands_after_its_identifier_word_stays_a_reference():
     assert ("GENERIC_ID", "12,345") in found("Invoice number 12,345 is overdue")
+
+
+@pytest.mark.parametrize("text", ["Read pages 120-135 before class.", "They finished the 2019-2020 season.",
+                                  "Results for 1998\u20132004 are in the appendix.", "Rooms 401-410 are closed."])
+def test_a_written_range_or_span_of_years_is_no_reference(text):
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+@pytest.mark.parametrize(("text", "value"), [("it is 123-456", "123-456"), ("it is 555-123", "555-123"),
+                                             ("Order number 120-135 is late.", "120-135")])
+def test_a_dashed_number_that_is_no_short_range_or_follows_its_identifier_word_stays_a_reference(text, value):
+    assert ("GENERIC_ID", value) in found(text)
