@@ -7,7 +7,9 @@ year"). A holiday identifies no one; the issue's precision guard names event nam
 unflagged. :func:`holidays_are_no_names` drops such spans after the vote.
 
 The names come from the pinned ``holidays`` package: every public, unofficial and other category it
-knows for countries that speak the language, in the language's own wording. A name counts whole
+knows for countries that speak the language, in the language's own wording; and from the lexicon's
+``festivals``, feasts and seasons said alone that the package names only as days ("Thanksgiving" beside
+its "Thanksgiving Day", "Ramadan", "semana santa"). A name counts whole
 ("Columbus Day", "Día de Colón", "Diwali"), also with the word "day" or "eve" after the span
 ("valentine 's" + "day"); never a part of one ("columbus", "valentine's": "Valentine's phone" is a
 person's, and "Labor" a party).
@@ -23,6 +25,7 @@ from redactdesk.core.types import Span
 from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.lang.folding import fold_key
+from redactdesk.lang.lexicon import load_lexicon, word_list
 
 # countries whose holidays are named in the language (the package's own wording for each)
 _COUNTRIES = {
@@ -86,6 +89,7 @@ def holiday_names(language: str) -> frozenset[tuple[str, ...]]:
             found = holiday_data.country_holidays(country, years=year, language=wording,
                                                   categories=tuple(getattr(kind, "supported_categories", ())))
             names.update(part.strip() for name in found.values() for part in name.split(";"))
+    names.update(word_list(load_lexicon(wanted), "festivals"))  # feasts said alone: "for Thanksgiving"
     out: set[tuple[str, ...]] = set()
     for name in names:
         key = _keys(_NOTES.sub("", name))
