@@ -30,7 +30,8 @@ def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The document's voted spans with their bounds fitted to the names (the steps in order)."""
     spans = _without_cue_words(doc, _place_after_comma(doc, _without_labels(doc, _without_frame_words(doc, spans))))
     spans = _without_leading_year(doc, _ended_at_possessive(doc, spans))
-    spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, spans)))
+    spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_end_joiners(
+        doc, spans))))
     spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
     spans = _with_time_after(doc, spans)
     return _with_possessives(doc.words, spans)
@@ -60,6 +61,18 @@ def _with_initial_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             continue
         if names.is_first(fold_key(doc.lower[e - 1])):
             s.end_word = e + 1
+    return spans
+
+
+def _without_end_joiners(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A name never ends in a lower-case preposition or joining word (the lexicon's
+    ``name_lead_words``): "i'm a manager at the olive garden on fifth street" gave the organisation
+    "olive garden on" once the address took the street from the tagger's wider stretch."""
+    joiners = word_list(doc.lex, "name_lead_words") if doc.lex is not None else frozenset()
+    for s in spans:
+        while s.category in NAME_CATEGORIES and s.end_word - s.start_word > 1 and DENY_SOURCE not in s.sources \
+                and doc.words[s.end_word - 1].strip(".,;:!?\"") in joiners:
+            s.end_word -= 1
     return spans
 
 
