@@ -4,7 +4,7 @@ capitalised job title or office as a person or an organisation, and its surrogat
 somebody's name ("works as a David Walls"). :func:`job_titles_are_no_names` drops them after the vote.
 
 The vocabulary is Faker's list of job titles for the language (en_US: 639 titles; es_ES: 474),
-read from the pinned package: every word of a
+read from the pinned package, with the lexicon's ``office_titles`` ("Vice President", "CTO"): every word of a
 title, and its *head* — the noun that says what the person is (English: the last word before a
 qualifier, "Engineer, land" -> engineer; Spanish: the first, "Ingeniero mecánico" -> ingeniero).
 """
@@ -22,7 +22,7 @@ from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.worldnames import everyday_words, load_world_names, strip_word
 from redactdesk.lang.folding import fold_key
-from redactdesk.lang.lexicon import word_list
+from redactdesk.lang.lexicon import load_lexicon, word_list
 
 _WORD = re.compile(r"[^\W\d_][\w'’.&-]*")
 _LOCALES = {"en": "en_US", "es": "es_ES"}
@@ -30,6 +30,7 @@ _AROUND = 3  # "Interior [and spatial designer]", "[Buyer,] Industrial": title w
 # Faker's list holds halves of titles it split ("Land", "Make", "Sub", "Copy") and titles whose last
 # word says no trade ("Ambulance person", "Best boy", "Chief of Staff"): no heads.
 _NO_HEADS = frozenset({"land", "make", "sub", "copy", "person", "boy", "staff"})
+_OFFICE_MODIFIERS = frozenset({"vice", "prime", "deputy", "chief"})  # "Vice President": the head is after
 
 
 @functools.lru_cache(maxsize=4)
@@ -54,7 +55,9 @@ def job_vocabulary(language: str) -> tuple[frozenset[str], frozenset[str]]:
         ws = _WORD.findall(first.split("/")[0] if locale.startswith("es") else first.split("/")[-1])
         if ws:  # "Television/film/video producer": the producer; "Técnico/a ...": the técnico
             heads.add(ws[0] if locale.startswith("es") else ws[-1])
-    return frozenset(words), frozenset(heads - _NO_HEADS)
+    # the offices of the lexicon ("Vice President", "CTO") are titles too, a modifier no head on its own
+    offices = word_list(load_lexicon(language.split("_")[0]), "office_titles")
+    return frozenset(words | offices), frozenset((heads - _NO_HEADS) | (offices - _OFFICE_MODIFIERS))
 
 
 def _parts(word: str) -> list[str]:
@@ -154,7 +157,8 @@ def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: 
             continue
         if s.category in _JOB_TITLE_KINDS and doc.lower[s.start_word].strip(".,;:") not in _ARTICLES \
                 and job_title_at(doc.lower, s.start_word, s.end_word, doc.language) \
-                and (not s.start_word or doc.lower[s.start_word - 1].strip(".,;:") not in personal_titles):
+                and (not s.start_word or doc.lower[s.start_word - 1].strip(".,;:") not in personal_titles) \
+                and not _office_of_someone(doc, s.start_word):
             names = load_world_names()
             keys = [fold_key(w) for w in doc.words[s.start_word:s.end_word]]
             if not (names.is_name(keys[0]) if len(keys) == 1 else
@@ -162,6 +166,12 @@ def job_titles_are_no_names(doc: DetectDoc, spans: list[Span], personal_titles: 
                 continue
         out.append(s)
     return out
+
+
+def _office_of_someone(doc: DetectDoc, w: int) -> bool:
+    """Does a possessive come right before word ``w``, or one word before it ("Thailand's ousted Prime
+    Minister", "Acme's CTO")? The office then names the one person who holds it: kept for review."""
+    return any(doc.words[k].rstrip(",.;:").endswith(("'s", "’s", "s'")) for k in range(max(0, w - 2), w))
 
 
 def job_before(doc: DetectDoc, w: int) -> bool:
