@@ -67,12 +67,18 @@ def _with_initial_after(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 def _without_end_joiners(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A name never ends in a lower-case preposition or joining word (the lexicon's
     ``name_lead_words``): "i'm a manager at the olive garden on fifth street" gave the organisation
-    "olive garden on" once the address took the street from the tagger's wider stretch."""
+    "olive garden on" once the address took the street from the tagger's wider stretch; nor a person
+    in a citation's "et al."."""
     joiners = word_list(doc.lex, "name_lead_words") if doc.lex is not None else frozenset()
     for s in spans:
-        while s.category in NAME_CATEGORIES and s.end_word - s.start_word > 1 and DENY_SOURCE not in s.sources \
-                and doc.words[s.end_word - 1].strip(".,;:!?\"") in joiners:
+        if s.category not in NAME_CATEGORIES or DENY_SOURCE in s.sources:
+            continue
+        while s.end_word - s.start_word > 1 and doc.words[s.end_word - 1].strip(".,;:!?\"") in joiners:
             s.end_word -= 1
+        # a citation's "et al." is the authors who go unnamed: "Smith et al. (2019)" names Smith
+        if s.category == "PERSON" and s.end_word - s.start_word > 2 and [
+                w.strip(".,;:()").lower() for w in doc.words[s.end_word - 2:s.end_word]] == ["et", "al"]:
+            s.end_word -= 2
     return spans
 
 

@@ -31,10 +31,3 @@ def test_no_word_of_a_list_is_read_as_a_boolean(name):
         data = yaml.safe_load(fh)
     assert list(_booleans(data, name)) == []
 
-
-def test_a_name_never_ends_in_a_preposition():
-    from redactdesk.detect.pipeline import detect_texts
-
-    text = "i'm a manager at the olive garden on fifth street"
-    found = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
-    assert "olive garden" in found and not any(f.endswith(" on") for f in found)
