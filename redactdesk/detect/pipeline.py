@@ -252,7 +252,26 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             words = words[1:]
         return all(without_possessive(w) in kin for w in words if w not in POSSESSIVE_WORDS)
 
-    return [s for s in spans if s.category not in _KIN_NO_NAME or not kin_only(s)]
+    out = [s for s in spans if s.category not in _KIN_NO_NAME or not kin_only(s)]
+    for s in out:  # "call my brother jake": what he is to the speaker opens no name; his name is the item
+        k = s.start_word
+        if s.category not in _KIN_NO_NAME or DENY_SOURCE in s.sources or doc.lower[k] not in owners:
+            continue
+        k += 1
+        while k < s.end_word - 1 and without_possessive(doc.lower[k]) in kin:
+            k += 1
+        if k > s.start_word + 1 and _listed_people(doc, k, s.end_word):
+            s.start_word, s.category = k, "PERSON"
+    return out
+
+
+def _listed_people(doc: DetectDoc, w0: int, w1: int) -> bool:
+    """Is every word of ``[w0, w1)`` a name of the world-name list ("jake", "ana maria lopez")?"""
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    names = load_world_names()
+    return w0 < w1 and all(names.is_name(fold_key(w)) for w in doc.words[w0:w1])
 
 
 

@@ -68,3 +68,36 @@ def test_an_owner_and_a_kin_word_are_no_name_of_any_kind(monkeypatch, words, sta
     doc = DetectDoc.from_words("i shop at my tesco".split(), "en")
     monkeypatch.setattr(Fake, "apply", lambda self, docs, params: [[Hit(3, 5, category, 0.9, "fake", "t", True)]])
     assert len(detect_docs([doc])[0]) == 1
+
+
+@pytest.mark.parametrize(("words", "start", "end", "category", "name"), [
+    ("call my brother jake", 1, 4, "ORGANIZATION", "jake"),  # the contextual tagger's firm over all three
+    ("text my sister's husband tom about dinner", 1, 5, "PERSON", "tom"),
+    ("i'm calling about my son tyler", 3, 6, "LOCATION", "tyler"),
+])
+def test_an_owner_and_kin_words_before_a_name_leave_the_person(monkeypatch, words, start, end, category, name):
+    """"my brother jake": what he is to the speaker opens no name; his listed name is the person,
+    whatever kind a source called the whole."""
+    from redactdesk.detect import pipeline
+    from redactdesk.detect.sources import Hit
+
+    class Fake:
+        name = "fake"
+        categories = frozenset({category})
+        trusted = frozenset({category})
+        defaults: dict = {}
+
+        def validate(self, params):
+            return {}
+
+        def apply(self, docs, params):
+            return [[Hit(start, end, category, 0.9, "fake", "test", True)] for _ in docs]
+
+    monkeypatch.setattr(pipeline, "resolve_sources", lambda sources: [(Fake(), {})])
+    doc = DetectDoc.from_words(words.split(), "en")
+    (spans,) = detect_docs([doc])
+    assert [(" ".join(doc.words[s.start_word:s.end_word]), s.category) for s in spans] == [(name, "PERSON")]
+    # a firm after an owner and a kin word that is no listed name stays the firm's ("my brother's acme corp")
+    doc = DetectDoc.from_words("my brother's zyxcorp".split(), "en")
+    monkeypatch.setattr(Fake, "apply", lambda self, docs, params: [[Hit(0, 3, "ORGANIZATION", 0.9, "fake", "t", True)]])
+    assert [s.category for s in detect_docs([doc])[0]] == ["ORGANIZATION"]
