@@ -13,6 +13,10 @@ three kinds of cue (``hotwords``):
 - ``org_cue_greeting``: an agent's greeting names the company ("thank you for calling deal telecom",
   "you've reached ...", "ha llamado a ..."); a department is none ("you've reached customer
   service": ``org_cue_generic``). These stand alone too.
+- ``org_cue_complaint``: whom a complaint or a public message goes to ("tweet a complaint to
+  samsung", "send a tweet to dominoes", "file a complaint against comcast"): a company, standing
+  alone, unless the words name someone (a listed first name, a job, a kin word: "complain to the
+  manager").
 - ``org_cue_employer``: where someone works or banks ("i work for", "employed by", "we bank with").
   Often no name follows ("work for a bank", "work at night", "work for the council": the lexicon's
   ``org_cue_generic`` words and every function word end the walk). The hit stands alone only when
@@ -53,6 +57,21 @@ def _walk_stops(lex: Lexicon) -> frozenset[str]:
             | day_words(lex) | frozenset(lex.weekdays))
 
 
+def _someone(doc: DetectDoc, a: int, b: int) -> bool:
+    """Do words ``[a, b)`` name a person rather than a company: a first name of the lists that is no
+    everyday word ("tweet to john"), a job or an office ("complain to the manager"), a kin word?"""
+    from redactdesk.detect.occupations import job_vocabulary
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    names = load_world_names()
+    heads = job_vocabulary(doc.language)[1]
+    kin = word_list(doc.lex, "kin_words") if doc.lex is not None else frozenset()
+    first = fold_key(doc.words[a])
+    return (names.is_first(first) and not names.is_common(first)) or any(
+        w in heads or w.removesuffix("s") in heads or w in kin for w in doc.lower[a:b])
+
+
 def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) -> list[Hit]:
     """ORGANIZATION hits after and before the lexicon's organisation cues; ``free(w0, w1)`` says
     whether no earlier pass has claimed the words."""
@@ -64,7 +83,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
         return []
     lower = doc.lower
     if not any(lex.hot(k) for k in ("org_cue_market_before", "org_cue_market_after", "org_cue_greeting",
-                                    "org_cue_employer")):
+                                    "org_cue_employer", "org_cue_complaint")):
         return []
     stop = lex.stop_words
     generic = _generic_words(lex)
@@ -78,6 +97,8 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
 
     def name_word(k: int) -> bool:
         w = lower[k]
+        if "'" in w and (w.split("'")[0] in stop or w.endswith("n't")):
+            return False  # a pronoun's or a verb's contraction: "united airlines | i'm angry"
         return (w.replace("'", "").replace(".", "").replace("-", "").isalpha() and w not in stop and w not in context
                 and w not in generic and w not in walk_stops and k not in starts)
 
@@ -90,7 +111,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
             taken.update(range(a, b))
             hits.append(Hit(a, b, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE, reason, strong))
 
-    for key in ("org_cue_market_before", "org_cue_greeting", "org_cue_employer"):
+    for key in ("org_cue_market_before", "org_cue_greeting", "org_cue_employer", "org_cue_complaint"):
         for ph in lex.hot(key):
             for w in doc.occurrences(ph):
                 a = w + len(ph)
@@ -111,6 +132,9 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                     b += 2
                 if key in ("org_cue_market_before", "org_cue_greeting"):
                     add(a, b, True, f"company after '{' '.join(ph)}'")
+                elif key == "org_cue_complaint":  # "complain to my manager", "tweet to john": someone
+                    if not _someone(doc, a, b):
+                        add(a, b, True, f"company a complaint goes to, after '{' '.join(ph)}'")
                 else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica")
                     add(a, b, distinctive(doc.words[a:b], lex.language) or (cased and all(
                         w[:1].isupper() for w in doc.words[a:b] if w.lower() not in ("and", "&", "y", "e"))),

@@ -19,6 +19,9 @@ def orgs(text, language="en"):
     ("my husband worked for zendesk until may", "zendesk"),  # a word of no list stands alone
     ("you've reached deal telecom my name is william", "deal telecom"),  # an agent's greeting
     ("thank you for calling bright river energy how can i help", "bright river energy"),
+    ("send a tweet to dominoes about bad delivery", "dominoes"),  # whom a complaint goes to
+    ("i want to file a complaint against comcast", "comcast"),
+    ("send tweet to united airlines i'm angry you lost my bags", "united airlines"),  # not "i'm"
 ])
 def test_the_company_a_cue_names_is_an_organisation(text, org):
     assert org in orgs(text)
@@ -35,6 +38,9 @@ def test_the_company_a_cue_names_is_an_organisation(text, org):
     "i work for fun",  # an everyday word needs a second source
     "thank you for calling customer service this is anna",  # a department
     "you've reached the billing team",
+    "i complained to the manager about it",  # a complaint to someone
+    "send a tweet to john saying happy birthday",
+    "can you complain to my landlord",
 ])
 def test_what_follows_a_cue_is_no_company_by_itself(text):
     assert orgs(text) == []
