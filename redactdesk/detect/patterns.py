@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from redactdesk.detect.currencies import currency_codes
 from redactdesk.detect.definitions import find_defined_names
 from redactdesk.detect.foreign_script import find_foreign_script
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, SYM, WORD, NToken
@@ -687,6 +688,11 @@ class _Finder:
             return
         if one_word:
             return  # "BA-2490" without a reference word: a flight, a model, no spelled letters
+        if self._spelled_with_digits(seg) and not self.ctx("name", w0, w1, left=10):
+            # "it says a c u p a seven zero eight five r here": the letters spelled out are flagged,
+            # and the digits said with them are the same code's (fail closed: they were left in the text)
+            self.add(run.t0, run.t1, "GENERIC_ID", 0.6, "letters spelled out with digits (one code)")
+            return
         # otherwise treat the pieces separately (a short letter+digit word such as "34k" is neither)
         i = run.t0
         while i < run.t1:
@@ -698,6 +704,25 @@ class _Finder:
             elif toks[i].kind == NUM:
                 self.digit_run(i, j)
             i = j
+
+    @staticmethod
+    def _spelled_with_digits(seg: Sequence[Any]) -> bool:
+        """Does a run said aloud hold two or more letters spelled one after another right beside a
+        number ("a g r i f r p p eight eight two"; not "b twelve", not "section b two a")?"""
+        if any(t.kind == ALNUM for t in seg):
+            return False  # a written code ("34k", "B12"): the written rules decide
+        for k in range(len(seg) - 1):
+            a, b = seg[k], seg[k + 1]
+            if {a.kind, b.kind} != {LETTER, NUM}:
+                continue
+            j, step = (k, -1) if a.kind == LETTER else (k + 1, 1)
+            letters = ""
+            while 0 <= j < len(seg) and seg[j].kind == LETTER:
+                letters += seg[j].text
+                j += step
+            if len(letters) >= 2 and not (step == 1 and letters.lower() in currency_codes()):
+                return True  # "five u. s. d.": an amount's currency, no code (currencies.py)
+        return False
 
     def spelled_in_capitals(self) -> None:
         """A name spelled out that the recogniser wrote as one word in capitals ("Can you spell the

@@ -675,3 +675,18 @@ def test_a_written_range_or_span_of_years_is_no_reference(text):
                                              ("Order number 120-135 is late.", "120-135")])
 def test_a_dashed_number_that_is_no_short_range_or_follows_its_identifier_word_stays_a_reference(text, value):
     assert ("GENERIC_ID", value) in found(text)
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("it says a c u p a seven zero eight five r here", "a c u p a seven zero eight five r"),
+    ("my bic is a g r i f r p p eight eight two", "a g r i f r p p eight eight two"),
+])
+def test_letters_spelled_with_digits_are_one_code(text, code):
+    """The spelled letters were flagged and the digits said with them were left in the text."""
+    assert ("GENERIC_ID", code) in found(text)
+
+
+@pytest.mark.parametrize("text", ["room b twelve", "section b two a", "if i have five u. s. d. how much is that",
+                                  "convert twenty e u r to dollars"])
+def test_one_letter_beside_a_number_or_an_amounts_currency_is_no_code(text):
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
