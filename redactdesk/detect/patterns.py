@@ -123,6 +123,7 @@ class _Run:
 # or letters and digits, in one word ("jdoe_88", "mike.t_92", "gamer4life"); no plain word, no number
 _HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a-z0-9]+)*_?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")  # "11,000", "1,250,000": a quantity as English writes it
+_SLASHED_DIGITS = re.compile(r"\+*\d+(?:[/.]\d+)+\+*")  # "181/815/0815", "+++010/8068/17183+++"
 _RANGE = re.compile(r"(\d{1,4})[-\u2013](\d{1,4})")  # "120-135", "2019-2020": from one number to another
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
@@ -246,6 +247,7 @@ class _Finder:
         self.organizations()
         self.add_found(find_organisations_by_cue(self.doc, self._free_words))
         self.add_found(find_defined_names(self.doc, self._free_words))
+        self.grouped_digits()
         for run in self.runs():
             self.classify(run)
         self.spelled_in_capitals()
@@ -253,6 +255,22 @@ class _Finder:
         self.months()
         self.add_found(find_foreign_script(self.doc, self._free_words))
         return self.hits
+
+    def grouped_digits(self) -> None:
+        """Nine digits or more written in groups joined by slashes or dots ("181/815/0815 5",
+        "+++010/8068/17183+++") are a reference, as nine digits in a run always are: the run rules
+        saw no number in such a word. Dates, IP addresses and amounts were read before."""
+        toks = self.toks
+        for k, tk in enumerate(toks):
+            m = _SLASHED_DIGITS.fullmatch(tk.text) if tk.kind == WORD and not self.claimed[k] else None
+            if m is None or sum(c.isdigit() for c in tk.text) < 9:
+                continue
+            end = k + 1  # a check digit written apart: "181/815/0815 5"
+            if end < len(toks) and toks[end].kind == NUM and len(toks[end].text) <= 2 and toks[end].seg == tk.seg \
+                    and not self.claimed[end]:
+                end += 1
+            if self.free(k, end):
+                self.add(k, end, "GENERIC_ID", 0.6, "nine digits or more in groups joined by slashes or dots")
 
     def addresses_written(self) -> None:
         text = self.norm.text

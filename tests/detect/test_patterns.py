@@ -690,3 +690,15 @@ def test_letters_spelled_with_digits_are_one_code(text, code):
                                   "convert twenty e u r to dollars"])
 def test_one_letter_beside_a_number_or_an_amounts_currency_is_no_code(text):
     assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+@pytest.mark.parametrize(("text", "code"), [("I wrote 181/815/0815 5 on the form.", "181/815/0815 5"),
+                                            ("It says +++010/8068/17183+++ here.", "+++010/8068/17183+++")])
+def test_nine_digits_or_more_in_groups_joined_by_slashes_or_dots_are_a_reference(text, code):
+    assert ("GENERIC_ID", code) in found(text)
+
+
+@pytest.mark.parametrize("text", ["The date was 21/05/2021.", "Server 192.168.100.200 is down.",
+                                  "Pages 12/15 are missing."])
+def test_a_date_an_address_or_a_short_fraction_is_no_grouped_reference(text):
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
