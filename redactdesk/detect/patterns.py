@@ -263,8 +263,8 @@ class _Finder:
         toks = self.toks
         for k, tk in enumerate(toks):
             m = _SLASHED_DIGITS.fullmatch(tk.text) if tk.kind == WORD and not self.claimed[k] else None
-            if m is None or sum(c.isdigit() for c in tk.text) < 9:
-                continue
+            if m is None or sum(c.isdigit() for c in tk.text) < 9 or ("/" not in tk.text and tk.text.count(".") < 2):
+                continue  # one dot: a decimal ("0.123456789 mm"), no reference
             end = k + 1  # a check digit written apart: "181/815/0815 5"
             if end < len(toks) and toks[end].kind == NUM and len(toks[end].text) <= 2 and toks[end].seg == tk.seg \
                     and not self.claimed[end]:

@@ -89,10 +89,12 @@ def _possible_international(candidate: str) -> bool:
 
 
 def _inside_a_code(text: str, start: int, end: int) -> bool:
-    """Is ``text[start:end]`` glued to letters or digits by a hyphen or slash ("CLM-2023-004512")?"""
+    """Is ``text[start:end]`` glued to letters or digits by a hyphen or slash ("CLM-2023-004512"), or
+    the decimals of a number ("Pi is 3.14159265358")?"""
     before = text[max(0, start - 2):start]
     after = text[end:end + 2]
     return (len(before) == 2 and before[1] in "-/" and before[0].isalnum()) or (
+        len(before) == 2 and before[1] == "." and before[0].isdigit()) or (
         len(after) == 2 and after[0] in "-/" and after[1].isalnum()) or (before[-1:].isalnum()) or after[:1].isalnum()
 
 

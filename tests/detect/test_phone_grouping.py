@@ -29,3 +29,19 @@ def test_an_address_ending_in_such_a_postcode_stays_one_item():
 def test_the_same_digits_after_a_phone_word_stay_a_phone_and_alone_stay_flagged():
     assert ("13100-000", "PHONE") in spans("Call me at 13100-000 tomorrow")
     assert any(t == "13100-000" for t, _ in spans("My number is 13100-000"))  # a reference still: fail closed
+
+
+def test_a_numbers_decimals_are_no_phone():
+    """"Pi is 3.14159265358": the phone matcher took the eleven decimals after the point."""
+    assert find_phones("Pi is 3.14159265358.", "US") == []
+    assert spans("Pi is 3.14159265358.") == []
+    assert ("555.123.4567", "PHONE") in spans("Call 555.123.4567 today.")
+
+
+def test_phones_listed_without_a_space_after_the_comma_are_covered_whole():
+    """"0958,020" was one word of no number: the digits between the two phones stayed in the text."""
+    text = "Phones: 020 7946 0958,020 7946 0959"
+    (found,) = detect_texts([text], "en")
+    covered = {i for s in found for i in range(s["start"], s["end"])}
+    assert all(i in covered for i, c in enumerate(text) if c.isdigit())
+    assert spans("We sold 11,000 units.") == []  # thousands stay a quantity
