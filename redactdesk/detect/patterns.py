@@ -123,7 +123,8 @@ class _Run:
 # or letters and digits, in one word ("jdoe_88", "mike.t_92", "gamer4life"); no plain word, no number
 _HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a-z0-9]+)*_?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")  # "11,000", "1,250,000": a quantity as English writes it
-_SLASHED_DIGITS = re.compile(r"\+*\d+(?:[/.]\d+)+\+*")  # "181/815/0815", "+++010/8068/17183+++"
+# "181/815/0815", "+++010/8068/17183+++", "BR16.727.230/0001-97" (a country's letters before it)
+_SLASHED_DIGITS = re.compile(r"(?:[a-z]{2})?\+*\d+(?:[/.\-–]\d+)+\+*")
 _RANGE = re.compile(r"(\d{1,4})[-\u2013](\d{1,4})")  # "120-135", "2019-2020": from one number to another
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
@@ -258,8 +259,9 @@ class _Finder:
 
     def grouped_digits(self) -> None:
         """Nine digits or more written in groups joined by slashes or dots ("181/815/0815 5",
-        "+++010/8068/17183+++") are a reference, as nine digits in a run always are: the run rules
-        saw no number in such a word. Dates, IP addresses and amounts were read before."""
+        "+++010/8068/17183+++", "BR16.727.230/0001-97") are a reference, as nine digits in a run
+        always are: the run rules saw no number in such a word. Dates, IP addresses and amounts were
+        read before."""
         toks = self.toks
         for k, tk in enumerate(toks):
             m = _SLASHED_DIGITS.fullmatch(tk.text) if tk.kind == WORD and not self.claimed[k] else None

@@ -693,7 +693,8 @@ def test_one_letter_beside_a_number_or_an_amounts_currency_is_no_code(text):
 
 
 @pytest.mark.parametrize(("text", "code"), [("I wrote 181/815/0815 5 on the form.", "181/815/0815 5"),
-                                            ("It says +++010/8068/17183+++ here.", "+++010/8068/17183+++")])
+                                            ("It says +++010/8068/17183+++ here.", "+++010/8068/17183+++"),
+                                            ("It says BR16.727.230/0001-97 here.", "BR16.727.230/0001-97")])
 def test_nine_digits_or_more_in_groups_joined_by_slashes_or_dots_are_a_reference(text, code):
     assert ("GENERIC_ID", code) in found(text)
 
