@@ -125,6 +125,9 @@ _HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")  # "11,000", "1,250,000": a quantity as English writes it
 # "181/815/0815", "+++010/8068/17183+++", "BR16.727.230/0001-97" (a country's letters before it)
 _SLASHED_DIGITS = re.compile(r"(?:[a-z]{2})?\+*\d+(?:[/.\-–]\d+)+\+*")
+# strong name cues that are also verbs said of anything ("a man called John" / "she called twice"):
+# an everyday word after them is no name
+_VERB_CUES = frozenset({("called",)})
 _RANGE = re.compile(r"(\d{1,4})[-\u2013](\d{1,4})")  # "120-135", "2019-2020": from one number to another
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
@@ -788,8 +791,9 @@ class _Finder:
     def _age_said(self, w0: int, w1: int) -> bool:
         """Is the number at words ``[w0, w1)`` what a person is, said as an age: "she's eighty one",
         "my dad is seventy three and lives alone", "i'm forty two." — a person (the lexicon's
-        ``age_subjects``, a pronoun or "my" + a kin word) is it, and the clause ends after it, so no
-        unit follows ("she is five minutes away", "i'm six foot two")."""
+        ``age_subjects``, a pronoun or "my" + a kin word) is it, or has just turned it ("she turned 67
+        last week": ``age_turn_verbs``), and the clause ends after it, so no unit follows ("she is five
+        minutes away", "i'm six foot two", "it turned 90 degrees")."""
         lower, lex = self.doc.lower, self.lex
         subjects = word_list(lex, "age_subjects")
         if not subjects or w0 < 1:
@@ -800,7 +804,7 @@ class _Finder:
                 and not (view.stop_after[w1 - 1] or view.comma_after[w1 - 1])):
             return False
         prev = lower[w0 - 1]
-        if prev in subjects:  # "i'm", "she's"
+        if prev in subjects or prev in word_list(lex, "age_turn_verbs"):  # "i'm", "she's"; "she turned 67."
             return True
         kin, owners = word_list(lex, "kin_words"), word_list(lex, "age_kin_owners")
 
@@ -1310,6 +1314,9 @@ class _Finder:
                             break
                         if e > s and not known and strength == "strong" and word in gaz.common:
                             break
+                        if e == s and ph in _VERB_CUES and not known and word in gaz.common and not (
+                                cased and doc.words[e][:1].isupper()):
+                            break  # "our customer called twice": the verb, no name after it
                         e += 1
                     while e > s and lower[e - 1] in particles:
                         e -= 1  # no name ends in a particle ("ask for de")

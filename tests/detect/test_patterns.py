@@ -703,3 +703,24 @@ def test_nine_digits_or_more_in_groups_joined_by_slashes_or_dots_are_a_reference
                                   "Pages 12/15 are missing."])
 def test_a_date_an_address_or_a_short_fraction_is_no_grouped_reference(text):
     assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+@pytest.mark.parametrize(("text", "age"), [("She turned 67 last week.", "67"),
+                                           ("my dad turns seventy five today", "seventy five"),
+                                           ("he turned 30 and moved to Boston", "30")])
+def test_the_age_a_person_turned_is_an_age(text, age):
+    assert ("AGE", age) in found(text)
+
+
+@pytest.mark.parametrize("text", ["the car turned 90 degrees", "turn 2 pages"])
+def test_a_number_turned_with_its_unit_is_no_age(text):
+    assert not any(c == "AGE" for c, _ in found(text))
+
+
+@pytest.mark.parametrize("text", ["Our customer called twice.", "she called back about her bill"])
+def test_called_as_a_verb_names_no_one_after_it(text):
+    assert not any(c == "PERSON" for c, _ in found(text))
+
+
+def test_called_before_a_name_still_names_it():
+    assert ("PERSON", "lenny") in found("a guy called lenny sold it")
