@@ -743,8 +743,8 @@ class _Finder:
             while 0 <= j < len(seg) and seg[j].kind == LETTER:
                 letters += seg[j].text
                 j += step
-            if len(letters) >= 2 and not (step == 1 and letters.lower() in currency_codes()):
-                return True  # "five u. s. d.": an amount's currency, no code (currencies.py)
+            if len(letters) >= 2 and not (step == 1 and (letters.lower() in currency_codes() or letters.lower() == "yo")):
+                return True  # "five u. s. d.": an amount's currency, no code (currencies.py); "54 y.o.": an age
         return False
 
     def spelled_in_capitals(self) -> None:
@@ -772,6 +772,8 @@ class _Finder:
         if letters.lower() in ("am", "pm") and t0 > 0 and (
                 self.toks[t0 - 1].kind == NUM or re.fullmatch(r"\d{1,2}[:.]\d{2}", self.toks[t0 - 1].text)):
             return  # "10:30 a.m.": the time of day, no spelling
+        if letters.lower() == "yo" and t0 > 0 and self.toks[t0 - 1].kind == NUM:
+            return  # "a 54 y.o. male": years old, no spelling
         w0, w1 = self.words(t0, t1)
         for key, cat, score in (("username", "USERNAME", 0.8), ("password", "PASSWORD", 0.8),
                                 ("email", "EMAIL", 0.6), ("name", "PERSON", 0.85), ("passport", "PASSPORT", 0.6)):
@@ -1011,7 +1013,8 @@ class _Finder:
             v = int(digits)
             nxt = [tk.text for tk in self.toks[t1 : t1 + 3]]  # "67-year-old" is one word, three tokens
             # "tiene 12 años" is an age, "desde hace diez años" a span of time
-            age_after = " ".join(nxt[:2]) in _AGE_AFTER or " ".join(nxt) == "years of age" or (
+            age_after = " ".join(nxt[:2]) in _AGE_AFTER or " ".join(nxt) == "years of age" or nxt[:1] == ["y/o"] or (
+                nxt[:2] == ["y", "o"] and self.doc.words[self.toks[t1].w0].lower().startswith("y.o")) or (
                 nxt[:1] == ["años"] and before not in _YEARS_OF_TIME)
             age_before = self.ctx("age", w0, w1, left=3)
             if v <= 120 and (age_after or (age_before and not timeish)):

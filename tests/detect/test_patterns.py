@@ -724,3 +724,10 @@ def test_called_as_a_verb_names_no_one_after_it(text):
 
 def test_called_before_a_name_still_names_it():
     assert ("PERSON", "lenny") in found("a guy called lenny sold it")
+
+
+@pytest.mark.parametrize(("text", "age"), [("Our customer, a 29 y/o female, called twice.", "29"),
+                                           ("a 54 y.o. male presented with chest pain", "54")])
+def test_an_age_written_with_y_o_is_an_age_and_no_code(text, age):
+    hits = found(text)
+    assert ("AGE", age) in hits and not any(c in ("GENERIC_ID", "SPELLED_LETTERS") for c, _ in hits)
