@@ -40,13 +40,8 @@ def test_a_kin_person_from_a_source_is_dropped_whatever_the_batch(monkeypatch):
     assert detect_docs([doc]) == [[]]
 
 
-@pytest.mark.parametrize(("words", "start", "end", "category"), [
-    ("my mother's name is mary elizabeth johnson", 0, 2, "ORGANIZATION"),  # the contextual tagger's firm
-    ("call my brother now", 1, 3, "PERSON"),
-    ("we went to my grandma 's", 3, 6, "LOCATION"),
-])
-def test_an_owner_and_a_kin_word_are_no_name_of_any_kind(monkeypatch, words, start, end, category):
-    """"my mother's" is what someone is to the speaker, whatever kind of name a source calls it."""
+def only_source(monkeypatch, category, start, end):
+    """Detection with one source, which proposes words ``[start, end)`` as a strong ``category``."""
     from redactdesk.detect import pipeline
     from redactdesk.detect.sources import Hit
 
@@ -63,10 +58,20 @@ def test_an_owner_and_a_kin_word_are_no_name_of_any_kind(monkeypatch, words, sta
             return [[Hit(start, end, category, 0.9, "fake", "test", True)] for _ in docs]
 
     monkeypatch.setattr(pipeline, "resolve_sources", lambda sources: [(Fake(), {})])
+
+
+@pytest.mark.parametrize(("words", "start", "end", "category"), [
+    ("my mother's name is mary elizabeth johnson", 0, 2, "ORGANIZATION"),  # the contextual tagger's firm
+    ("call my brother now", 1, 3, "PERSON"),
+    ("we went to my grandma 's", 3, 6, "LOCATION"),
+])
+def test_an_owner_and_a_kin_word_are_no_name_of_any_kind(monkeypatch, words, start, end, category):
+    """"my mother's" is what someone is to the speaker, whatever kind of name a source calls it."""
+    only_source(monkeypatch, category, start, end)
     assert detect_docs([DetectDoc.from_words(words.split(), "en")]) == [[]]
     # an owner before a name that is no kin word keeps it: "my Tesco" is a firm
     doc = DetectDoc.from_words("i shop at my tesco".split(), "en")
-    monkeypatch.setattr(Fake, "apply", lambda self, docs, params: [[Hit(3, 5, category, 0.9, "fake", "t", True)]])
+    only_source(monkeypatch, category, 3, 5)
     assert len(detect_docs([doc])[0]) == 1
 
 
@@ -78,26 +83,11 @@ def test_an_owner_and_a_kin_word_are_no_name_of_any_kind(monkeypatch, words, sta
 def test_an_owner_and_kin_words_before_a_name_leave_the_person(monkeypatch, words, start, end, category, name):
     """"my brother jake": what he is to the speaker opens no name; his listed name is the person,
     whatever kind a source called the whole."""
-    from redactdesk.detect import pipeline
-    from redactdesk.detect.sources import Hit
-
-    class Fake:
-        name = "fake"
-        categories = frozenset({category})
-        trusted = frozenset({category})
-        defaults: dict = {}
-
-        def validate(self, params):
-            return {}
-
-        def apply(self, docs, params):
-            return [[Hit(start, end, category, 0.9, "fake", "test", True)] for _ in docs]
-
-    monkeypatch.setattr(pipeline, "resolve_sources", lambda sources: [(Fake(), {})])
+    only_source(monkeypatch, category, start, end)
     doc = DetectDoc.from_words(words.split(), "en")
     (spans,) = detect_docs([doc])
     assert [(" ".join(doc.words[s.start_word:s.end_word]), s.category) for s in spans] == [(name, "PERSON")]
     # a firm after an owner and a kin word that is no listed name stays the firm's ("my brother's acme corp")
     doc = DetectDoc.from_words("my brother's zyxcorp".split(), "en")
-    monkeypatch.setattr(Fake, "apply", lambda self, docs, params: [[Hit(0, 3, "ORGANIZATION", 0.9, "fake", "t", True)]])
+    only_source(monkeypatch, "ORGANIZATION", 0, 3)
     assert [s.category for s in detect_docs([doc])[0]] == ["ORGANIZATION"]
