@@ -318,17 +318,15 @@ def _label_piece(doc: DetectDoc, where: Sequence[int], p: int, q: int) -> bool:
     Engineer: Restart the router")? A label naming someone ("Dr. Hannah Whitfield: Well") holds a
     distinctive word and stays; so does a stretch that runs to the end of its line, a title with its
     subtitle ("Terminator: The Sarah Connor Chronicles": the caller checks)."""
+    from redactdesk.detect.worldnames import word_view
+
+    opens = word_view(doc).sent_start
     w0, w1 = where[p], where[q - 1] + 1
-    while w0 > 0 and not _opens_sentence(doc, w0):
+    while w0 > 0 and not (opens[w0] or w0 in doc.lines):
         w0 -= 1
     words = [clean_token(w, True) for w in doc.words[w0:w1]]
     named = [w for w in words if w and not w.isdigit()]
     return len(words) <= 4 and (not named or not distinctive(named, doc.language))
-
-
-def _opens_sentence(doc: DetectDoc, w: int) -> bool:
-    """Does word ``w`` open a turn, a written line or a sentence?"""
-    return w == 0 or w in doc.breaks or w in doc.lines or doc.words[w - 1].rstrip().endswith((".", "!", "?", ":"))
 
 
 def _after_handle(doc: DetectDoc, w: int) -> bool:

@@ -216,3 +216,13 @@ def test_a_speakers_label_of_everyday_words_is_no_part_of_a_name():
     text = "Terminator: The Sarah Connor Chronicles"
     covered = {i for s in detect_texts([text], "en")[0] for i in range(s["start"], s["end"])}
     assert all(i in covered for i in range(len(text)) if text[i].isalpha())
+
+
+def test_a_label_after_a_bullet_or_bar_is_cut_like_one_at_a_line_start():
+    """A row of credits ("Score: John Williams | Dir: Steven Spielberg") opens each entry after a mark
+    with no letters; the label before its colon is no part of the name, as at a line's start (it gave
+    the person "Dir: Steven Spielberg")."""
+    text = "JAWS (1975) Score: John Williams | Dir: Steven Spielberg http://t.co/abc"
+    (spans,) = detect_texts([text], "en")
+    people = [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
+    assert people == ["John Williams", "Steven Spielberg"]
