@@ -39,7 +39,12 @@ _AFTER = frozenset({"citizen", "citizens", "citizenship", "national", "nationals
                     "communities", "church", "mosque", "temple", "synagogue", "faith", "party", "voter", "voters",
                     "family", "parents", "father", "mother", "wife", "husband", "people", "immigrant", "immigrants",
                     "woman", "man", "women", "men", "guy", "girl", "boy", "person", "friend", "neighbour",
-                    "neighbor", "colleague", "member", "members", "supporter", "supporters", "ciudadano",
+                    "neighbor", "colleague", "member", "members", "supporter", "supporters",
+                    # a description of someone, as in a case note or a report: "a 45 year old hispanic male"
+                    "male", "males", "female", "females", "lady", "ladies", "gentleman", "gentlemen", "patient",
+                    "patients", "student", "students", "kid", "kids", "child", "children", "teen", "teens",
+                    "teenager", "teenagers", "adult", "adults", "couple", "individual", "individuals",
+                    "resident", "residents", "ciudadano",
                     "ciudadana", "nacionalidad", "pasaporte", "origen", "familia", "iglesia", "partido"})
 # around the word: a language, a cuisine, a product
 _LANGUAGE_BEFORE = frozenset({"speak", "speaks", "speaking", "spoke", "in", "into", "learn", "learning", "study",
@@ -74,7 +79,9 @@ def _context(v, i: int, j: int, words: list[str] | None = None, groups=None) -> 
             v.seg[j + 2] == v.seg[i]):
         after = v.keys[j + 2]  # "French and Italian food": what follows the pair is said of both
     thing = before in _LANGUAGE_BEFORE or after in _THING_AFTER
-    cue = before in _BEFORE or (before in ("a", "an", "un", "una") and before2 in _BEFORE) or after in _AFTER
+    # an age before it: "a 45 year old hispanic male", "the 30-year-old Nigerian" (not "Old English")
+    aged = (before == "old" and before2 in ("year", "years")) or before.endswith(("year-old", "years-old"))
+    cue = before in _BEFORE or (before in ("a", "an", "un", "una") and before2 in _BEFORE) or after in _AFTER or aged
     return cue, thing
 
 

@@ -489,9 +489,18 @@ def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, per
     return start, end
 
 
+def _label_and_number(stretch: Sequence[str], labels: frozenset[str]) -> bool:
+    """Is the stretch a label that frames an identifier and the number after it ("CVV 737", "exp
+    09/28", "MRN 004512873"), and nothing else? No name: the patterns read the number, and the label
+    is no one's. A number before its word is a name's ("30 Seconds to Mars")."""
+    numbers = [any(c.isdigit() for c in w) for w in stretch]
+    return (len(stretch) > 1 and not numbers[0] and numbers[-1]
+            and all(d or w.lower() in labels for w, d in zip(stretch, numbers, strict=True)))
+
+
 def _group_and_everyday_words(stretch: Sequence[str], language: str) -> bool:
     """Is a person the tagger read a nationality, religion or political group (that is nobody's
-    name) with everyday words ("Pakistani doctor", "catholic priest")?"""
+    name) with everyday and function words ("Pakistani doctor", "catholic priest", "a hispanic male")?"""
     from redactdesk.detect.worldnames import everyday_words, load_world_names
     from redactdesk.lang.folding import fold_key
     from redactdesk.lang.groups import load_groups
@@ -500,10 +509,11 @@ def _group_and_everyday_words(stretch: Sequence[str], language: str) -> bool:
     if groups is None:
         return False
     keys = [fold_key(w) for w in stretch]
-    names, everyday = load_world_names(), everyday_words()
+    names, everyday, stop = load_world_names(), everyday_words(), _function_words(language, keep_numbers=False)
     in_group = [(k,) in groups.by_key for k in keys]
     # a group word that is a first name too ("Christian Bale") leaves the person be
-    return any(in_group) and all(not names.is_name(k) if g else k in everyday for k, g in zip(keys, in_group, strict=True))
+    return any(in_group) and all(not names.is_name(k) if g else k in everyday or k in stop
+                                 for k, g in zip(keys, in_group, strict=True))
 
 
 def _capitalised(doc: DetectDoc, w0: int, w1: int) -> bool:
@@ -632,11 +642,13 @@ class TaggerSource:
                     w0, w1 = where[a], where[b - 1] + 1
                     # a demonym is no place, nor alone an organisation: a group said of someone, or a
                     # language ("American Express", two words, stays an organisation)
-                    if cat == "LOCATION" or (cat == "ORGANIZATION" and w1 - w0 == 1):
+                    # (a listed group of several words too: "He is African American"; a person of one
+                    # word that reads as a language or a thing is none: "my old french teacher")
+                    if cat in ("LOCATION", "ORGANIZATION") or (cat == "PERSON" and w1 - w0 == 1):
                         reading = group_reading(docs[i], w0, w1)
                         if reading == "thing":
                             continue
-                        if reading == "group":
+                        if reading == "group" and cat != "PERSON":
                             cat = "NRP"
                     stretch = words[a:b]
                     if cat == "ORGANIZATION" and _whole_everyday_sentence(docs[i], w0, w1, stretch, lang):
@@ -644,6 +656,8 @@ class TaggerSource:
                     if len(stretch) == 1 and stretch[0].islower() and docs[i].lex is not None and (
                             stretch[0] in context_words(docs[i].lex)):
                         continue  # "exp 11/2025 cvv 123": a word that frames an item is none
+                    if docs[i].lex is not None and _label_and_number(stretch, context_words(docs[i].lex)):
+                        continue  # "CVV 737", "MRN 004512873": an item with its label is the patterns' business
                     if len(stretch) == 1 and docs[i].lex is not None and (
                             stretch[0].lower() in docs[i].lex.weekdays or stretch[0].lower() in day_words(docs[i].lex)):
                         continue  # "admitted on Monday", "see u tmrw": a day is the date source's, no name

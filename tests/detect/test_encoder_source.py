@@ -226,3 +226,15 @@ def test_a_label_after_a_bullet_or_bar_is_cut_like_one_at_a_line_start():
     (spans,) = detect_texts([text], "en")
     people = [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"]
     assert people == ["John Williams", "Steven Spielberg"]
+
+
+def test_a_label_with_its_number_is_no_organisation():
+    """The tagger read "CVV 737" as an organisation, which outranked the security code: the code is
+    the item, and the label that frames it no one's name. A number before its word stays a name's."""
+    def found(text):
+        (spans,) = detect_texts([text], "en")
+        return [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+
+    assert ("737", "CVV") in found("Card ending 4111 1111 1111 1111, exp 09/28, CVV 737.")
+    assert found("exp 09/28, cvv 737.")[-1] == ("737", "CVV")
+    assert ("30 Seconds", "ORGANIZATION") in found("30 Seconds to Mars is a band.")

@@ -30,6 +30,32 @@ def test_a_group_said_of_someone_is_an_item(text, item):
     assert (item, "NRP") in spans(text)
 
 
+@pytest.mark.parametrize("text, item", [
+    ("he is a 45 year old hispanic male", "hispanic"),  # a description, as in a case note
+    ("the 30-year-old Nigerian was arrested", "Nigerian"),
+    ("three chinese students were hurt", "chinese"),
+    ("caucasian female approximately five feet tall", "caucasian"),
+])
+def test_a_group_in_a_description_of_someone_is_an_item(text, item):
+    assert (item, "NRP") in spans(text)
+
+
+@pytest.mark.parametrize("text, item", [
+    ("a hispanic male", "hispanic"),  # the tagger's person "a hispanic male" is the group, no one's name
+    ("He is African American.", "African American"),  # the tagger's organisation: a listed group of two words
+])
+def test_a_group_the_tagger_took_for_a_name_is_the_group(text, item):
+    found = spans(text)
+    assert (item, "NRP") in found
+    assert not [s for s in found if s[1] in ("PERSON", "ORGANIZATION")], found
+
+
+@pytest.mark.parametrize("text", ["my old french teacher", "written in old english by a monk"])
+def test_a_language_after_old_is_no_group(text):
+    """"old" is a cue only after an age's "year": "my old french teacher" gave the person "french"."""
+    assert not [s for s in spans(text) if s[1] in ("NRP", "PERSON")], spans(text)
+
+
 @pytest.mark.parametrize("text", [
     "Do you speak French?", "We had Chinese food.", "do you speak french", "can you polish the car",
     "the italian restaurant is closed", "I paid with American Express.", "he french kissed her",
