@@ -99,15 +99,44 @@ def _street_words() -> tuple[frozenset[str], frozenset[str]]:
 
 def _written_range(word: str) -> bool:
     """Is a written word a short range from one number to a larger one of as many digits ("pages
-    120-135"), or a span of years ("2019-2020", "1998–2004")? A reference with a dash is still flagged
-    after no identifier word when its parts are no such range ("123-456", "555-123")."""
+    120-135"), or a span of years: a season, a reign, a life ("2019-2020", "1998–2004", "(1637–1715)"),
+    also with the second year cut to its last two digits ("the 1896–97 season", "1973-78")? A
+    reference with a dash is still flagged after no identifier word when its parts are no such range
+    ("123-456", "555-123")."""
     m = _RANGE.fullmatch(word)
-    if m is None or len(m.group(1)) != len(m.group(2)):
+    if m is None:
         return False
     a, b = int(m.group(1)), int(m.group(2))
+    if len(m.group(1)) == 4 and len(m.group(2)) == 2:
+        return 1500 <= a <= 2099 and a % 100 < b <= a % 100 + 30
+    if len(m.group(1)) != len(m.group(2)):
+        return False
     if len(m.group(1)) == 4:
-        return 1800 <= a < b <= 2099 and b - a <= 30
+        return 1000 <= a < b <= 2099 and b - a <= 120
     return a < b <= a + max(10, a // 2)
+
+
+def _years_said(groups: Sequence[str]) -> bool:
+    """Are the number groups of a run two or more years, as people say them, each no earlier than
+    the one before: "nineteen oh two nineteen sixty seven" (19 02 19 67), "eighteen ninety six ninety
+    seven" (18 96 97: the second cut to its last two digits), "two thousand and three two thousand and
+    four" (2003 2004)? Digits said one by one ("one nine nine six ...") are no years."""
+    years: list[int] = []
+    k = 0
+    while k < len(groups):
+        g = groups[k]
+        if len(g) == 4 and 1500 <= int(g) <= 2099:
+            years.append(int(g))
+            k += 1
+        elif len(g) == 2 and 15 <= int(g) <= 20 and k + 1 < len(groups) and len(groups[k + 1]) == 2:
+            years.append(int(g + groups[k + 1]))
+            k += 2
+        elif len(g) == 2 and years and years[-1] % 100 < int(g):
+            years.append(years[-1] // 100 * 100 + int(g))
+            k += 1
+        else:
+            return False
+    return len(years) >= 2 and all(x <= y <= x + 120 for x, y in zip(years, years[1:], strict=False))
 
 
 @dataclass
@@ -128,6 +157,9 @@ _SLASHED_DIGITS = re.compile(r"(?:[a-z]{2})?\+*\d+(?:[/.\-–]\d+)+\+*")
 # strong name cues that are also verbs said of anything ("a man called John" / "she called twice"):
 # an everyday word after them is no name
 _VERB_CUES = frozenset({("called",)})
+# a run said as years after these may be a code read in pairs ("the code is nineteen ninety nine twenty oh five")
+_NOT_BEFORE_YEARS = frozenset({"is", "was", "are", "were", "it's", "its", "code", "codes", "pin", "number", "no",
+                               "num", "password", "passcode", "key", "es", "era", "son", "código", "número", "clave"})
 _RANGE = re.compile(r"(\d{1,4})[-\u2013](\d{1,4})")  # "120-135", "2019-2020": from one number to another
 _NUMBER_AND_UNIT = re.compile(r"\d+[a-z]{1,4}")  # "1080p", "320kbps", "1990s": a quantity, no code
 
@@ -1031,6 +1063,10 @@ class _Finder:
         if gid and n >= 3:
             self.add(t0, t1, "GENERIC_ID", 0.8, f"{n}-digit number after '{gid}'")
             return
+        if (_years_said(groups) and all(w.isalpha() for w in self.doc.lower[w0:w1])
+                and before not in _NOT_BEFORE_YEARS):
+            return  # "nineteen oh two nineteen sixty seven": the years of a life, a reign, a season said
+                    # (not after "is", "code", "number": "the code is nineteen ninety nine twenty oh five")
         if n >= 9:
             self.add(t0, t1, "GENERIC_ID", 0.7, f"{n}-digit run (9+ digits are always flagged)")
             return

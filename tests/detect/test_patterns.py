@@ -731,3 +731,23 @@ def test_called_before_a_name_still_names_it():
 def test_an_age_written_with_y_o_is_an_age_and_no_code(text, age):
     hits = found(text)
     assert ("AGE", age) in hits and not any(c in ("GENERIC_ID", "SPELLED_LETTERS") for c, _ in hits)
+
+
+@pytest.mark.parametrize("text", ["John Smith (1637–1715) was a painter.", "the 1896–97 season",
+                                  "in 1973-78 he lived abroad",
+                                  "leon mba nineteen oh two nineteen sixty seven",  # years said: a life
+                                  "the eighteen ninety six ninety seven season",
+                                  "from two thousand and three to two thousand and four"])
+def test_years_of_a_life_a_reign_or_a_season_are_no_reference(text):
+    """Spans of years were flagged as references: a lifespan beyond 30 years, a second year cut to two
+    digits, and two years said one after the other (a run of 8 digits "without context")."""
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("it is 1234-56", "1234-56"),  # no year before the dash
+    ("the code is nineteen ninety nine twenty oh five", "nineteen ninety nine twenty oh five"),  # a code in pairs
+    ("my number is fifteen sixteen seventeen eighteen", "fifteen sixteen seventeen eighteen"),
+])
+def test_digits_that_only_look_like_years_stay_a_reference(text, value):
+    assert ("GENERIC_ID", value) in found(text)
