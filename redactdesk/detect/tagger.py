@@ -451,7 +451,7 @@ def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, per
     whose names end in such words ("Cosham railway station", "Interstate 40"), when a function word
     or a comma follows ("The Red Line is late", "Faleti, finance team"). "Stephen I of Hungary",
     "Ludwig van Beethoven" and a name all in lower case ("alicia keys") stay."""
-    from redactdesk.detect.worldnames import everyday_words, name_joiners
+    from redactdesk.detect.worldnames import everyday_words, name_joiners, word_view
 
     words = [clean_token(doc.words[where[k]], True) for k in range(a, b)]
     caps = [k for k, w in enumerate(words) if w[:1].isupper()]
@@ -486,6 +486,16 @@ def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, per
     head = words[:caps[0]]
     if head and all(w[:1].islower() and filler(w.lower()) for w in head):
         start = a + caps[0]
+    # a remark before a comma, opening the sentence, is no part of the name after it: "See you soon,
+    # Grace", "Thank you so much, Priya" (the first word's capital only opens the sentence; a function
+    # word in lower case says it is a clause, where "Stadium mk, Milton Keynes" and "William IV,
+    # Landgrave of Hesse-Kassel" are names)
+    comma = next((k for k in range(len(words) - 1) if doc.words[where[a + k]].rstrip().endswith(",")), None)
+    if start == a and comma is not None and any(k > comma for k in caps) and word_view(doc).sent_start[where[a]]:
+        head = words[:comma + 1]
+        if all(filler(w.lower()) for w in head) and all(w[:1].islower() for w in head[1:]) and any(
+                w in stop for w in head[1:]):
+            start = a + comma + 1
     return start, end
 
 

@@ -525,10 +525,25 @@ class _Names:
                 if t.kind == "name" and v.keys[k] not in self.common and self.nl.weight.get(v.keys[k], 1) >= 3:
                     return a, b, 0.5, False, "name in the name list (sentence start)"
                 return None
+            if n == 1 and self._addressed(k):
+                return a, b, 0.7, True, "a first name addressed after a comma"
             return a, b, 0.6, cue == "weak", "name in the name list"
         if len(v.keys[k]) < 3:
             return None
         return a, b, 0.55 if cue else 0.5, False, "name in the name list"
+
+    def _addressed(self, k: int) -> bool:
+        """Is the capitalised word ``k`` a listed first name (no everyday word, no place) said to
+        someone: after a comma, ending its sentence ("Thanks, Mei!", "Happy New Year, Mei!")?"""
+        v = self.v
+        t = self.toks[k]
+        if not (t.kind == "name" and t.first and k > 0 and v.comma_after[k - 1] and v.seg[k - 1] == v.seg[k]):
+            return False
+        if not (v.sentence_after[k] or k + 1 == v.seg_end[k]):
+            return False
+        from redactdesk.detect.places import load_places
+
+        return load_places().get(v.keys[k]) is None
 
     def run(self) -> list[Hit]:
         accepted: list[tuple[int, int, float, bool, str]] = []

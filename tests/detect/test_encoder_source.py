@@ -238,3 +238,16 @@ def test_a_label_with_its_number_is_no_organisation():
     assert ("737", "CVV") in found("Card ending 4111 1111 1111 1111, exp 09/28, CVV 737.")
     assert found("exp 09/28, cvv 737.")[-1] == ("737", "CVV")
     assert ("30 Seconds", "ORGANIZATION") in found("30 Seconds to Mars is a band.")
+
+
+def test_a_remark_before_a_comma_is_no_part_of_the_name_after_it():
+    """The contextual tagger read "See you soon, Grace" as one organisation, and the person inside it
+    was its piece. A clause of lower-case function and everyday words before the comma is cut; names
+    with a comma stay whole."""
+    def found(text):
+        (spans,) = detect_texts([text], "en")
+        return [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+
+    assert found("See you soon, Grace.") == [("Grace", "PERSON")]
+    assert found("Thank you so much, Priya!") == [("Priya", "PERSON")]
+    assert ("Stadium mk, Milton Keynes", "ORGANIZATION") in found("Stadium mk, Milton Keynes")

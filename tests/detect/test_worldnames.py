@@ -165,3 +165,15 @@ def test_two_first_names_joined_by_a_hyphen_are_a_person(text, name):
 
 def test_two_names_joined_by_a_hyphen_that_are_a_listed_place_are_no_person():
     assert not any("Winston-Salem" in t for t, _ in names("I drove to Winston-Salem."))
+
+
+@pytest.mark.parametrize(("text", "name"), [("Happy Lunar New Year, Mei!", "Mei"), ("Thanks, Mei!", "Mei")])
+def test_a_first_name_addressed_after_a_comma_is_a_strong_person(text, name):
+    """"Happy Lunar New Year, Mei!": the listed name alone was one weak source, and no tagger saw it."""
+    doc = DetectDoc.from_words(text.split(), "en")
+    assert any(doc.words[h.start_word:h.end_word] == [name + "!"] and h.strong for h in find_names(doc))
+
+
+def test_a_place_after_a_comma_is_not_addressed():
+    doc = DetectDoc.from_words("We flew to Atlanta, Georgia.".split(), "en")
+    assert not any(h.strong for h in find_names(doc))
