@@ -111,10 +111,42 @@ def _span_keys(doc: DetectDoc, s: Span) -> Iterable[tuple[str, ...]]:
         yield key + (after,)
 
 
+def _wished_feast(doc: DetectDoc, s: Span, names: frozenset[tuple[str, ...]]) -> int:
+    """How many words at the span's start wish a feast (a greeting, then the feast: "Merry Christmas"
+    of "Merry Christmas Maria", "Diwali" of "Diwali Priya"; all of "merry christmas"); 0 when none
+    do. The words after them are the name a tagger ran the feast into. A firm or a place named after
+    a feast keeps it ("Easter Holdings", "Christmas Island"): only a person loses a feast that no
+    greeting opens."""
+    greetings = word_list(doc.lex, "festival_greetings") if doc.lex is not None else frozenset()
+    if doc.lex is not None and doc.lower[s.start_word] in greetings:  # "wishing you a merry christmas maria"
+        greetings = greetings | doc.lex.stop_words
+    a = s.start_word
+    while a < s.end_word - 1 and doc.lower[a] in greetings:
+        a += 1
+    if a == s.start_word and s.category != "PERSON":
+        return 0
+    for b in range(s.end_word, a, -1):  # the longest feast
+        if _keys(" ".join(doc.words[a:b])) in names:
+            return b - s.start_word
+    return 0
+
+
 def holidays_are_no_names(doc: DetectDoc, spans: Sequence[Span]) -> list[Span]:
-    """The spans without the holidays read as names (what the project's deny list named stays)."""
+    """The spans without the holidays read as names (what the project's deny list named stays), and
+    without a feast wished at their start ("Merry Christmas Maria" is the person "Maria")."""
     if not any(s.category in _KINDS for s in spans):
         return list(spans)
     names = holiday_names(doc.language)
-    return [s for s in spans if DENY_SOURCE in s.sources or s.category not in _KINDS
-            or not any(k in names for k in _span_keys(doc, s))]
+    out = []
+    for s in spans:
+        if DENY_SOURCE in s.sources or s.category not in _KINDS:
+            out.append(s)
+            continue
+        if any(k in names for k in _span_keys(doc, s)):
+            continue
+        wished = _wished_feast(doc, s, names)
+        if wished == s.end_word - s.start_word:
+            continue
+        s.start_word += wished
+        out.append(s)
+    return out

@@ -101,7 +101,9 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             s.end_word -= 1
     if doc.cased() or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
         return spans
-    tail = word_list(doc.lex, "name_tail_words")
+    from redactdesk.detect.relative_dates import day_words
+
+    tail = word_list(doc.lex, "name_tail_words") | day_words(doc.lex)  # "call mike tmrw"
     verbs = word_list(doc.lex, "name_tail_verbs")
     names = load_world_names()
     after_verbs: list[Span] = []

@@ -17,7 +17,8 @@ three kinds of cue (``hotwords``):
   samsung", "send a tweet to dominoes", "file a complaint against comcast"): a company, standing
   alone, unless the words name someone (a listed first name, a job, a kin word: "complain to the
   manager").
-- ``org_cue_employer``: where someone works or banks ("i work for", "employed by", "we bank with").
+- ``org_cue_employer``: where someone works, banks or studies ("i work for", "employed by", "we bank
+  with", "graduated from").
   Often no name follows ("work for a bank", "work at night", "work for the council": the lexicon's
   ``org_cue_generic`` words and every function word end the walk). The hit stands alone only when
   a word of it is on no everyday list; otherwise it needs a second source in the vote (the
@@ -135,9 +136,11 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                 elif key == "org_cue_complaint":  # "complain to my manager", "tweet to john": someone
                     if not _someone(doc, a, b):
                         add(a, b, True, f"company a complaint goes to, after '{' '.join(ph)}'")
-                else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica")
+                else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica"),
+                    # and anywhere a word in capitals ("graduating from UCLA!!" in a lower-case tweet)
                     add(a, b, distinctive(doc.words[a:b], lex.language) or (cased and all(
-                        w[:1].isupper() for w in doc.words[a:b] if w.lower() not in ("and", "&", "y", "e"))),
+                        w[:1].isupper() for w in doc.words[a:b] if w.lower() not in ("and", "&", "y", "e"))) or any(
+                        sum(c.isalpha() for c in w) >= 2 and w.isupper() for w in doc.words[a:b]),
                         f"employer after '{' '.join(ph)}'")
     for ph in lex.hot("org_cue_market_after"):
         for w in doc.occurrences(ph):

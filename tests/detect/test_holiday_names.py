@@ -46,3 +46,25 @@ def test_holidays_come_in_the_language_of_the_text():
 
 def test_feasts_said_alone_come_from_the_lexicon():
     assert ("thanksgiving",) in holiday_names("en") and ("semana", "santa") in holiday_names("es")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Merry Christmas Maria", "Maria"),
+    ("Happy Diwali Priya", "Priya"),
+    ("Eid Mubarak Ahmed", "Ahmed"),
+    ("wishing you a merry christmas maria", "maria"),
+])
+def test_a_feast_wished_is_no_part_of_the_name_after_it(text, name):
+    """The taggers ran the greeting and the feast into the person ("Merry Christmas Maria"): its
+    surrogate would have replaced the wish too."""
+    assert names_in(text) == [(name, "PERSON")]
+
+
+def test_a_greeting_and_a_feast_alone_are_no_name():
+    assert [n for n, _ in names_in("merry christmas to you and john")] == ["john"]
+
+
+@pytest.mark.parametrize("text, name", [("Easter Holdings reported a loss.", "Easter Holdings"),
+                                        ("Christmas Island is remote.", "Christmas Island")])
+def test_a_firm_or_place_named_after_a_feast_keeps_it(text, name):
+    assert name in [n for n, _ in names_in(text)]

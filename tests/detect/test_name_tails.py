@@ -159,3 +159,11 @@ def test_a_person_ends_at_the_possessive_and_names_after_it_are_their_own(text, 
 def test_a_verb_said_of_a_person_ends_the_name(text, people):
     got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
     assert got == people
+
+
+@pytest.mark.parametrize("text, start, end, name", [
+    ("watching tv with sarah tonite", 3, 5, "sarah"),  # as texts and tweets write "tonight"
+    ("call mike tmrw", 1, 3, "mike"),  # the lexicon's relative days end a name too
+])
+def test_a_day_as_texts_write_it_ends_a_name(text, start, end, name):
+    assert trimmed(text, start, end) == name

@@ -110,3 +110,19 @@ def test_a_cue_that_ends_the_text_names_no_employer_and_breaks_nothing(text):
     """Written text that ends on its employer cue raised IndexError (the walk read the word after it)."""
     assert _cue_orgs(text) == []
     assert orgs(text) == []
+
+
+@pytest.mark.parametrize("text,org", [
+    ("so proud of my little bro kevin for graduating from UCLA!!", "UCLA"),  # capitals in a lower-case tweet
+    ("i studied at the university of leeds", "university of leeds"),
+    ("my son is a student at lincoln high", "lincoln high"),
+    ("me gradué en la universidad de los andes", "universidad de los andes"),
+])
+def test_where_someone_studies_is_an_organisation(text, org):
+    language = "es" if text.startswith("me ") else "en"
+    assert org in orgs(text, language)
+
+
+@pytest.mark.parametrize("text", ["i study at home", "he dropped out of college"])
+def test_a_place_of_study_said_in_everyday_words_is_none(text):
+    assert orgs(text) == []
