@@ -376,6 +376,9 @@ def _char_bounds(text: str, offsets: list[tuple[int, int]], w0: int, w1: int) ->
     _, e = offsets[w1 - 1]
     first_end = offsets[w0][1]
     last_start = offsets[w1 - 1][0]
+    while e - s > 2 and _wrapped(text, s, e):  # "(Dr. K)": brackets around the whole item are not its own
+        s, e = s + 1, e - 1
+        first_end, last_start = max(first_end, s + 1), min(last_start, e - 1)
     while s < first_end - 1 and text[s] in _EDGE_PUNCT and not _closed_inside(text, s, e):
         s += 1
     while e > last_start + 1 and text[e - 1] in _EDGE_PUNCT and not _opened_inside(text, s, e) and not (
@@ -403,6 +406,19 @@ def _closed_inside(text: str, s: int, e: int) -> bool:
     """An opening bracket at ``s`` whose partner lies inside the span belongs to it: "(415) 555-0132"."""
     close = _PAIRS.get(text[s])
     return close is not None and close in text[s + 1:e]
+
+
+def _wrapped(text: str, s: int, e: int) -> bool:
+    """Does the bracket opening at ``s`` close at ``e - 1``, around all that lies between?"""
+    close = _PAIRS.get(text[s])
+    if close is None or text[e - 1] != close:
+        return False
+    depth = 0
+    for k in range(s, e - 1):
+        depth += (text[k] == text[s]) - (text[k] == close)
+        if depth == 0:
+            return False  # "(415) 555-(0132)": the first bracket closes before the end
+    return True
 
 
 def _opened_inside(text: str, s: int, e: int) -> bool:

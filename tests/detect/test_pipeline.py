@@ -119,6 +119,15 @@ def test_an_abbreviations_dot_ends_the_item_and_a_sentences_does_not():
         assert item in [text[s["start"]:s["end"]] for s in spans], (text, spans)
 
 
+@pytest.mark.parametrize("text,item", [("My therapist (Dr. K) says hi.", "Dr. K"), ("the band (Nirvana) played", "Nirvana"),
+                                       ("Call (415) 555-0132 now.", "(415) 555-0132")])
+def test_brackets_around_a_whole_item_are_not_its_own(text, item):
+    """"(Dr. K)" was the item with its brackets (a bracket closed inside the item stayed with it); a
+    phone's area code keeps its own."""
+    (spans,) = detect_texts([text], "en")
+    assert item in [text[s["start"]:s["end"]] for s in spans], (text, spans)
+
+
 @pytest.mark.parametrize("text,item", [("The appointment is on 07/23/1984 05:01 AM.", "07/23/1984 05:01 AM"),
                                        ("Meet on 3 May 2021 10:30 a.m. please", "3 May 2021 10:30 a.m."),
                                        ("Logged 2019-12-31 23:59:59 by the system", "2019-12-31 23:59:59")])
