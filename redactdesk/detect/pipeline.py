@@ -376,8 +376,12 @@ def _char_bounds(text: str, offsets: list[tuple[int, int]], w0: int, w1: int) ->
     _, e = offsets[w1 - 1]
     first_end = offsets[w0][1]
     last_start = offsets[w1 - 1][0]
-    while e - s > 2 and _wrapped(text, s, e):  # "(Dr. K)": brackets around the whole item are not its own
-        s, e = s + 1, e - 1
+    inner = e
+    while inner > s + 1 and text[inner - 1] in ".,;:!?":
+        inner -= 1  # "(Florida),": the clause's mark after the brackets
+    while inner - s > 2 and _wrapped(text, s, inner):  # "(Dr. K)": brackets around the whole item are not its own
+        s, e = s + 1, inner - 1
+        inner = e
         first_end, last_start = max(first_end, s + 1), min(last_start, e - 1)
     while s < first_end - 1 and text[s] in _EDGE_PUNCT and not _closed_inside(text, s, e):
         s += 1
