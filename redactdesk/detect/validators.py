@@ -52,14 +52,26 @@ def is_iban(text: str) -> bool:
 
 
 def phone_check(digits: str, region: str, *, plus: bool = False) -> tuple[bool, bool]:
-    """(valid, possible) for a phone number read as digits, in ``region`` unless it had a plus."""
+    """(valid, possible) for a phone number read as digits, in ``region`` unless it had a plus. An
+    international call prefix said or written instead of the plus ("0049 30 1234567", "011 44 20 ...")
+    counts as the plus."""
     if not digits.isdigit() or not 6 <= len(digits) <= 15:
         return False, False
     try:
         num = phonenumbers.parse(("+" + digits) if plus else digits, None if plus else region)
     except phonenumbers.NumberParseException:
-        return False, False
-    return phonenumbers.is_valid_number(num), phonenumbers.is_possible_number(num)
+        num = None
+    found = (phonenumbers.is_valid_number(num), phonenumbers.is_possible_number(num)) if num else (False, False)
+    if not plus and not found[0]:
+        for exit_code in _EXIT_CODES:
+            if digits.startswith(exit_code) and len(digits) - len(exit_code) >= 8:
+                valid, _possible = phone_check(digits[len(exit_code):], region, plus=True)
+                if valid:
+                    return True, True
+    return found
+
+
+_EXIT_CODES = ("00", "011")  # the international call prefixes of most of the world and of North America
 
 
 @functools.lru_cache(maxsize=1)

@@ -45,6 +45,7 @@ _AREA_CODE = re.compile(r"(?<![\w+(/.-])(?:\(0\d{1,4}\)[ .-]?\d[\d .-]{4,12}|0\d
 # digits in groups as any country writes a phone number ("25/102-7346", "06-46/869 5896",
 # "(06)98/259-7919", "9474.6864"): a phone only after a word that says so ("Phone:", "call me at")
 _PHONE_SHAPE = re.compile(r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?)?\(?\d{1,5}\)?(?:[ ./-]?\(?\d{1,5}\)?){1,5}(?![\w/-]|[.,]\d)")
+_EXIT_CODE = re.compile(r"(?<![\w+.,/-])(?:00|011)(?=[ .-]?[1-9])")  # said or dialled for "+" (Europe, North America)
 _EXTENSION = re.compile(r"\s?(?:x|ext\.?)\s?\d{1,6}$", re.IGNORECASE)
 _MIXED = re.compile(r"\s[-–]\s")
 _QUICK = re.compile(r"\d[\d\s().+-]{5,}\d")
@@ -129,6 +130,19 @@ def find_phones(text: str, region: str) -> list[CharSpan]:
 
     def free(s: int, e: int) -> bool:
         return not any(s < b and a < e for a, b in taken)
+
+    # an international call prefix written instead of the plus: "0049 30 1234567", "011 44 20 7946 0958"
+    exits = {m.end() - 1: m.start() for m in _EXIT_CODE.finditer(text)}
+    if exits:
+        plussed = list(text)
+        for plus_at, start in exits.items():
+            plussed[start:plus_at + 1] = " " * (plus_at - start) + "+"
+        for m in phonenumbers.PhoneNumberMatcher("".join(plussed), region, leniency=Leniency.STRICT_GROUPING):
+            start = exits.get(m.start)
+            if start is not None and free(start, m.end) and not _inside_a_code(text, start, m.end):
+                where = phonenumbers.region_code_for_number(m.number) or region
+                out.append(CharSpan(start, m.end, "PHONE", 0.9, f"valid {where} phone number after a call prefix"))
+                taken.append((start, m.end))
 
     for m in _NANP.finditer(text):
         if m.group("s"):

@@ -45,3 +45,21 @@ def test_phones_listed_without_a_space_after_the_comma_are_covered_whole():
     covered = {i for s in found for i in range(s["start"], s["end"])}
     assert all(i in covered for i, c in enumerate(text) if c.isdigit())
     assert spans("We sold 11,000 units.") == []  # thousands stay a quantity
+
+
+def test_an_international_call_prefix_written_for_the_plus_is_a_phone():
+    """"call 0049 30 1234567" was a 13-digit reference: the prefix "00" (or North America's "011")
+    dials abroad as "+" does. A reference that opens with zeros stays one."""
+    for text, phone in (("Visit us or call 0049 30 1234567.", "0049 30 1234567"),
+                        ("dial 011 44 20 7946 0958 now", "011 44 20 7946 0958")):
+        assert (phone, "PHONE") in spans(text)
+    assert [c.category for c in find_phones("Call 0049 30 1234567.", "US")] == ["PHONE"]
+    assert ("0012345678", "GENERIC_ID") in spans("the order is 0012345678")
+
+
+def test_digits_said_with_a_call_prefix_are_a_valid_phone():
+    from redactdesk.detect.validators import phone_check
+
+    assert phone_check("0049301234567", "US") == (True, True)  # "zero zero four nine three zero ..."
+    assert phone_check("011442079460958", "US")[0]
+    assert not phone_check("0012345678", "US")[0]
