@@ -82,17 +82,29 @@ def _genres(lex: Lexicon) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(p.split()) for p in word_list(lex, "media_genres"))
 
 
+@functools.lru_cache(maxsize=4)
+def _genre_company(lex: Lexicon) -> frozenset[str]:
+    """Words that may come with a kind of music in a span that names no one: the lexicon's function
+    words and ``genre_modifiers`` ("garage rock", "electro synthpop")."""
+    return lex.stop_words | frozenset(word_list(lex, "genre_modifiers"))
+
+
 def genres_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The spans without the kinds of music read as names: "who are the greatest hip hop artists", "i
-    like r n b", "i am hip hop" (the issue's precision guard: media types). A span goes when it holds
-    a genre of the lexicon's ``media_genres`` and its other words are function words; with any other
-    word in it ("Iggy Pop", "Rock Hudson", "Kid Rock") it stays."""
+    like r n b", "i am hip hop", "the garage rock of the late sixties", "an English punk rock band"
+    (the issue's precision guard: media types). A span goes when it holds a genre of the lexicon's
+    ``media_genres`` and its other words are function words, words said of music (``genre_modifiers``)
+    or a nationality; with any other word in it ("Iggy Pop", "Rock Hudson", "Kid Rock") it stays."""
+    from redactdesk.lang.folding import fold_key
+    from redactdesk.lang.groups import load_groups
+
     if doc.lex is None or not any(s.category in _NAME_KINDS for s in spans):
         return spans
     genres = _genres(doc.lex)
     if not genres:
         return spans
-    stop = doc.lex.stop_words
+    company = _genre_company(doc.lex)
+    groups = load_groups(doc.language)
     out = []
     for s in spans:
         if s.category in _NAME_KINDS and DENY_SOURCE not in s.sources:
@@ -100,7 +112,8 @@ def genres_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             inside = [(k, k + len(g)) for g in genres for k in range(len(words) - len(g) + 1)
                       if tuple(words[k:k + len(g)]) == g]
             genre_words = {i for a, b in inside for i in range(a, b)}
-            if inside and all(w in stop for i, w in enumerate(words) if i not in genre_words):
+            if inside and all(w in company or (groups is not None and (fold_key(w),) in groups.by_key)
+                              for i, w in enumerate(words) if i not in genre_words):
                 continue
         out.append(s)
     return out

@@ -77,8 +77,21 @@ def test_a_kind_of_music_is_no_name(text, lang):
     assert detect_texts([text], lang)[0] == []
 
 
+@pytest.mark.parametrize("text", ["they were more influenced by the garage rock of the late sixties",
+                                  "crazyhead are an english punk rock garage rock band",
+                                  "a four piece electro synthpop band based in the city",
+                                  "She plays in an alternative rock band."])
+def test_a_kind_of_music_with_the_words_said_of_it_is_no_name(text):
+    """The taggers read "garage rock", "english punk rock" and "electro synthpop" as organisations
+    (the band's own name stays: "crazyhead")."""
+    assert not [s for s in detect_texts([text], "en")[0] if "rock" in text[s["start"]:s["end"]]
+                or "synthpop" in text[s["start"]:s["end"]]]
+
+
 @pytest.mark.parametrize("text,name", [("supporting iggy pop on tour", "iggy pop"), ("Rock Hudson starred in it",
-                                                                                       "Rock Hudson")])
+                                                                                       "Rock Hudson"),
+                                       ("Kid Rock played in a bar.", "Kid Rock"),
+                                       ("He played with Black Sabbath.", "Black Sabbath")])
 def test_a_name_with_a_genre_word_in_it_stays(text, name):
     assert name in [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
 
