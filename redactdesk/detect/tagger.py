@@ -478,9 +478,12 @@ def _cased_name_bounds(doc: DetectDoc, where: Sequence[int], a: int, b: int, per
         tail = [w.lower() for w in words[caps[-1] + 1:]]
         if person:
             cut = all(filler(w) for w in tail)
-        else:
+        else:  # a function word after the last capital, or its possessive, starts the clause around the
+            # name ("Maria's car is red" was one organisation; "Cosham railway station" stays)
             comma = doc.words[where[a + caps[-1]]].rstrip().endswith(",")
-            cut = words[caps[-1] + 1][:1].islower() and (tail[0] in stop or comma)
+            owner = doc.words[where[a + caps[-1]]].rstrip(".,;:!?\"").endswith(("'s", "’s"))
+            cut = words[caps[-1] + 1][:1].islower() and (
+                tail[0] in stop or comma or owner or any(w in stop and w not in particles for w in tail))
         end = a + caps[-1] + 1 if cut else b
     start = a
     head = words[:caps[0]]

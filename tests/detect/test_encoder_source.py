@@ -251,3 +251,13 @@ def test_a_remark_before_a_comma_is_no_part_of_the_name_after_it():
     assert found("See you soon, Grace.") == [("Grace", "PERSON")]
     assert found("Thank you so much, Priya!") == [("Priya", "PERSON")]
     assert ("Stadium mk, Milton Keynes", "ORGANIZATION") in found("Stadium mk, Milton Keynes")
+
+
+def test_an_organisation_does_not_run_on_into_the_clause_after_a_name():
+    """The contextual tagger read "Maria's car is red" as one organisation, and the person "Maria" was
+    its piece: in cased writing a possessive or a function word after the last capital starts the
+    clause around the name. A name that ends in lower-case words stays ("Cosham railway station")."""
+    (spans,) = detect_texts(["Maria's car is red and she loves it."], "en")
+    assert [(s["category"], s["start"], s["end"]) for s in spans] == [("PERSON", 0, 5)]
+    text = "Cosham railway station is closed."
+    assert any(text[s["start"]:s["end"]] == "Cosham railway station" for s in detect_texts([text], "en")[0])
