@@ -412,6 +412,30 @@ def _closed_inside(text: str, s: int, e: int) -> bool:
     return close is not None and close in text[s + 1:e]
 
 
+_POSSESSORS = frozenset({"PERSON", "LOCATION", "CITY", "COUNTRY", "NRP"})
+_POSSESSIVE_MARKS = ("'s", "’s")
+
+
+def _without_possessive_mark(doc: DetectDoc, text: str, offsets: list[tuple[int, int]], s: Span, a: int, b: int) -> int:
+    """The character end of a person's or place's span in cased writing without its possessive mark
+    when a possessed word follows ("Chicago's Palmer House", "Gerrard's shots", "Chicago 's
+    ..."): the mark says whose, and is not the name (the written corpora leave it out of the name).
+    The word span keeps it, for the surrogate. A shop named after its founder keeps it where no
+    noun follows ("Dillard's was added"), and so does any organisation ("McDonald's"); so does speech,
+    whose transcripts write the mark into the word ("jessica's birthday")."""
+    if s.category not in _POSSESSORS or not doc.cased() or s.end_word >= len(doc.words):
+        return b
+    following = doc.lower[s.end_word]
+    if not following.isalpha() or (doc.lex is not None and following in doc.lex.stop_words):
+        return b
+    last = s.end_word - 1
+    if doc.words[last] in _POSSESSIVE_MARKS and last > s.start_word:
+        return min(b, offsets[last - 1][1])  # "Chicago 's": the mark written apart
+    if doc.words[last].endswith(_POSSESSIVE_MARKS) and text[a:b].endswith(_POSSESSIVE_MARKS) and b - 2 > a:
+        return b - 2  # not "Thalhimer's, JC Penney": a comma after the mark, no possessive
+    return b
+
+
 def _wrapped(text: str, s: int, e: int) -> bool:
     """Does the bracket opening at ``s`` close at ``e - 1``, around all that lies between?"""
     close = _PAIRS.get(text[s])
@@ -441,7 +465,9 @@ def detect_texts(
 ) -> list[list[dict[str, Any]]]:
     """Spans with character offsets (end exclusive) for each text: the JSONL contract's ``spans``.
 
-    Each text is split on whitespace into pseudo-words; spans map back to those words' characters.
+    Each text is split on whitespace into pseudo-words; spans map back to those words' characters,
+    without the punctuation at their outer edges, the brackets around a whole item ("(Dr. K)") and,
+    in cased writing, a person's or place's possessive mark before what it owns ("Lisbon's old town").
     Where a line ends is kept (``DetectDoc.lines``): an address written over lines has no commas.
     """
     lang = check_language(language)
@@ -454,10 +480,11 @@ def detect_texts(
         docs.append(DetectDoc.from_words([text[a:b] for a, b in offsets], lang, lines=lines, id=str(i)))
     results = detect_docs(docs, sources=sources, allow=list(allow), deny=list(deny), taxonomy=taxonomy)
     out: list[list[dict[str, Any]]] = []
-    for text, offsets, spans in zip(texts, offsets_all, results, strict=True):
+    for doc, text, offsets, spans in zip(docs, texts, offsets_all, results, strict=True):
         items = []
         for s in spans:
             a, b = _char_bounds(text, offsets, s.start_word, s.end_word)
+            b = _without_possessive_mark(doc, text, offsets, s, a, b)
             items.append({"start": a, "end": b, "category": s.category, "score": round(float(s.score), 3),
                           "source": "+".join(s.sources)})
         out.append(items)
