@@ -113,7 +113,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
             hits.append(Hit(a, b, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE, reason, strong))
 
     for key in ("org_cue_market_before", "org_cue_greeting", "org_cue_employer", "org_cue_complaint"):
-        for ph in lex.hot(key):
+        for ph in doc.said(key):
             for w in doc.occurrences(ph):
                 a = w + len(ph)
                 if a < len(lower) and lower[a] in articles and a + 1 < len(lower) and a + 1 not in starts:
@@ -142,7 +142,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                         w[:1].isupper() for w in doc.words[a:b] if w.lower() not in ("and", "&", "y", "e"))) or any(
                         sum(c.isalpha() for c in w) >= 2 and w.isupper() for w in doc.words[a:b]),
                         f"employer after '{' '.join(ph)}'")
-    for ph in lex.hot("org_cue_market_after"):
+    for ph in doc.said("org_cue_market_after"):
         for w in doc.occurrences(ph):
             a = w
             while a > 0 and w - a < BEFORE_WORDS and name_word(a - 1) and a not in starts and not ends[a - 1]:

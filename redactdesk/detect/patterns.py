@@ -571,10 +571,10 @@ class _Finder:
         doc = self.doc
         for key, cat, score in (("username", "USERNAME", 0.8), ("password", "PASSWORD", 0.85),
                                 ("passport", "PASSPORT", 0.85)):
-            for ph in self.lex.hot(key):
+            for ph in doc.said(key):
                 for w in doc.occurrences(ph):
                     self._value_after(w + len(ph), cat, score, " ".join(ph))
-        for ph in self.lex.hot("username_weak"):
+        for ph in doc.said("username_weak"):
             for w in doc.occurrences(ph):
                 k = w + len(ph)
                 if k < len(doc.words) and _HANDLE_SHAPE.fullmatch(doc.words[k].strip(".,;:!?()\"'").lower()) and (
@@ -1259,7 +1259,7 @@ class _Finder:
         lower = self.doc.lower
         words = self.doc.words
         stop = lex.stop_words
-        suffixes = lex.hot("org_suffix")
+        suffixes = self.doc.said("org_suffix")
         kin_firms, kin_owners = word_list(lex, "org_kin_words"), word_list(lex, "kin_owners")
         lines = frozenset(self.doc.lines)  # a line of written text ends a firm's name
 
@@ -1308,7 +1308,7 @@ class _Finder:
         # written text: a full stop ends a name after its cue; a timed transcript's stops are ASR's guesses
         ends = word_view(doc).stop_after if doc.starts is None else [False] * len(doc.words)
         for strength, key in (("strong", "name_cue_strong"), ("weak", "name_cue_weak")):
-            for ph in self.lex.hot(key):
+            for ph in doc.said(key):
                 n = len(ph)
                 for w in doc.occurrences(ph):
                     s = w + n
@@ -1367,7 +1367,7 @@ class _Finder:
         # a name before a cue: "Karen speaking", "Juan al habla"; before what a sentence says of a
         # person only a word of no list ("Stoloff was born in"): listed names there are the lists' find
         said_of = set(self.lex.hot("name_cue_said_of"))
-        for ph in (*self.lex.hot("name_cue_right"), *said_of):
+        for ph in (*doc.said("name_cue_right"), *doc.said("name_cue_said_of")):
             for w in doc.occurrences(ph):
                 e = w
                 s = e

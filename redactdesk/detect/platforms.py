@@ -78,8 +78,14 @@ _NAME_KINDS = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "SPELLED_LETTERS"
 
 
 @functools.lru_cache(maxsize=4)
-def _genres(lex: Lexicon) -> frozenset[tuple[str, ...]]:
-    return frozenset(tuple(p.split()) for p in word_list(lex, "media_genres"))
+def _genres(lex: Lexicon) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The lexicon's ``media_genres`` by their first word."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for p in word_list(lex, "media_genres"):
+        words = tuple(p.split())
+        if words:
+            out.setdefault(words[0], []).append(words)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 @functools.lru_cache(maxsize=4)
@@ -109,7 +115,7 @@ def genres_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     for s in spans:
         if s.category in _NAME_KINDS and DENY_SOURCE not in s.sources:
             words = [_bare(w) for w in doc.words[s.start_word:s.end_word]]
-            inside = [(k, k + len(g)) for g in genres for k in range(len(words) - len(g) + 1)
+            inside = [(k, k + len(g)) for k, w in enumerate(words) for g in genres.get(w, ())
                       if tuple(words[k:k + len(g)]) == g]
             genre_words = {i for a, b in inside for i in range(a, b)}
             if inside and all(w in company or (groups is not None and (fold_key(w),) in groups.by_key)

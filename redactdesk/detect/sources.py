@@ -139,6 +139,17 @@ class DetectDoc:
             self.cache["_word_index"] = index
         return index
 
+    def said(self, key: str) -> list[tuple[str, ...]]:
+        """The lexicon's ``key`` phrases whose first word the document says, in the lexicon's order:
+        most phrases a pass asks for are not said at all (a name or organisation pass asked
+        :meth:`occurrences` of 240 phrases a sentence)."""
+        if self.lex is None:
+            return []
+        firsts = phrases_by_first(self.lex, key)
+        index = self._word_index()
+        found = sorted(item for w in (index.keys() & firsts.keys()) for item in firsts[w])
+        return [ph for _, ph in found]
+
     def occurrences(self, phrase: tuple[str, ...]) -> list[int]:
         """Start indices of every occurrence of ``phrase`` (lower-case words) in the document."""
         at = self._word_index().get(phrase[0])
@@ -229,3 +240,19 @@ def check_params(name: str, params: Mapping[str, Any] | None, defaults: Mapping[
             raise SourceParamsError(f"source {name!r}: parameter {k!r} must be {type(d).__name__}, got {v!r}")
         out[k] = v
     return out
+
+
+_BY_FIRST: dict[tuple[int, str], tuple[Lexicon, dict[str, list[tuple[int, tuple[str, ...]]]]]] = {}
+
+
+def phrases_by_first(lex: Lexicon, key: str) -> dict[str, list[tuple[int, tuple[str, ...]]]]:
+    """{first word: [(position in the list, phrase)]} of a lexicon's hotword list (kept per lexicon)."""
+    got = _BY_FIRST.get((id(lex), key))
+    if got is None or got[0] is not lex:
+        index: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for k, ph in enumerate(lex.hot(key)):
+            if ph:
+                index.setdefault(ph[0], []).append((k, ph))
+        got = (lex, index)
+        _BY_FIRST[(id(lex), key)] = got
+    return got[1]

@@ -260,13 +260,15 @@ def _without_name_cue(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> i
     """The start of the tagger's stretch ``[a, b)`` past a cue that introduces a name ("my name is",
     "this is", "i'm"): the contextual tagger read the turn "my name is john" as one organisation,
     which outvoted the person. A title stays ("dr smith")."""
+    from redactdesk.detect.sources import phrases_by_first
     from redactdesk.detect.worldnames import word_set
 
-    if doc.lex is None:
+    if doc.lex is None or a >= b:
         return a
     titles = word_set("titles")
+    first = doc.lower[where[a]]
     for key in ("name_cue_strong", "name_cue_weak"):
-        for ph in doc.lex.hot(key):
+        for _, ph in phrases_by_first(doc.lex, key).get(first, ()):
             n = len(ph)
             if (a + n < b and not (n == 1 and ph[0] in titles)
                     and tuple(doc.lower[where[k]] for k in range(a, a + n)) == ph):

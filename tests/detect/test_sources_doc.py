@@ -32,3 +32,11 @@ def test_a_phrase_running_past_the_window_is_not_found():
     doc = DetectDoc.from_words("my card number is".split(), "en")
     assert doc.find_phrase([("card", "number")], 0, 2) is None
     assert doc.find_phrase([("card", "number")], 0, 3) == (1, ("card", "number"))
+
+
+def test_said_gives_the_lexicons_phrases_whose_first_word_is_said_in_their_order():
+    doc = DetectDoc.from_words("hi my name is ana and i work for acme".split(), "en")
+    said = doc.said("org_cue_employer")
+    every = [ph for ph in doc.lex.hot("org_cue_employer") if ph[0] in doc.lower]
+    assert said == every and ("work", "for") in said
+    assert doc.said("no_such_list") == []
