@@ -432,13 +432,19 @@ def _place_and_no_name(word: str) -> bool:
 
 
 def _listed_name_in(stretch: Sequence[str]) -> bool:
-    """Is a word of the stretch a name of the world-name or place lists ("luke robert hemmings")?"""
+    """Is a word of the stretch a name of the world-name or place lists ("luke robert hemmings")? A
+    place that is an everyday word is none ("university" of "the university hospital")."""
     from redactdesk.detect.places import load_places
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
     names, places = load_world_names(), load_places()
-    return any(names.is_name(k) or places.get(k) for k in (fold_key(w) for w in stretch))
+
+    def listed(k: str) -> bool:
+        place = places.get(k)
+        return names.is_name(k) or (place is not None and not place.common)
+
+    return any(listed(fold_key(w)) for w in stretch)
 
 
 # lower-case words a person's name may hold between its capitals ("Catherine of Aragon", "Simon and Garfunkel")

@@ -261,3 +261,10 @@ def test_an_organisation_does_not_run_on_into_the_clause_after_a_name():
     assert [(s["category"], s["start"], s["end"]) for s in spans] == [("PERSON", 0, 5)]
     text = "Cosham railway station is closed."
     assert any(text[s["start"]:s["end"]] == "Cosham railway station" for s in detect_texts([text], "en")[0])
+
+
+def test_everyday_words_in_lower_case_in_cased_writing_are_no_organisation():
+    """"near the university hospital" stayed an organisation of both taggers: "university" is a town
+    of the place list, but one that is an everyday word names nothing in lower case."""
+    text = "My sister-in-law Ingrid lives in Tromsø near the university hospital."
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]
