@@ -403,7 +403,7 @@ def _abbreviation(word: str) -> bool:
     return bool(re.fullmatch(r"(?:[A-Za-z]{1,4}\.)+[A-Za-z]{1,4}", word)) or word.lower() in _ABBREVIATIONS
 
 
-_PAIRS = {"(": ")", "[": "]", "{": "}"}
+_PAIRS = {"(": ")", "[": "]", "{": "}", '"': '"', "“": "”", "«": "»"}  # a nickname's quotes: '"Big Tony" Russo'
 
 
 def _closed_inside(text: str, s: int, e: int) -> bool:
@@ -441,6 +441,8 @@ def _wrapped(text: str, s: int, e: int) -> bool:
     close = _PAIRS.get(text[s])
     if close is None or text[e - 1] != close:
         return False
+    if close == text[s]:  # straight quotes: no third one between
+        return close not in text[s + 1:e - 1]
     depth = 0
     for k in range(s, e - 1):
         depth += (text[k] == text[s]) - (text[k] == close)

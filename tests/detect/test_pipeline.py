@@ -121,6 +121,8 @@ def test_an_abbreviations_dot_ends_the_item_and_a_sentences_does_not():
 
 @pytest.mark.parametrize("text,item", [("My therapist (Dr. K) says hi.", "Dr. K"), ("the band (Nirvana) played", "Nirvana"),
                                        ("Driver license: S530-4127-8891 (Florida), expires 2029.", "Florida"),
+                                       ('She said "Maria Lopez" twice.', "Maria Lopez"),
+                                       ('"Big Tony" Russo was arrested.', '"Big Tony" Russo'),  # a nickname's quotes
                                        ("Call (415) 555-0132 now.", "(415) 555-0132")])
 def test_brackets_around_a_whole_item_are_not_its_own(text, item):
     """"(Dr. K)" was the item with its brackets (a bracket closed inside the item stayed with it); a
