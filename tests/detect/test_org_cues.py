@@ -126,3 +126,15 @@ def test_where_someone_studies_is_an_organisation(text, org):
 @pytest.mark.parametrize("text", ["i study at home", "he dropped out of college"])
 def test_a_place_of_study_said_in_everyday_words_is_none(text):
     assert orgs(text) == []
+
+
+@pytest.mark.parametrize("text,org", [("today 's closing price for google", "google"),
+                                      ("what is the market cap of nvidia", "nvidia"),
+                                      ("what's the opening price for tesco", "tesco")])
+def test_a_price_quoted_for_a_company_names_it(text, org):
+    assert org in orgs(text)
+
+
+@pytest.mark.parametrize("text", ["what was the closing price yesterday", "keep the beef stock in the fridge"])
+def test_a_price_or_stock_of_nothing_named_is_no_company(text):
+    assert orgs(text) == []
