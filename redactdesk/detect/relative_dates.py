@@ -48,6 +48,9 @@ def day_words(lex: Any) -> frozenset[str]:
     return v["days"] if v else frozenset()
 
 
+_DETERMINERS = frozenset({"the", "my", "our", "your", "his", "her", "their", "its", "a", "that", "el", "la", "su", "mi"})
+
+
 def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]]:
     """Word ranges ``[a, b)`` of relative dates in the cleaned lower-case words ``lower``."""
     v = _vocabulary(lex)
@@ -70,6 +73,8 @@ def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]
             got = None  # "por la mañana": the morning, not tomorrow
         if got and got[1] - got[0] == 1 and w in service_days and i and lower[i - 1] in not_after:
             got = None  # "anything else today"
+        if got and w in modifiers and i and lower[i - 1] in _DETERMINERS:
+            got = None  # "the last night of the festival": a night counted, not yesterday's
         if got is None and w in modifiers and i + 1 < n:
             nxt = lower[i + 1].removesuffix("'s")
             if nxt in units | named:
@@ -81,8 +86,9 @@ def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]
             got = (a, i + 1)  # "every friday" is a recurrence, not a day
         if got is None and w in tens and i + 1 < n and lower[i + 1] in ordinals:
             got = (i, i + 2)  # "twenty second"
-        if got is None and w in ordinals and i >= 2 and lower[i - 1] == "the" and lower[i - 2] in preps:
-            got = (i - 1, i + 1)  # "on the fifth"
+        if got is None and w in ordinals and i >= 2 and lower[i - 1] == "the" and (
+                lower[i - 2] in preps or (lower[i - 2] in ("and", "to", "y", "al") and out and out[-1][1] == i - 2)):
+            got = (i - 1, i + 1)  # "on the fifth", "between the second and the fifteenth"
         if got is not None and (w in ordinals or w in tens) and got[1] < n and lower[got[1]].strip(".,;:!?") in v["counted"]:
             got = None  # "for the 5th time", "on the twenty second floor": what is counted, no day
         if got is not None:

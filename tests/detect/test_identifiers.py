@@ -551,3 +551,19 @@ def test_a_name_run_into_digits_is_a_username(text, name):
 @pytest.mark.parametrize("text", ["see page12 and table3", "my phone is a galaxy10", "email laura88@gmail.com now"])
 def test_everyday_words_with_digits_and_e_mail_boxes_are_no_such_username(text):
     assert not any(c == "USERNAME" for c, _ in found(text)), found(text)
+
+
+@pytest.mark.parametrize("text, days", [
+    ("what happened between the second and the fifteenth", ["the second", "the fifteenth"]),
+    ("from the third to the ninth", ["the third", "the ninth"]),
+    ("what were the winning numbers last night", ["last night"]),  # the night of yesterday
+    ("the last night of the festival", []),  # a night counted
+    ("he came second and the third one was late", []),
+    ("add lunch with her tomorrow", ["tomorrow"]),  # a pronoun before a day is no determiner
+])
+def test_days_of_the_month_in_a_range_and_last_night_are_days(text, days):
+    from redactdesk.detect.relative_dates import relative_date_ranges
+    from redactdesk.lang.lexicon import load_lexicon
+
+    words = text.split()
+    assert [" ".join(words[a:b]) for a, b in relative_date_ranges(words, load_lexicon("en"))] == days
