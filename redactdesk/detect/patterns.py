@@ -157,6 +157,8 @@ _SLASHED_DIGITS = re.compile(r"(?:[a-z]{2})?\+*\d+(?:[/.\-–]\d+)+\+*")
 # strong name cues that are also verbs said of anything ("a man called John" / "she called twice"):
 # an everyday word after them is no name
 _VERB_CUES = frozenset({("called",)})
+_SCALE_WORDS = frozenset({"million", "millions", "billion", "billions", "trillion", "trillions", "bn", "mn",
+                          "millón", "millones", "billón", "billones"})
 # a run said as years after these may be a code read in pairs ("the code is nineteen ninety nine twenty oh five")
 _NOT_BEFORE_YEARS = frozenset({"is", "was", "are", "were", "it's", "its", "code", "codes", "pin", "number", "no",
                                "num", "password", "passcode", "key", "es", "era", "son", "código", "número", "clave"})
@@ -1063,6 +1065,8 @@ class _Finder:
         if gid and n >= 3:
             self.add(t0, t1, "GENERIC_ID", 0.8, f"{n}-digit number after '{gid}'")
             return
+        if any(w in _SCALE_WORDS for w in self.doc.lower[w0:w1]):
+            return  # "for 44 billion", "twenty four million": a quantity; no reference is said in millions
         if (_years_said(groups) and all(w.isalpha() for w in self.doc.lower[w0:w1])
                 and before not in _NOT_BEFORE_YEARS):
             return  # "nineteen oh two nineteen sixty seven": the years of a life, a reign, a season said

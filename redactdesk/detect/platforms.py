@@ -33,7 +33,7 @@ def _platforms(lex: Lexicon) -> frozenset[tuple[str, ...]]:
 
 def platforms_are_no_employers(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The spans without the organisations that are a service or medium said as such."""
-    if doc.lex is None or not any(s.category == "ORGANIZATION" for s in spans):
+    if doc.lex is None or not any(s.category in ("ORGANIZATION", "LOCATION") for s in spans):
         return spans
     platforms = _platforms(doc.lex)
     if not platforms:
@@ -43,6 +43,9 @@ def platforms_are_no_employers(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     after = list(doc.lex.hot("org_cue_market_after"))
     out = []
     for s in spans:
+        if s.category == "LOCATION" and DENY_SOURCE not in s.sources and tuple(
+                _bare(w) for w in doc.words[s.start_word:s.end_word]) in platforms:
+            continue  # "my mom just discovered tiktok": a tagger's place that is a platform's name, no place
         if s.category == "ORGANIZATION" and DENY_SOURCE not in s.sources:
             words = [_bare(w) for w in doc.words[s.start_word:s.end_word]]
             while len(words) > 1 and words[-1] in media_words:

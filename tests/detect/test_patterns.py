@@ -751,3 +751,14 @@ def test_years_of_a_life_a_reign_or_a_season_are_no_reference(text):
 ])
 def test_digits_that_only_look_like_years_stay_a_reference(text, value):
     assert ("GENERIC_ID", value) in found(text)
+
+
+@pytest.mark.parametrize("text", ["elon musk bought twitter for 44 billion", "the population is twenty four million",
+                                  "about two point five million users"])
+def test_a_quantity_in_millions_is_no_reference(text):
+    """"44 billion" was an 11-digit run, and "9+ digits are always flagged"."""
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+def test_millions_after_an_identifier_word_stay_a_reference():
+    assert ("GENERIC_ID", "four five six million") in found("my account number is four five six million")

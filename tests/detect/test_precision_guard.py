@@ -138,3 +138,8 @@ def test_a_name_after_a_wake_word_and_a_person_named_alexa_stay(text, name):
 def test_a_day_after_called_is_a_date_and_no_name(text):
     found = {text[s["start"]:s["end"]]: s["category"] for s in detect_texts([text], "en")[0]}
     assert found.get("yesterday", found.get("today")) == "DATE", found
+
+
+def test_a_platform_read_as_a_place_is_none():
+    """The contextual tagger read "tiktok" as a place."""
+    assert detect_texts(["my mom just discovered tiktok and now she won't stop dancing"], "en")[0] == []
