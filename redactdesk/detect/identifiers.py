@@ -65,6 +65,8 @@ _PLATE_AFTER_CUE = re.compile(
 _UK_PLATE = re.compile(r"(?<![\w-])[A-Z]{2}\d{2} ?[A-Z]{3}(?![\w-])")
 _ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-/]*")
 _LETTER_WORD = re.compile(r"[A-Z]{1,4}")
+_IBAN_HEAD = re.compile(r"[A-Za-z]{2}\d{2}")  # an IBAN's country and check digits
+_LOWER_BANK_CODE = re.compile(r"[a-z]{4}")
 _SEPARATOR_WORD = re.compile(r"[-/.–]")  # "116 - 82 - 00276"
 _LABEL = re.compile(r"[A-Za-z]{2,12}:(?=\w)")  # "IBAN:DE89..." / "ID:123"
 _OUTER = ".,;:!?\"'“”‘’«»()[]{}…*"
@@ -388,6 +390,8 @@ class _IdFinder:
             return "D", w
         if _LETTER_WORD.fullmatch(w):
             return "L", w
+        if i > 0 and _LOWER_BANK_CODE.fullmatch(w) and _IBAN_HEAD.fullmatch(self.doc.words[i - 1].strip(_OUTER)):
+            return "L", w  # "gb29 nwbk 6016 ...": an IBAN typed in lower case, its bank code after its head
         return None
 
     def stdnum_written(self, with_letters: bool) -> None:

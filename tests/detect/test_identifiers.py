@@ -567,3 +567,13 @@ def test_days_of_the_month_in_a_range_and_last_night_are_days(text, days):
 
     words = text.split()
     assert [" ".join(words[a:b]) for a, b in relative_date_ranges(words, load_lexicon("en"))] == days
+
+
+@pytest.mark.parametrize("text, iban", [("My IBAN is gb29 nwbk 6016 1331 9268 19", "gb29 nwbk 6016 1331 9268 19"),
+                                        ("pay to nl91 abna 0417 1643 00 please", "nl91 abna 0417 1643 00")])
+def test_an_iban_typed_in_lower_case_is_one_item(text, iban):
+    """Only the digits of "gb29 nwbk 6016 ..." were flagged: the bank code in lower case broke the run,
+    and "gb29 nwbk" stayed in the text."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert (iban, "IBAN") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
