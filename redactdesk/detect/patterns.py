@@ -405,7 +405,7 @@ class _Finder:
                 else:
                     mon, day, yr = g[0], None, g[1]
                 month = self.lex.months[mon]
-                d = int(day) if day else None
+                d = int(day.replace(" ", "")) if day else None
                 y = int(yr.replace(" ", "")) if yr else None
                 if y is not None and not 1900 <= y <= 2099:
                     continue
@@ -414,6 +414,8 @@ class _Finder:
                 if mon in self.lex.ambiguous_months and d is None and y is None:
                     continue
                 found.append((m.start(), m.end(), d, month, y))
+        if self.lex.language == "en":
+            found += self._said_dates(text)
         for m in _NUMERIC_DATE.finditer(text):
             a, b, c = (int(x) for x in m.groups())
             y = full_year(c) if c < 100 else c
@@ -441,6 +443,37 @@ class _Finder:
                 continue
             self._add_date(tr, w0, w1, d, y)
         # spoken numeric dates of birth ("oh three fifteen nineteen eighty five") come from digit runs
+
+    def _said_dates(self, text: str) -> list[tuple[int, int, int | None, int, int | None]]:
+        """Dates as people say them and nobody writes: a year in two words' worth of digits after the
+        month ("the twenty third of april eighty seven"), and the month as an ordinal, British style
+        ("twenty third of the fourth eighty seven", "the third of the twelfth nineteen ninety"). Only
+        number words count (a written "April 23 87" is no date), and the month's ordinal must be said
+        as one ("the third of the five players" is none)."""
+        out: list[tuple[int, int, int | None, int, int | None]] = []
+
+        def said(cs: int, ce: int, ordinal: bool = False) -> bool:
+            tr = self.chars_to_tokens(cs, ce)
+            if tr is None:
+                return False
+            w0, w1 = self.words(*tr)
+            return all(w.isalpha() for w in self.doc.lower[w0:w1]) and (not ordinal or self.toks[tr[1] - 1].ordinal)
+
+        for m in _said_date_regex(self.lex).finditer(text):
+            d, mon, yy = int(m.group(1)), self.lex.months[m.group(2)], int(m.group(3))
+            if said(m.start(3), m.end(3)) and is_date(full_year(yy), mon, d):
+                out.append((m.start(), m.end(), d, mon, full_year(yy)))
+        for m in _ORDINAL_MONTH_DATE.finditer(text):
+            d, mon = int(m.group(1)), int(m.group(2))
+            y = m.group(3)
+            year = None if y is None else int(y.replace(" ", ""))
+            year = full_year(year) if year is not None and year < 100 else year
+            if not (1 <= mon <= 12 and said(m.start(2), m.end(2), ordinal=True)
+                    and said(m.start(1), m.end(1), ordinal=True)):  # "one of the first" counts
+                continue
+            if (year is None or 1900 <= year <= 2099) and is_date(year or 2000, mon, d):
+                out.append((m.start(), m.end(), d, mon, year))
+        return out
 
     def _add_date(self, tr: tuple[int, int], w0: int, w1: int, day: int | None, year: int | None) -> None:
         exp = self.ctx("expiry", w0, w1, left=8)
@@ -1404,12 +1437,25 @@ def _date_regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
             (re.compile(rf"(?<![\w])({months}) de(?:l)? {year}(?![\w])"), "my"),
             (re.compile(r"(?<![\w])(\d{1,2}) (?:de|del) (\d{1,2}) (?:de|del) (\d{4}|\d{2}|\d \d)(?![\w])"), "dmy_num"),
         ]
+    # a day and a year said digit by digit ("one six aug one nine eight six"): as many single digits
+    day, year = r"(\d{1,2}|\d \d)", r"(\d{4}|\d{2} \d{2}|\d \d \d \d)"
     return [
         (re.compile(rf"(?<![\w])({months}) (?:the )?(\d{{1,2}})(?:,? (?:of )?{year})?(?![\w])"), "mdy"),
         (re.compile(rf"(?<![\w])(?:the )?(\d{{1,2}}) of ({months})(?:,? {year})?(?![\w])"), "dmy"),
-        (re.compile(rf"(?<![\w])(\d{{1,2}}) ({months})(?:,? {year})?(?![\w])"), "dmy"),
+        (re.compile(rf"(?<![\w]){day} ({months})(?:,? {year})?(?![\w])"), "dmy"),
         (re.compile(rf"(?<![\w])({months}),? (?:of )?{year}(?![\w])"), "my"),
     ]
+
+
+# "23 of the 4 87", "the 3 of the 12 19 90": the month as an ordinal (checked on its tokens)
+_ORDINAL_MONTH_DATE = re.compile(r"(?<![\w])(?:the )?(\d{1,2}) of the (\d{1,2})(?: (\d{4}|\d{2} \d{2}|\d{2}))?(?![\w])")
+
+
+@functools.lru_cache(maxsize=4)
+def _said_date_regex(lex: Any) -> re.Pattern[str]:
+    """"the 23 of april 87": day, month and a year of two digits, as said (English)."""
+    months = "|".join(sorted((re.escape(m) for m in lex.months), key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?:the )?(\d{{1,2}}) of ({months}) (\d{{2}})(?![\w])")
 
 
 @functools.lru_cache(maxsize=4)

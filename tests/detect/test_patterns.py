@@ -762,3 +762,33 @@ def test_a_quantity_in_millions_is_no_reference(text):
 
 def test_millions_after_an_identifier_word_stay_a_reference():
     assert ("GENERIC_ID", "four five six million") in found("my account number is four five six million")
+
+
+@pytest.mark.parametrize(("text", "date"), [
+    ("the twenty third of april eighty seven", "the twenty third of april eighty seven"),  # a year of two digits said
+    ("my date of birth is the twenty third of the fourth eighty seven", "the twenty third of the fourth eighty seven"),
+    ("born on the third of the twelfth nineteen ninety", "the third of the twelfth nineteen ninety"),
+])
+def test_a_date_as_people_say_it_is_one_item(text, date):
+    """"eighty seven" and "of the fourth eighty seven" stayed in the text after the day was flagged."""
+    assert any(c in ("DATE", "DATE_OF_BIRTH") and v == date for c, v in found(text))
+
+
+@pytest.mark.parametrize("text", ["the third of the five players won", "he finished third of the twelve runners"])
+def test_an_ordinal_of_a_count_is_no_date(text):
+    assert not any(c in ("DATE", "DATE_OF_BIRTH") for c, _ in found(text))
+
+
+def test_a_written_number_after_a_date_is_no_year_of_it():
+    assert ("DATE", "April 23") in found("April 23 87 people came")
+
+
+def test_a_count_of_an_ordinal_is_no_date():
+    assert not any(c == "DATE" for c, _ in found("captain janszoon was one of the first to land"))
+
+
+@pytest.mark.parametrize("text", ["it says one six a u g one nine eight six here", "eight j u n one nine eight eight"])
+def test_a_date_with_its_day_and_year_said_digit_by_digit_is_one_item(text):
+    """Only "six a u g" was the date; "one" and "one nine eight six" stayed in the text."""
+    value = text.removeprefix("it says ").removesuffix(" here")
+    assert ("DATE", value) in found(text)
