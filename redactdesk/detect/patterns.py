@@ -463,6 +463,10 @@ class _Finder:
             d, mon, yy = int(m.group(1)), self.lex.months[m.group(2)], int(m.group(3))
             if said(m.start(3), m.end(3)) and is_date(full_year(yy), mon, d):
                 out.append((m.start(), m.end(), d, mon, full_year(yy)))
+        for m in _month_and_digits_regex(self.lex).finditer(text):  # "date of birth a u g four three"
+            tr = self.chars_to_tokens(m.start(), m.end())
+            if tr is not None and said(m.start(2), m.end(2)) and self.ctx("dob", *self.words(*tr), left=10):
+                out.append((m.start(), m.end(), None, self.lex.months[m.group(1)], full_year(int(m.group(2).replace(" ", "")))))
         for m in _ORDINAL_MONTH_DATE.finditer(text):
             d, mon = int(m.group(1)), int(m.group(2))
             y = m.group(3)
@@ -1449,6 +1453,13 @@ def _date_regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
 
 # "23 of the 4 87", "the 3 of the 12 19 90": the month as an ordinal (checked on its tokens)
 _ORDINAL_MONTH_DATE = re.compile(r"(?<![\w])(?:the )?(\d{1,2}) of the (\d{1,2})(?: (\d{4}|\d{2} \d{2}|\d{2}))?(?![\w])")
+
+
+@functools.lru_cache(maxsize=4)
+def _month_and_digits_regex(lex: Any) -> re.Pattern[str]:
+    """"aug 4 3": a month and a year of two digits said one by one (a date of birth's, after its cue)."""
+    months = "|".join(sorted((re.escape(m) for m in lex.months), key=len, reverse=True))
+    return re.compile(rf"(?<![\w])({months}) (\d \d)(?![\w])")
 
 
 @functools.lru_cache(maxsize=4)

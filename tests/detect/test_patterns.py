@@ -792,3 +792,7 @@ def test_a_date_with_its_day_and_year_said_digit_by_digit_is_one_item(text):
     """Only "six a u g" was the date; "one" and "one nine eight six" stayed in the text."""
     value = text.removeprefix("it says ").removesuffix(" here")
     assert ("DATE", value) in found(text)
+
+
+def test_a_month_and_a_year_said_digit_by_digit_after_a_birth_cue_are_one_date():
+    assert ("DATE_OF_BIRTH", "a u g four three") in found("my date of birth is a u g four three")
