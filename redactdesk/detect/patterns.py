@@ -1104,8 +1104,8 @@ class _Finder:
             return
         if any(w in _SCALE_WORDS for w in self.doc.lower[w0:w1]):
             return  # "for 44 billion", "twenty four million": a quantity; no reference is said in millions
-        if (_years_said(groups) and all(w.isalpha() for w in self.doc.lower[w0:w1])
-                and before not in _NOT_BEFORE_YEARS):
+        if before not in _NOT_BEFORE_YEARS and _years_said(groups) and (
+                all(w.isalpha() for w in self.doc.lower[w0:w1]) or self._listed_years(w0, w1)):
             return  # "nineteen oh two nineteen sixty seven": the years of a life, a reign, a season said
                     # (not after "is", "code", "number": "the code is nineteen ninety nine twenty oh five")
         if n >= 9:
@@ -1117,6 +1117,12 @@ class _Finder:
             return  # "pages 120-135", "the 2019-2020 season": a range, no reference
         if n >= int(self.p["min_bare_run"]):
             self.add(t0, t1, "GENERIC_ID", 0.45, f"{n}-digit run without context")
+
+    def _listed_years(self, w0: int, w1: int) -> bool:
+        """Are the written words ``[w0, w1)`` years listed with commas ("1839, 1842, 1843")?"""
+        words = self.doc.words[w0:w1]
+        return len(words) >= 2 and all(w.rstrip(".;:!?)").endswith(",") for w in words[:-1]) and all(
+            re.fullmatch(r"\(?\d{4}[,.;:!?)]*", w) for w in words)
 
     def _not_personal(self, w0: int, w1: int) -> bool:
         """A book, product or device number (ISBN, EAN, IMEI ...): after such a word (the lexicon's

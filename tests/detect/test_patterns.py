@@ -796,3 +796,16 @@ def test_a_date_with_its_day_and_year_said_digit_by_digit_is_one_item(text):
 
 def test_a_month_and_a_year_said_digit_by_digit_after_a_birth_cue_are_one_date():
     assert ("DATE_OF_BIRTH", "a u g four three") in found("my date of birth is a u g four three")
+
+
+@pytest.mark.parametrize("text", ["coins were minted in 1839, 1842, 1843, 1844 and 1847.",
+                                  "The seasons 1966, 1996, 2009 were good."])
+def test_years_listed_with_commas_are_no_reference(text):
+    """The years ran into one 16-digit run, and "9+ digits are always flagged"."""
+    assert not any(c == "GENERIC_ID" for c, _ in found(text))
+
+
+@pytest.mark.parametrize(("text", "value"), [("the code is 1999, 2005", "1999, 2005"),
+                                             ("call 2019 2020", "2019 2020")])  # no list: a code
+def test_year_shaped_numbers_after_a_code_word_or_without_commas_stay_a_reference(text, value):
+    assert ("GENERIC_ID", value) in found(text)
