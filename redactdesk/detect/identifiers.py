@@ -317,6 +317,11 @@ class _IdFinder:
                 self.add_chars(CharSpan(m.start(), m.end(), "USERNAME", 0.7, "a name run into digits, as a username is made"))
 
     def network(self, text: str) -> None:
+        """IP and MAC addresses, and a place's coordinates (where a device, or its owner, is)."""
+        from redactdesk.detect.coordinates import find_coordinates
+
+        for c in find_coordinates(text):
+            self.add_chars(c)
         found = sorted(find_ips(text) + find_macs(text), key=lambda c: (-(c.end - c.start), c.start))
         for c in found:
             r = self.written.words(c.start, c.end)
@@ -673,12 +678,13 @@ def find_identifiers(doc: DetectDoc, params: Mapping[str, Any] | None = None) ->
 
 
 class IdentifierSource:
-    """Validated identifiers: stdnum formats, IBANs, written phones, IP / MAC, postcodes, written dates."""
+    """Validated identifiers: stdnum formats, IBANs, written phones, IP / MAC, coordinates, postcodes,
+    written dates."""
 
     name = SOURCE
     categories = frozenset(
         "IBAN NATIONAL_ID VAT_ID SSN ES_ID PASSPORT BANK_ACCOUNT ROUTING GENERIC_ID PHONE IP_ADDRESS MAC_ADDRESS "
-        "POSTCODE DATE DATE_OF_BIRTH USERNAME".split()
+        "POSTCODE DATE DATE_OF_BIRTH USERNAME GEO_COORDINATES".split()
     )
     trusted = categories
     defaults: dict[str, Any] = {"context_left": 8, "stdnum": True, "phones": True, "network": True,

@@ -102,7 +102,7 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=re.sub(r"\d", "d", c)))
             i += 1
             continue
-        if c and _NUMERAL.match(c.lstrip("-#")):  # "-182946", "#4821": the dash or number sign stays
+        if c and _NUMERAL.match(c.lstrip("-#").rstrip("°º")):  # "-182946", "#4821", "40.7128°": the signs stay
             layout = re.sub(r"\d", "d", c)
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=layout))
             i += 1

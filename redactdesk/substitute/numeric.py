@@ -207,6 +207,13 @@ class IpGenerator(DigitsGenerator):
         return ok, [*options, {}]
 
 
+class CoordinatesGenerator(DigitsGenerator):
+    """A place's coordinates: other digits in the same shape; the hemispheres ("N", "W") stay."""
+
+    name = "coordinates"
+    letters = False
+
+
 def _octet_lengths(tpl: D.Template) -> list[int]:
     lengths: list[int] = []
     current = 0
@@ -223,5 +230,5 @@ def _octet_lengths(tpl: D.Template) -> list[int]:
 
 
 for _g in (DigitsGenerator(), CardGenerator(), PhoneGenerator(), SsnGenerator(), EsIdGenerator(), IbanGenerator(),
-           MoneyGenerator(), IpGenerator()):
+           MoneyGenerator(), IpGenerator(), CoordinatesGenerator()):
     register(_g)
