@@ -37,7 +37,7 @@ from redactdesk.detect.validators import (
     phone_check,
 )
 from redactdesk.detect.worldnames import word_set, word_view
-from redactdesk.detect.written_dates import is_written_date
+from redactdesk.detect.written_dates import is_written_date, month_alternation
 from redactdesk.detect.written_phones import grouped_as_phone
 from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.digits import CURRENCY_SIGNS
@@ -114,6 +114,11 @@ def _written_range(word: str) -> bool:
     if len(m.group(1)) == 4:
         return 1000 <= a < b <= 2099 and b - a <= 120
     return a < b <= a + max(10, a // 2)
+
+
+def _years_old(letters: str) -> bool:
+    """Are letters spelled after a number "y.o." (years old: "a 54 y.o. male")?"""
+    return letters.lower() == "yo"
 
 
 def _years_said(groups: Sequence[str]) -> bool:
@@ -814,7 +819,7 @@ class _Finder:
             while 0 <= j < len(seg) and seg[j].kind == LETTER:
                 letters += seg[j].text
                 j += step
-            if len(letters) >= 2 and not (step == 1 and (letters.lower() in currency_codes() or letters.lower() == "yo")):
+            if len(letters) >= 2 and not (step == 1 and (letters.lower() in currency_codes() or _years_old(letters))):
                 return True  # "five u. s. d.": an amount's currency, no code (currencies.py); "54 y.o.": an age
         return False
 
@@ -843,7 +848,7 @@ class _Finder:
         if letters.lower() in ("am", "pm") and t0 > 0 and (
                 self.toks[t0 - 1].kind == NUM or re.fullmatch(r"\d{1,2}[:.]\d{2}", self.toks[t0 - 1].text)):
             return  # "10:30 a.m.": the time of day, no spelling
-        if letters.lower() == "yo" and t0 > 0 and self.toks[t0 - 1].kind == NUM:
+        if _years_old(letters) and t0 > 0 and self.toks[t0 - 1].kind == NUM:
             return  # "a 54 y.o. male": years old, no spelling
         w0, w1 = self.words(t0, t1)
         for key, cat, score in (("username", "USERNAME", 0.8), ("password", "PASSWORD", 0.8),
@@ -1439,7 +1444,7 @@ _INTRO_CUES = frozenset({("this", "is"), ("i'm",), ("thanks",), ("thank", "you")
 
 @functools.lru_cache(maxsize=4)
 def _date_regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
-    months = "|".join(sorted((re.escape(m) for m in lex.months), key=len, reverse=True))
+    months = month_alternation(lex)
     year = r"(\d{4}|\d{2} \d{2})"
     if lex.language == "es":
         return [
@@ -1464,14 +1469,14 @@ _ORDINAL_MONTH_DATE = re.compile(r"(?<![\w])(?:the )?(\d{1,2}) of the (\d{1,2})(
 @functools.lru_cache(maxsize=4)
 def _month_and_digits_regex(lex: Any) -> re.Pattern[str]:
     """"aug 4 3": a month and a year of two digits said one by one (a date of birth's, after its cue)."""
-    months = "|".join(sorted((re.escape(m) for m in lex.months), key=len, reverse=True))
+    months = month_alternation(lex)
     return re.compile(rf"(?<![\w])({months}) (\d \d)(?![\w])")
 
 
 @functools.lru_cache(maxsize=4)
 def _said_date_regex(lex: Any) -> re.Pattern[str]:
     """"the 23 of april 87": day, month and a year of two digits, as said (English)."""
-    months = "|".join(sorted((re.escape(m) for m in lex.months), key=len, reverse=True))
+    months = month_alternation(lex)
     return re.compile(rf"(?<![\w])(?:the )?(\d{{1,2}}) of ({months}) (\d{{2}})(?![\w])")
 
 

@@ -10,6 +10,7 @@ like the built-in ones. This module knows no implementation: the catalogue of so
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -242,17 +243,11 @@ def check_params(name: str, params: Mapping[str, Any] | None, defaults: Mapping[
     return out
 
 
-_BY_FIRST: dict[tuple[int, str], tuple[Lexicon, dict[str, list[tuple[int, tuple[str, ...]]]]]] = {}
-
-
+@functools.lru_cache(maxsize=256)
 def phrases_by_first(lex: Lexicon, key: str) -> dict[str, list[tuple[int, tuple[str, ...]]]]:
-    """{first word: [(position in the list, phrase)]} of a lexicon's hotword list (kept per lexicon)."""
-    got = _BY_FIRST.get((id(lex), key))
-    if got is None or got[0] is not lex:
-        index: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
-        for k, ph in enumerate(lex.hot(key)):
-            if ph:
-                index.setdefault(ph[0], []).append((k, ph))
-        got = (lex, index)
-        _BY_FIRST[(id(lex), key)] = got
-    return got[1]
+    """{first word: [(position in the list, phrase)]} of a lexicon's hotword list (cached per lexicon)."""
+    index: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    for k, ph in enumerate(lex.hot(key)):
+        if ph:
+            index.setdefault(ph[0], []).append((k, ph))
+    return index

@@ -23,8 +23,14 @@ _START = r"(?<![\w/.-])"
 
 
 @functools.lru_cache(maxsize=4)
+def month_alternation(lex: Any) -> str:
+    """The lexicon's month names and abbreviations as one regex alternation, longest first."""
+    return "|".join(sorted((re.escape(m) for m in lex.months), key=len, reverse=True))
+
+
+@functools.lru_cache(maxsize=4)
 def _regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
-    months = "|".join(sorted((re.escape(m) for m in lex.months), key=len, reverse=True))
+    months = month_alternation(lex)
     days = "|".join(sorted((re.escape(d) for d in lex.weekdays), key=len, reverse=True))
     mon = rf"(?P<mon>{months})\.?"
     wday = rf"(?:(?:{days}),?\s+)?" if days else ""
