@@ -10,14 +10,16 @@ recogniser takes first) — so:
   language or a thing ("in French", "French fries", "the Spanish version");
 - in lower-case speech it counts only with a cue: said of a person ("i'm", "she is a", "as a", "we
   are") or with a word that makes it one ("citizen", "passport", "descent", "community", "church",
-  "voter", "family").
+  "voter", "family");
+- a party's name of the list ("the labour party", "partido popular") is a political group without a
+  cue: its own word says what it is ("a member of the labour party" was not flagged in speech).
 """
 
 from __future__ import annotations
 
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.detect.worldnames import word_view
-from redactdesk.lang.groups import load_groups
+from redactdesk.lang.groups import PARTY_WORDS, load_groups
 
 SOURCE = "gazetteer"
 CATEGORY = "NRP"
@@ -132,10 +134,11 @@ def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
         if hits and hits[-1].end_word == i - 1 and v.keys[i - 1] in _AND and v.seg[i - 1] == v.seg[i] and (
                 hits[-1].score >= _CUED and not thing):
             cue = True  # "soy colombiana y católica", "I'm Nigerian and Catholic"
+        party = j - i > 1 and any(k in PARTY_WORDS for k in v.keys[i:j])
         if capitals:
             ok = v.cap[i] and (cue or not thing)
         else:
-            ok = cue and not thing
+            ok = (cue or party) and not thing
         if ok:
             hits.append(Hit(i, j, CATEGORY, _CUED if cue else 0.6, SOURCE,
                             "a nationality, religion or political group" + (" said of someone" if cue else ""),

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from redactdesk.lang.folding import fold_key
 
 KINDS = ("nationality", "ethnicity", "religion", "politics")
+# a listed phrase with one of these words is a political party's name ("Labour Party", "Partido Popular")
+PARTY_WORDS = frozenset({"party", "partido"})
 
 
 @dataclass(frozen=True)

@@ -210,14 +210,17 @@ class GroupGenerator(PhraseGenerator):
     name = "group"
 
     def pool(self, ctx: Context, item: Item) -> list[str]:
-        from redactdesk.lang.groups import load_groups
+        from redactdesk.lang.groups import PARTY_WORDS, load_groups
 
         groups = load_groups(ctx.language) or load_groups("en")
         if groups is None:
             return []
         kind = groups.kind_of(item.original) or "nationality"
         entries = groups.of_kind(kind)
-        n = len(item.original.split())
+        words = item.original.lower().split()
+        if any(w in PARTY_WORDS for w in words):  # a party for a party ("the Labour Party" -> "the Reform Party")
+            entries = [e for e in entries if any(w in PARTY_WORDS for w in e.lower().split())] or entries
+        n = len(words)
         same = [e for e in entries if len(e.split()) == n]
         return same if len(same) >= 3 else entries
 

@@ -30,6 +30,23 @@ def test_a_group_said_of_someone_is_an_item(text, item):
     assert (item, "NRP") in spans(text)
 
 
+@pytest.mark.parametrize("text, item, language", [
+    ("he is a member of the labour party", "labour party", "en"),  # speech: the party's own word says it
+    ("she voted for the conservative party last time", "conservative party", "en"),
+    ("she joined the scottish national party", "scottish national party", "en"),
+    ("soy del partido popular", "partido popular", "es"),
+])
+def test_a_partys_name_is_a_political_group_without_a_cue(text, item, language):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], language)[0]]
+    assert (item, "NRP") in found
+
+
+@pytest.mark.parametrize("text", ["we had a birthday party for the team", "fuimos a la fiesta del partido de fútbol"])
+def test_a_party_that_is_no_political_party_is_no_group(text):
+    found = detect_texts([text], "es" if "fiesta" in text else "en")[0]
+    assert not [s for s in found if s["category"] == "NRP"], found
+
+
 @pytest.mark.parametrize("text, item", [
     ("he is a 45 year old hispanic male", "hispanic"),  # a description, as in a case note
     ("the 30-year-old Nigerian was arrested", "Nigerian"),

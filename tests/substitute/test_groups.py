@@ -21,3 +21,15 @@ def test_a_group_is_replaced_by_another_of_its_kind_consistently(make_conv, secr
         assert groups.kind_of(nationality) == "nationality" and nationality != "Nigerian"
         assert groups.kind_of(religion) == "religion" and religion != "Catholic"
         assert nationality[0].isupper()  # the case as said
+
+
+def test_a_party_is_replaced_by_another_party(make_conv, secret):
+    """A party's name gives a party's name: "a member of the Labour Party" read "a member of the Lib Dem"."""
+    groups = load_groups("en")
+    seen = set()
+    for i in range(8):
+        conv = make_conv([("customer", "i am a member of the labour party")], [(0, "labour party", "NRP")], cid=f"p{i}")
+        (rep,) = substitute_conversation(conv, secret=secret).replacements
+        assert groups.kind_of(rep.surrogate) == "politics" and "party" in rep.surrogate.lower(), rep.surrogate
+        seen.add(rep.surrogate.lower())
+    assert "labour party" not in seen and len(seen) > 1
