@@ -407,6 +407,30 @@ def _whole_everyday_sentence(doc: DetectDoc, w0: int, w1: int, stretch: Sequence
     return (w0 == 0 or w0 in doc.breaks) and (w1 == len(doc.words) or w1 in doc.breaks)
 
 
+_NAMING_VERBS = frozenset({"called", "named", "llamado", "llamada"})
+
+
+def _generic_body(doc: DetectDoc, w0: int, w1: int) -> bool:
+    """Are words [w0, w1) a kind of body after a determiner and nothing else ("the bank", "our gym",
+    "the hospital"; the lexicon's ``generic_bodies``), with at most a naming verb the tagger ran
+    into ("the bank called me")? People speak of their bank or the hospital without naming it: no
+    organisation. A word of its own names one ("the royal bank", "the mayo clinic"), and in cased
+    writing so does a capital ("the League")."""
+    if doc.lex is None:
+        return False
+    bodies = word_list(doc.lex, "generic_bodies")
+    determiners = word_list(doc.lex, "generic_body_determiners")
+    raw = list(doc.words[max(0, w0 - 1):w1])
+    words = [w.strip(".,;:!?\"'()").lower() for w in raw]
+    if w0 == 0 or words[0] not in determiners:
+        raw, words = raw[1:] if w0 else raw, words[1:] if w0 else words
+    if len(words) > 2 and words[-1] in _NAMING_VERBS:
+        raw, words = raw[:-1], words[:-1]
+    cased = _mixed_case(doc)
+    return len(words) >= 2 and words[0] in determiners and all(
+        w in bodies and not (cased and r[:1].isupper()) for w, r in zip(words[1:], raw[1:]))
+
+
 def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     """Does a person the tagger read of two words or more start with a word that opens organisation
     names ("Banca", "Hotel", "Universidad") and that is no first name of its own?"""
@@ -674,6 +698,8 @@ class TaggerSource:
                     stretch = words[a:b]
                     if cat == "ORGANIZATION" and _whole_everyday_sentence(docs[i], w0, w1, stretch, lang):
                         continue
+                    if cat in ("ORGANIZATION", "LOCATION") and _generic_body(docs[i], w0, w1):
+                        continue  # "the bank called me", "the hospital": a kind of body, no name
                     if len(stretch) == 1 and stretch[0].islower() and docs[i].lex is not None and (
                             stretch[0] in context_words(docs[i].lex)):
                         continue  # "exp 11/2025 cvv 123": a word that frames an item is none

@@ -143,3 +143,20 @@ def test_a_day_after_called_is_a_date_and_no_name(text):
 def test_a_platform_read_as_a_place_is_none():
     """The contextual tagger read "tiktok" as a place."""
     assert detect_texts(["my mom just discovered tiktok and now she won't stop dancing"], "en")[0] == []
+
+
+@pytest.mark.parametrize("text", ["the bank called me", "The bank called me.", "the hospital called me back",
+                                  "el banco me llamó ayer"])
+def test_a_kind_of_body_after_a_determiner_is_no_organisation(text):
+    """People speak of their bank or the hospital without naming it: the tagger read "the bank called"
+    and "the hospital" as organisations."""
+    found = detect_texts([text], "es" if text.startswith("el ") else "en")[0]
+    assert not [s for s in found if s["category"] in ("ORGANIZATION", "LOCATION")], found
+
+
+@pytest.mark.parametrize("text,name", [("I banked with the Royal Bank for years", "Royal Bank"),
+                                       ("she was treated at the mayo clinic", "mayo clinic"),
+                                       ("the League denies it", "League")])
+def test_a_body_with_a_word_or_a_capital_of_its_own_stays_an_organisation(text, name):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (name, "ORGANIZATION") in found
