@@ -428,7 +428,7 @@ def _generic_body(doc: DetectDoc, w0: int, w1: int) -> bool:
         raw, words = raw[:-1], words[:-1]
     cased = _mixed_case(doc)
     return len(words) >= 2 and words[0] in determiners and all(
-        w in bodies and not (cased and r[:1].isupper()) for w, r in zip(words[1:], raw[1:]))
+        w in bodies and not (cased and r[:1].isupper()) for w, r in zip(words[1:], raw[1:], strict=True))
 
 
 def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
