@@ -104,6 +104,10 @@ def clean_token(word: str, keep_case: bool = False) -> str:
     return _EDGE.sub("", word if keep_case else word.lower()).strip("'")
 
 
+_SPOKEN_DIGITS = frozenset({"zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+                            "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy",
+                            "eighty", "ninety", "hundred", "thousand"})
 _POSSESSIVE = re.compile(r"(.{2,})['’]s")
 
 
@@ -281,16 +285,31 @@ def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int, wr
     that open it ("see you at Coachella" gave "at Coachella"). Said aloud, a leading "at" may be a
     handle's sign ("at goodmanespn") and is kept, unless the word after it is a possessive: "dinner at
     nando's", "at john's place" (the taggers learned "at" from handles) — except where the possessive
-    is a handle's ("at justinbieber's selfies": a word no list holds) or in a run of handles read out,
-    after another handle or a handle cue ("rt at sportsnation at drake's impression")."""
+    is a handle's ("at justinbieber's selfies": a word no list holds) — or the words after it are a
+    name of several known words (:func:`_known_words_after_at`: "my doctor is at kaiser
+    permanente"); in a run of handles read out, after another handle or a handle cue ("rt at
+    sportsnation at drake's impression"), it stays."""
     lead = word_list(doc.lex, "name_lead_words") if doc.lex is not None else frozenset()
     while a < b - 1 and doc.words[where[a]] in lead:
         if not written and doc.words[where[a]] == "at":
-            possessive = _POSSESSIVE.fullmatch(doc.lower[where[a + 1]].strip(".,;:!?\""))
-            if not possessive or _after_handle(doc, where[a]) or handle_word(possessive.group(1), doc.lex):
+            after = doc.lower[where[a + 1]].strip(".,;:!?\"")
+            possessive = _POSSESSIVE.fullmatch(after)
+            if _after_handle(doc, where[a]) or (handle_word(possessive.group(1), doc.lex) if possessive
+                                                else not _known_words_after_at(doc, where, a + 1, b)):
                 break
         a += 1
     return a
+
+
+def _known_words_after_at(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> bool:
+    """Are the words [a, b) of the stretch after a spoken "at" two or more words of the lists or
+    the dictionary, with no number said among them ("at kaiser permanente", "at the red lion")? A
+    handle said aloud is one word no list holds ("at goodmanespn"), has underscores or digits ("at
+    null gal_id", "at michael five sos"); such words are a place's or a firm's name, and "at" is
+    their preposition."""
+    words = [doc.lower[where[k]].strip(".,;:!?\"") for k in range(a, b)]
+    return len(words) >= 2 and not any(
+        "_" in w or w in _SPOKEN_DIGITS or not w.isalpha() or handle_word(w, doc.lex) for w in words)
 
 
 def _one_clause(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> tuple[int, int]:

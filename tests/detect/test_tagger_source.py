@@ -495,9 +495,25 @@ def test_said_aloud_a_leading_at_stays_only_where_a_handle_may_follow(text, lead
     assert doc.words[got] == start
 
 
-def test_a_place_said_after_at_is_flagged_without_the_at():
-    found = [t for t, _ in _spans("we had dinner at nando's last night")]
-    assert "nando's" in found and not any(t.startswith("at ") for t in found), found
+@pytest.mark.parametrize("text,lead,end,start", [
+    ("my doctor is at kaiser permanente in oakland", 3, 6, "kaiser"),  # a name of known words: "at" is a preposition
+    ("we met at the red lion", 2, 6, "the"),
+    ("at null gal_id verified", 0, 3, "at"),  # a handle's underscore
+    ("follow at michael five sos", 1, 5, "at"),  # a handle's digits
+    ("i love you at justinbieber", 3, 5, "at"),  # one word no list holds
+])
+def test_said_aloud_at_before_a_name_of_several_known_words_is_a_preposition(text, lead, end, start):
+    """"my doctor is at kaiser permanente" gave the person "at kaiser permanente"."""
+    doc = DetectDoc.from_words(text.split())
+    got = tagger._without_lead_words(doc, list(range(len(doc.words))), lead, end, written=False)
+    assert doc.words[got] == start
+
+
+@pytest.mark.parametrize("text,name", [("we had dinner at nando's last night", "nando's"),
+                                       ("my doctor is at kaiser permanente in oakland", "kaiser permanente")])
+def test_a_place_said_after_at_is_flagged_without_the_at(text, name):
+    found = [t for t, _ in _spans(text)]
+    assert name in found and not any(t.startswith("at ") for t in found), found
 
 
 def test_chat_words_after_a_first_name_are_no_surname():
