@@ -59,6 +59,7 @@ _YEARS_OF_TIME = frozenset("hace durante desde por en cada últimos ultimos pró
 # words after which four digits from 1900 to 2099 are a year ("since 2010", "in 1998")
 _YEAR_BEFORE = frozenset("since in from until till by before after around circa during of year desde en hasta "
                          "antes después durante año".split())
+_ARTICLES_FOR_ONE = frozenset({"un", "una", "uno", "a", "an"})  # "one" said as an article
 _AGE_AFTER = frozenset({"years old", "year old", "yrs old", "yr old", "year olds", "years olds", "month old",
                         "months old", "week old", "weeks old"})
 # a card's expiry as printed on it: "09/27", "9/2027", "11-25" (only after an expiry word: alone it
@@ -1091,8 +1092,11 @@ class _Finder:
             # "tiene 12 años" is an age, "desde hace diez años" a span of time
             age_after = " ".join(nxt[:2]) in _AGE_AFTER or " ".join(nxt) == "years of age" or nxt[:1] == ["y/o"] or (
                 nxt[:2] == ["y", "o"] and self.doc.words[self.toks[t1].w0].lower().startswith("y.o")) or (
-                nxt[:1] == ["años"] and before not in _YEARS_OF_TIME)
-            age_before = self.ctx("age", w0, w1, left=3)
+                nxt[:1] == ["años"] and before not in _YEARS_OF_TIME) or (
+                nxt[:1] == ["año"] and v == 1 and before in ("tiene", "tengo", "tienes", "cumple", "cumplió"))
+            # "tengo una pregunta", "tengo un perro": after "tengo" an article is no age of one
+            article = w1 - w0 == 1 and self.doc.lower[w0] in _ARTICLES_FOR_ONE
+            age_before = self.ctx("age", w0, w1, left=3) and not article
             if v <= 120 and (age_after or (age_before and not timeish)):
                 self.add(t0, t1, "AGE", 0.7, "age in years")
                 return

@@ -349,6 +349,18 @@ def test_spanish_years_are_an_age_only_when_someone_has_them():
     assert not any(c == "AGE" for c, _ in found("trabajo allí desde hace diez años", "es"))
 
 
+@pytest.mark.parametrize("text", ["tengo una pregunta", "tengo un perro", "tengo una cuenta en el banco"])
+def test_an_article_after_tengo_is_no_age(text):
+    """"tengo" is an age cue ("tengo treinta años"), and "una" is also the number one: "tengo una
+    pregunta" gave the age "una"."""
+    assert not any(c == "AGE" for c, _ in found(text, "es")), found(text, "es")
+
+
+@pytest.mark.parametrize("text", ["mi hijo tiene un año", "tengo treinta años"])
+def test_spanish_ages_of_one_year_and_more(text):
+    assert any(c == "AGE" for c, _ in found(text, "es")), found(text, "es")
+
+
 @pytest.mark.parametrize("text,value,category", [
     ("my ssn is one two three dash four five dash six seven eight nine",
      "one two three dash four five dash six seven eight nine", "SSN"),
