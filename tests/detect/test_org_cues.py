@@ -46,6 +46,23 @@ def test_what_follows_a_cue_is_no_company_by_itself(text):
     assert orgs(text) == []
 
 
+@pytest.mark.parametrize("text,org,language", [
+    ("my insurance is with state farm", "state farm", "en"),
+    ("my pension is with fidelity", "fidelity", "en"),
+    ("i've been a customer of comcast for ten years", "comcast", "en"),
+    ("mi seguro es con mapfre desde hace años", "mapfre", "es"),
+    ("tengo una cuenta en bankinter", "bankinter", "es"),
+])
+def test_whom_a_caller_buys_a_service_from_is_an_organisation(text, org, language):
+    """An insurer, a pension fund, a provider named after its cue: none of these was flagged."""
+    assert org in orgs(text, language), orgs(text, language)
+
+
+@pytest.mark.parametrize("text", ["my insurance is with my employer", "i'm a customer of yours"])
+def test_a_service_cue_with_no_name_after_it_names_nothing(text):
+    assert orgs(text) == []
+
+
 def test_spanish_employer_and_greeting():
     assert "zendesk" in orgs("trabajo en zendesk desde hace dos años", "es")
     assert "seguros cantábrico" in orgs("ha llamado a seguros cantábrico le atiende marta", "es")
