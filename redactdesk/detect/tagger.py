@@ -263,21 +263,33 @@ def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tupl
 def _without_name_cue(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
     """The start of the tagger's stretch ``[a, b)`` past a cue that introduces a name ("my name is",
     "this is", "i'm"): the contextual tagger read the turn "my name is john" as one organisation,
-    which outvoted the person. A title stays ("dr smith")."""
+    which outvoted the person. A strong cue inside the stretch ends what comes before it too: "my
+    dog is called toby" and "mi hija se llama carmen" were one organisation each. A title stays
+    ("dr smith")."""
     from redactdesk.detect.sources import phrases_by_first
     from redactdesk.detect.worldnames import word_set
 
     if doc.lex is None or a >= b:
         return a
     titles = word_set("titles")
-    first = doc.lower[where[a]]
-    for key in ("name_cue_strong", "name_cue_weak"):
-        for _, ph in phrases_by_first(doc.lex, key).get(first, ()):
-            n = len(ph)
-            if (a + n < b and not (n == 1 and ph[0] in titles)
-                    and tuple(doc.lower[where[k]] for k in range(a, a + n)) == ph):
-                return a + n
-    return a
+    start, p = a, a
+    while p < b - 1:
+        # at the start any cue; inside the stretch a strong one ("my dog is called | toby", "mi hija se llama | carmen")
+        cut = None
+        for key in ("name_cue_strong", "name_cue_weak") if p == start else ("name_cue_strong",):
+            for _, ph in phrases_by_first(doc.lex, key).get(doc.lower[where[p]], ()):
+                n = len(ph)
+                if (p + n < b and not (n == 1 and ph[0] in titles)
+                        and tuple(doc.lower[where[k]] for k in range(p, p + n)) == ph):
+                    cut = p + n
+                    break
+            if cut is not None:
+                break
+        if cut is None:
+            p += 1
+        else:
+            start = p = cut
+    return start
 
 
 def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int, written: bool) -> int:
