@@ -245,7 +245,9 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                                                                   "caja", "grupo", "university", "bank"):
                     i += 1
                     continue
-                strong = v.cased or s > i + m
+                # said aloud right after its generic word, a name that is no first name stands as a name
+                # after "of" does ("banco santander"); a first name may be anyone's ("bank john")
+                strong = v.cased or s > i + m or all(not names.is_first(keys[k]) for k in own)
                 # "County Cork", "County of Durham": a county named is a place (its council is "Cork County Council")
                 kind = "LOCATION" if keys[i:i + m] == ["county"] else "ORGANIZATION"
                 hits.append(Hit(i, e, kind, 0.75 if strong else 0.55, SOURCE,

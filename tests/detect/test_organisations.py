@@ -132,3 +132,15 @@ def test_a_brazilian_form_after_a_dash_closes_the_firms_name(text, org):
 @pytest.mark.parametrize("text", ["Send it to me - ME too.", "Call me - I am here.", "Tell Rodrigues - me first."])
 def test_a_pronoun_after_a_dash_is_no_legal_form(text):
     assert not [o for o in orgs(text) if "-" in o], orgs(text)
+
+
+def test_a_bank_said_aloud_by_its_generic_word_and_a_name_that_is_no_first_name():
+    """"tengo la cuenta en banco santander": the organisation needed a second source, and spaCy's
+    place "santander" alone was dropped too, so nothing was flagged."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "tengo la cuenta en banco santander"
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "es")[0]]
+    assert ("banco santander", "ORGANIZATION") in found
+    text = "i called bank john about it"  # a first name after the generic word may be anyone's
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]
