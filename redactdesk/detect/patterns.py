@@ -1173,7 +1173,9 @@ class _Finder:
     def _names_after_kin(self) -> None:
         """A name right after a word for kin or a friend ("my little sis Maddie!!", "my son Oisín",
         "my cousin dave"): written with a capital and no everyday word, or a first name of the list
-        that is no everyday word. A capitalised surname after it joins ("my aunt Ngozi Adichie")."""
+        that is no everyday word, or said aloud, one that is, with what the person did after it ("my
+        neighbour bill said": the lexicon's ``name_after_kin_verbs``; "my sister may come" is none).
+        A capitalised surname after it joins ("my aunt Ngozi Adichie")."""
         from redactdesk.detect.worldnames import everyday_words, load_world_names, strip_word
         from redactdesk.lang.folding import fold_key
 
@@ -1194,9 +1196,16 @@ class _Finder:
                 return raw[:1].isupper() and not raw.isupper()
             return names.is_first(key) and not names.is_common(key) and key not in everyday
 
+        verbs = word_list(self.lex, "name_after_kin_verbs")
+
+        def acts(k: int) -> bool:  # "my neighbour bill said": an everyday word that is a first name, then what it did
+            key = fold_key(strip_word(words[k]))
+            return (not cased and names.is_first(key) and key not in stop and key not in kin
+                    and k + 1 < n and k + 1 not in doc.breaks and lower[k + 1] in verbs)
+
         for i, w in enumerate(lower):
             k = i + 1
-            if w not in kin or k >= n or k in doc.breaks or words[i][-1:] in ",.;:!?" or not proper(k):
+            if w not in kin or k >= n or k in doc.breaks or words[i][-1:] in ",.;:!?" or not (proper(k) or acts(k)):
                 continue
             if cased and strip_word(words[i])[:1].isupper():
                 continue  # title case ("Crocs Kids Handle It", "Brother And Sister"), or a title ("Sister Mary")

@@ -22,12 +22,18 @@ from typing import Any
 from redactdesk.detect.normalize import NUM
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.lang.folding import fold_key
+from redactdesk.lang.lexicon import word_list
 from redactdesk.resources import read_yaml, resource
 
 FEMALE, MALE, FIRST, LAST, COMMON = 1, 2, 4, 8, 16
 _FLAG_BITS = {"F": FEMALE | FIRST, "M": MALE | FIRST, "U": FIRST, "L": LAST, "c": COMMON}
 _EDGE = ".,;:!?¡¿\"“”‘’«»()[]{}…*#@<>|/\\+=~`^"
 _SENT_END = frozenset(".!?")
+
+
+# before a one-word command verb of the name cues, these make it a noun ("my phone bill", "the call log")
+_NOUN_DETERMINERS = frozenset({"my", "your", "his", "her", "our", "their", "the", "a", "an", "this", "that",
+                               "mi", "tu", "su", "el", "la", "un", "una"})
 
 
 @dataclass(frozen=True)
@@ -379,6 +385,9 @@ class _Names:
             if i - m >= 0 and tuple(lower[i - m : i]) == ph and v.seg[i - m] == v.seg[i]:
                 if v.stop_after[i - 1] and label != "strong":
                     continue
+                if label == "verb" and m == 1 and i >= 2 and lower[i - 2] in _NOUN_DETERMINERS and (
+                        lower[j] not in word_list(lex, "kin_words")):
+                    continue  # "my phone bill", "a text message": the verb is a noun there, and names no one
                 return label
         return None
 

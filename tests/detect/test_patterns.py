@@ -344,6 +344,35 @@ def test_everyday_words_after_kin_are_no_name_in_speech_or_title_case(text):
     assert not any(c == "PERSON" for c, _ in found(text))
 
 
+@pytest.mark.parametrize("text,name,language", [
+    ("my neighbour bill said it was fine", "bill", "en"),  # an everyday word, and then what the person did
+    ("my landlord dave wants the rent", "dave", "en"),  # people close to someone are named as kin are
+    ("mi vecina rosa dijo que no", "rosa", "es"),
+])
+def test_a_name_that_is_an_everyday_word_after_kin_and_before_what_the_person_did(text, name, language):
+    assert ("PERSON", name) in found(text, language), found(text, language)
+
+
+@pytest.mark.parametrize("text", ["my son will call you", "my sister may come tomorrow"])
+def test_a_modal_after_kin_is_no_name(text):
+    assert not any(c == "PERSON" for c, _ in found(text)), found(text)
+
+
+@pytest.mark.parametrize("text", ["my phone bill said forty dollars", "the text message said hi"])
+def test_a_noun_that_is_also_a_command_verb_names_no_one_after_it(text):
+    """"my phone bill said" gave the person "bill": "phone" after "my" is a noun, no command to phone someone."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+
+
+def test_a_command_verb_and_a_kin_word_still_name_the_person_after_them():
+    from redactdesk.detect.pipeline import detect_texts
+
+    for text, name in (("phone grace please", "grace"), ("my wife joy called", "joy")):
+        assert name in [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+
+
 def test_spanish_years_are_an_age_only_when_someone_has_them():
     assert ("AGE", "12") in found("mi hijo tiene 12 años", "es")
     assert not any(c == "AGE" for c, _ in found("trabajo allí desde hace diez años", "es"))
