@@ -76,6 +76,14 @@ def _po_index() -> dict[str, tuple[tuple[str, ...], ...]]:
 
 
 @functools.lru_cache(maxsize=1)
+def _house_labels() -> dict[str, tuple[tuple[str, ...], ...]]:
+    idx: dict[str, list[tuple[str, ...]]] = {}
+    for ph in structures().get("house_number_labels", ()):
+        idx.setdefault(ph[0], []).append(ph)
+    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in idx.items()}
+
+
+@functools.lru_cache(maxsize=1)
 def _street_before() -> frozenset[str]:
     """Every street word said before the name, those that need more of the address after them included."""
     return word_set("street_before") | word_set("street_before_needs_tail")
@@ -172,7 +180,12 @@ class _Addresses(StreetForms):
         if any(ch.isdigit() for ch in c):
             if not HOUSE.fullmatch(c):
                 return 0
-            return k + 1
+            e = k + 1
+            if len(c) == 1 and c.isdigit():  # digits said one by one, as ASR writes them: "1 2 3 Main Street"
+                while e < self.n and e - k < 5 and self.same(k, e) and len(self.cores[e]) == 1 and (
+                        self.cores[e].isdigit()) and not self.v.comma_after[e - 1] and not self.v.stop_after[e - 1]:
+                    e += 1
+            return e
         # spoken: a number token of at most five digits ("one twenty three", "nine thousand five
         # hundred and twenty six")
         e = self.num_end[k]
@@ -927,6 +940,22 @@ class _Addresses(StreetForms):
             k += 1
         return 0
 
+    def _labelled_house(self, i: int) -> tuple[int, int] | None:
+        """(start, end) of a house or flat number said after its label at word ``i`` ("house number
+        is 2 2", "flat number seven"), or None; the label may be followed by "is", "es" or a colon."""
+        for ph in _house_labels().get(self.keys[i], ()):
+            k = i + len(ph)
+            if k > self.n or tuple(self.keys[i:k]) != ph or not self.same(i, k - 1):
+                continue
+            if k < self.n and self.keys[k] in ("is", "es", "was", "era") and self.same(i, k):
+                k += 1
+                if k < self.n and self.keys[k] == "el" and self.same(i, k):
+                    k += 1  # "el número de portal es el siete"
+            e = self.house(k) if k < self.n and self.same(i, k) else 0
+            if e:
+                return k, e
+        return None
+
     def run(self) -> list[Hit]:
         i = 0
         while i < self.n:
@@ -947,6 +976,13 @@ class _Addresses(StreetForms):
                         self.taken[k] = True
                     i = e
                     continue
+            if not e and (h := self._labelled_house(i)):
+                k, e = h  # "my house number is 22": the number, its label no item
+                self.hits.append(Hit(k, e, "ADDRESS", 0.8, SOURCE, "house or flat number after its label", True))
+                for w in range(k, e):
+                    self.taken[w] = True
+                i = e
+                continue
             if not e:
                 i += 1
                 continue

@@ -528,3 +528,28 @@ def test_a_flat_in_a_named_building_before_its_street_is_one_address(text, addre
 ])
 def test_a_building_with_no_flat_before_it_stays_out_of_the_street(text, address):
     assert addresses(text) == [address]
+
+
+@pytest.mark.parametrize("text,item", [
+    ("It's 1 2 3 Main Street, Unit 5.", "1 2 3 Main Street, Unit 5"),  # digits said one by one, as ASR writes them
+    ("it's 1 2 3 main street", "1 2 3 main street"),
+    ("I live at 4 5 Oak Avenue.", "4 5 Oak Avenue"),
+])
+def test_a_house_number_written_digit_by_digit_is_part_of_the_address(text, item):
+    """"1 2 3 Main Street" left "1 2" in the text (the address began at "3") or flagged nothing."""
+    assert item in addresses(text), found(text)
+
+
+@pytest.mark.parametrize("text,item,lang", [
+    ("my house number is 22", "22", "en"),
+    ("house number is 2 2 and the street is Elm Road", "2 2", "en"),
+    ("flat number seven", "seven", "en"),
+    ("el número de portal es el siete", "siete", "es"),
+])
+def test_a_house_or_flat_number_after_its_label_is_an_address_item(text, item, lang):
+    assert item in addresses(text, lang), found(text, lang)
+
+
+@pytest.mark.parametrize("text", ["what is your house number", "the house number is on the door"])
+def test_a_house_number_label_with_no_number_is_no_item(text):
+    assert addresses(text) == []
