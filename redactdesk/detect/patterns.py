@@ -455,7 +455,8 @@ class _Finder:
         month ("the twenty third of april eighty seven"), and the month as an ordinal, British style
         ("twenty third of the fourth eighty seven", "the third of the twelfth nineteen ninety"). Only
         number words count (a written "April 23 87" is no date), and the month's ordinal must be said
-        as one ("the third of the five players" is none)."""
+        as one ("the third of the five players" is none); ASR writes the ordinals said with digits ("12th of
+        the 5th, 88", "the 12th of May 88"), and those count too."""
         out: list[tuple[int, int, int | None, int, int | None]] = []
 
         def said(cs: int, ce: int, ordinal: bool = False) -> bool:
@@ -463,11 +464,15 @@ class _Finder:
             if tr is None:
                 return False
             w0, w1 = self.words(*tr)
+            if ordinal and self.toks[tr[1] - 1].ordinal and all(
+                    _WRITTEN_ORDINAL.fullmatch(w) for w in self.doc.lower[w0:w1]):
+                return True  # "12th of the 5th": an ordinal written as ASR writes one said
             return all(w.isalpha() for w in self.doc.lower[w0:w1]) and (not ordinal or self.toks[tr[1] - 1].ordinal)
 
         for m in _said_date_regex(self.lex).finditer(text):
             d, mon, yy = int(m.group(1)), self.lex.months[m.group(2)], int(m.group(3))
-            if said(m.start(3), m.end(3)) and is_date(full_year(yy), mon, d):
+            # the year said, or written after a day written as an ordinal ("the 12th of May 88")
+            if (said(m.start(3), m.end(3)) or said(m.start(1), m.end(1), ordinal=True)) and is_date(full_year(yy), mon, d):
                 out.append((m.start(), m.end(), d, mon, full_year(yy)))
         for m in _month_and_digits_regex(self.lex).finditer(text):  # "date of birth a u g four three"
             tr = self.chars_to_tokens(m.start(), m.end())
@@ -1476,6 +1481,7 @@ def _date_regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
 
 
 # "23 of the 4 87", "the 3 of the 12 19 90": the month as an ordinal (checked on its tokens)
+_WRITTEN_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)[.,]?")
 _ORDINAL_MONTH_DATE = re.compile(r"(?<![\w])(?:the )?(\d{1,2}) of the (\d{1,2})(?: (\d{4}|\d{2} \d{2}|\d{2}))?(?![\w])")
 
 

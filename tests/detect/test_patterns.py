@@ -809,13 +809,18 @@ def test_millions_after_an_identifier_word_stay_a_reference():
     ("the twenty third of april eighty seven", "the twenty third of april eighty seven"),  # a year of two digits said
     ("my date of birth is the twenty third of the fourth eighty seven", "the twenty third of the fourth eighty seven"),
     ("born on the third of the twelfth nineteen ninety", "the third of the twelfth nineteen ninety"),
+    # the same said, as ASR writes it: ordinals with digits
+    ("Date of birth, 12th of the 5th, 88", "12th of the 5th, 88"),
+    ("It's the 12th of May 88 then", "the 12th of May 88"),
+    ("my birthday is the 3rd of the 11th", "the 3rd of the 11th"),
 ])
 def test_a_date_as_people_say_it_is_one_item(text, date):
     """"eighty seven" and "of the fourth eighty seven" stayed in the text after the day was flagged."""
     assert any(c in ("DATE", "DATE_OF_BIRTH") and v == date for c, v in found(text))
 
 
-@pytest.mark.parametrize("text", ["the third of the five players won", "he finished third of the twelve runners"])
+@pytest.mark.parametrize("text", ["the third of the five players won", "he finished third of the twelve runners",
+                                  "the 3rd of the 5 players won"])
 def test_an_ordinal_of_a_count_is_no_date(text):
     assert not any(c in ("DATE", "DATE_OF_BIRTH") for c, _ in found(text))
 
