@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from redactdesk.detect.coordinates import said_coordinates
 from redactdesk.detect.currencies import currency_codes
 from redactdesk.detect.definitions import find_defined_names
 from redactdesk.detect.foreign_script import find_foreign_script
@@ -285,6 +286,7 @@ class _Finder:
         self.iban()
         self.street_addresses()
         self.dates()
+        self.said_coordinates()
         self.hotword_values()
         self.written_money()
         self.money()
@@ -299,6 +301,16 @@ class _Finder:
         self.months()
         self.add_found(find_foreign_script(self.doc, self._free_words))
         return self.hits
+
+    def said_coordinates(self) -> None:
+        """Coordinates read aloud ("forty point seven one two eight north seventy four point zero zero
+        six zero west"): one item, as written ones are (:mod:`redactdesk.detect.coordinates`)."""
+        if "point" not in self.norm.text and "punto" not in self.norm.text and "coma" not in self.norm.text:
+            return
+        for cs, ce in said_coordinates(self.norm.text):
+            tr = self.chars_to_tokens(cs, ce)
+            if tr and self.free(*tr):
+                self.add(*tr, "GEO_COORDINATES", 0.9, "latitude and longitude read aloud", strong=True)
 
     def grouped_digits(self) -> None:
         """Nine digits or more written in groups joined by slashes or dots ("181/815/0815 5",
