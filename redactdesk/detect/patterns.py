@@ -487,9 +487,20 @@ class _Finder:
             if (said(m.start(3), m.end(3)) or said(m.start(1), m.end(1), ordinal=True)) and is_date(full_year(yy), mon, d):
                 out.append((m.start(), m.end(), d, mon, full_year(yy)))
         for m in _month_and_digits_regex(self.lex).finditer(text):  # "date of birth a u g four three"
-            tr = self.chars_to_tokens(m.start(), m.end())
-            if tr is not None and said(m.start(2), m.end(2)) and self.ctx("dob", *self.words(*tr), left=10):
-                out.append((m.start(), m.end(), None, self.lex.months[m.group(1)], full_year(int(m.group(2).replace(" ", "")))))
+            digits = m.group(3).replace(" ", "")
+            year = full_year(int(digits)) if len(digits) == 2 else int(digits) if len(digits) == 4 else 0
+            mon = self.lex.months[m.group(2)]
+            day = int(m.group(1)) if m.group(1) else None
+            start = m.start() if day is not None and is_date(year or 2000, mon, day) else m.start(2)
+            tr = self.chars_to_tokens(start, m.end())
+            if 1900 <= year <= 2099 and tr is not None and said(m.start(3), m.end(3)) and self.ctx(
+                    "dob", *self.words(*tr), left=10):  # "m a y two zero zero one", "eight m a r c h two zero zero one"
+                out.append((start, m.end(), day if start == m.start() else None, mon, year))
+        for m in _month_and_day_digits_regex(self.lex).finditer(text):  # "the meeting is march one two"
+            mon, day = m.group(1), int(m.group(2)) * 10 + int(m.group(3))
+            if 10 <= day <= 31 and said(m.start(2), m.end(3)) and (
+                    is_date(2000, self.lex.months[mon], day)):
+                out.append((m.start(), m.end(), day, self.lex.months[mon], None))
         for m in _ORDINAL_MONTH_DATE.finditer(text):
             d, mon = int(m.group(1)), int(m.group(2))
             y = m.group(3)
@@ -1498,10 +1509,18 @@ _ORDINAL_MONTH_DATE = re.compile(r"(?<![\w])(?:the )?(\d{1,2}) of the (\d{1,2})(
 
 
 @functools.lru_cache(maxsize=4)
-def _month_and_digits_regex(lex: Any) -> re.Pattern[str]:
-    """"aug 4 3": a month and a year of two digits said one by one (a date of birth's, after its cue)."""
+def _month_and_day_digits_regex(lex: Any) -> re.Pattern[str]:
+    """"march 1 2": a month and its day said digit by digit, no digit after them."""
     months = month_alternation(lex)
-    return re.compile(rf"(?<![\w])({months}) (\d \d)(?![\w])")
+    return re.compile(rf"(?<![\w])({months}) (\d) (\d)(?![\w]| \d)")
+
+
+@functools.lru_cache(maxsize=4)
+def _month_and_digits_regex(lex: Any) -> re.Pattern[str]:
+    """"aug 4 3", "8 may 2 001": a month and a year said digit by digit, a day before them or not (a
+    date of birth's, after its cue); the caller checks that the digits make two or four."""
+    months = month_alternation(lex)
+    return re.compile(rf"(?<![\w])(?:(\d{{1,2}}) )?({months}) (\d+(?: \d+){{1,3}})(?![\w])")
 
 
 @functools.lru_cache(maxsize=4)

@@ -840,8 +840,16 @@ def test_a_date_with_its_day_and_year_said_digit_by_digit_is_one_item(text):
     assert ("DATE", value) in found(text)
 
 
-def test_a_month_and_a_year_said_digit_by_digit_after_a_birth_cue_are_one_date():
-    assert ("DATE_OF_BIRTH", "a u g four three") in found("my date of birth is a u g four three")
+@pytest.mark.parametrize("value", ["a u g four three", "m a y two zero zero one", "six m a y two zero zero one"])
+def test_a_month_and_a_year_said_digit_by_digit_after_a_birth_cue_are_one_date(value):
+    """"m a y two zero zero one" left "zero zero one" in the text."""
+    assert ("DATE_OF_BIRTH", value) in found(f"my date of birth is {value}")
+
+
+def test_a_day_said_digit_by_digit_after_its_month_is_part_of_the_date():
+    """"the meeting is march one two" gave "march one" and left "two"."""
+    assert ("DATE", "march one two") in found("the meeting is march one two")
+    assert ("DATE", "june three") in found("the meeting is on june three one")  # no 31st of June
 
 
 @pytest.mark.parametrize("text", ["coins were minted in 1839, 1842, 1843, 1844 and 1847.",
