@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.detect.worldnames import data_lines, everyday_words, load_world_names, word_set, word_view
 from redactdesk.lang.calendar import weekday_words
-from redactdesk.lang.lexicon import month_and_day_words
+from redactdesk.lang.lexicon import month_and_day_words, word_list
 
 SOURCE = "gazetteer"
 
@@ -117,6 +117,8 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     common = everyday_words()
     stop = doc.lex.stop_words if doc.lex else frozenset()
     cues = word_set("place_cues")
+    # a country's short form that the lists call an everyday word for another language ("usa": Spanish "uses")
+    short_forms = word_list(doc.lex, "country_short_forms") if doc.lex is not None else frozenset()
     calendar = calendar_words(doc.language)
     keys = v.keys
     n = len(keys)
@@ -191,7 +193,7 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 ok = strong = True
             elif length > 1:
                 ok = strong = not all(w in common or w in stop or w in _CONNECT for w in words)
-            elif place.common or words[0] in stop or len(words[0]) < 3:
+            elif words[0] not in short_forms and (place.common or words[0] in stop or len(words[0]) < 3):
                 ok = strong = False
             elif place.category == "CITY" and not cue and i > 0 and v.seg[i - 1] == v.seg[i] \
                     and keys[i - 1] in _NOUN_BEFORE:

@@ -109,3 +109,19 @@ def test_a_country_said_right_after_a_place_is_the_country(text, country):
                                        ("vivo en madrid usa el metro cada día", "es")])
 def test_a_pronoun_or_a_spanish_verb_after_a_place_is_no_country(text, lang):
     assert not any(c == "COUNTRY" for _, c in places(text, lang))
+
+
+@pytest.mark.parametrize("text,country", [("what 's the exchange rates between usa and china", "usa"),
+                                          ("exchange rate between uk and usa", "uk"), ("what about the uae", "uae")])
+def test_a_countrys_short_form_said_alone_is_the_country(text, country):
+    """"usa" is an everyday word of the lists (Spanish "uses"), so said alone it was no place."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (country, "COUNTRY") in found, found
+
+
+def test_let_us_stays_a_pronoun():
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert detect_texts(["let us go to the shop"], "en")[0] == []
