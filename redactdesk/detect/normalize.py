@@ -269,6 +269,13 @@ def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     return out
 
 
+def _spelled_right(word: str, lex: Lexicon) -> str:
+    """A number word as it is spelled, for one that people and ASR misspell ("twelveth", "fourty",
+    "nineth": the lexicon's ``number_misspellings``); other words as they are."""
+    fixes = lex.raw.get("number_misspellings") or {}
+    return str(fixes.get(word, word))
+
+
 def _ordinal_text(value: int, lang: str) -> str:
     return str(value)
 
@@ -302,7 +309,7 @@ def _numbers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
         )
         # Spanish joins tens and units with "y" ("setenta y cuatro"): "setenta cuatro" is 70, 4
         sep = lex.language == "es" and k > 0 and pieces[k - 1].text in SPANISH_TENS and p.text in SINGLE_DIGIT_WORDS["es"]
-        masked.append(_T("#" if p.kind == NUM or in_run or lone_and else p.text, sep))
+        masked.append(_T("#" if p.kind == NUM or in_run or lone_and else _spelled_right(p.text, lex), sep))
     occs = find_numbers(masked, lex.language, 0)
     out: list[_Piece] = []
     i = 0

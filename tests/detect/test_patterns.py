@@ -846,6 +846,13 @@ def test_a_month_and_a_year_said_digit_by_digit_after_a_birth_cue_are_one_date(v
     assert ("DATE_OF_BIRTH", value) in found(f"my date of birth is {value}")
 
 
+@pytest.mark.parametrize("text,value", [("add bola birthday of twelveth july to my calendar", "twelveth july"),
+                                        ("the nineth of may", "the nineth of may")])
+def test_a_misspelled_ordinal_is_read_as_the_number_it_means(text, value):
+    """"twelveth july" gave only "july": text2num knows no "twelveth"."""
+    assert any(v == value and c in ("DATE", "DATE_OF_BIRTH") for c, v in found(text)), found(text)
+
+
 def test_a_day_said_digit_by_digit_after_its_month_is_part_of_the_date():
     """"the meeting is march one two" gave "march one" and left "two"."""
     assert ("DATE", "march one two") in found("the meeting is march one two")
