@@ -733,7 +733,39 @@ class _Glue:
             # a bare "word dot uk" is too weak to call a web address
             return None
         parts.reverse()
+        if at is None:
+            parts += self._path(end)
         return parts[0][0], parts
+
+    def _path(self, i: int) -> list[tuple[int, int, str | None]]:
+        """The parts of a web address's path said after its domain, from token ``i``: "slash in slash
+        priya dash raman" (linkedin.com/in/priya-raman). Each step is a slash and a label, the label
+        joined to more by dashes, underscores or dots; at most six steps."""
+        t, parts = self.t, []
+        for _ in range(6):
+            c = _connector(t, i, self.lex)
+            if c is None or c[0] != "/" or not self.is_label(i + c[1]) or t[i + c[1]].seg != t[i].seg:
+                break  # after a slash any word is the path's ("slash in slash ...": linkedin.com/in/...)
+            parts.append((i, i + c[1], "/"))
+            i += c[1]
+            e = self._label_end(i)
+            parts.append((i, e, None))
+            i = e
+            while (cc := _connector(t, i, self.lex)) is not None and cc[0] in "-_." and self.is_label(i + cc[1]) \
+                    and t[i + cc[1]].text not in self.stop:
+                parts.append((i, i + cc[1], cc[0]))
+                i += cc[1]
+                e = self._label_end(i)
+                parts.append((i, e, None))
+                i = e
+        return parts
+
+    def _label_end(self, i: int) -> int:
+        """End of the letter run that starts at token ``i`` (letters said one by one are one label)."""
+        e = i + 1
+        while e < len(self.t) and self.t[i].kind == LETTER and self.t[e].kind == LETTER and self.t[e].glue:
+            e += 1
+        return e
 
     def _full_stop_for_dot(self, i: int, first: int) -> bool:
         """Is token ``i`` a word straight before the local part's first label ``first`` that ASR wrote

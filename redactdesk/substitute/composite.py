@@ -328,6 +328,14 @@ class UsernameGenerator(Generator):
         return phrase_tokens(item.surrogate or "", tokens)
 
 
+# words of a web address's path that name a site's page for everyone, kept as said ("slash careers",
+# "slash in slash ..."); every other word of the path is replaced
+_PATH_WORDS = frozenset("""in u p c r user users profile profiles people about contact contacts careers jobs job
+    home help support en es fr de products product shop store blog news watch channel video videos photos
+    page pages account accounts login signup register search events event menu order orders book booking
+    faq terms privacy index html php pdf www""".split())
+
+
 class UrlGenerator(Generator):
     """Web addresses: the host becomes the conversation's surrogate domain; the path mostly stays."""
 
@@ -368,6 +376,10 @@ class UrlGenerator(Generator):
                 said.append(_plain_surrogate(ctx, index[w]))
             elif w.isdigit():
                 said.append("".join(ctx.rng(item, f"d{pos}").choice("0123456789") for _ in w))
+            elif w.isalpha() and w not in SLASH_WORDS[lang] and w not in SEP_WORDS[lang] and w not in _PATH_WORDS:
+                # fail closed: a path word no site uses for everyone is someone's ("slash in slash priya
+                # dash raman" kept the name): a name's surrogate, or another word
+                said.append(_new_word(ctx, item, w, pos, index))
             else:
                 said.append(t)
         return " ".join(said)

@@ -1,0 +1,39 @@
+"""Web addresses said aloud: the whole address is one item, and no one's name survives in its path."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactdesk.detect.pipeline import detect_texts
+from redactdesk.substitute import substitute_conversation
+
+PROFILE = "linkedin dot com slash in slash priya dash raman"
+
+
+def test_a_web_address_said_with_its_path_is_one_item():
+    """The path was left out ("slash priya dash raman" a person with its "slash")."""
+    text = f"my linkedin is {PROFILE}"
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert found == [(PROFILE, "URL")]
+
+
+@pytest.mark.parametrize("text,value", [
+    ("go to w w w dot acme dot co dot uk slash careers", "w w w dot acme dot co dot uk slash careers"),
+    ("my email is john at gmail dot com slash work", "john at gmail dot com"),  # an e-mail has no path
+])
+def test_what_a_path_takes_and_what_it_does_not(text, value):
+    assert value in [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
+
+
+def test_a_name_in_a_web_address_path_is_replaced(make_conv, secret):
+    """The surrogate kept the path as said: "example dot org slash in slash priya dash raman"."""
+    conv = make_conv([("customer", f"my linkedin is {PROFILE}")], [(0, PROFILE, "URL")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert "priya" not in new and "raman" not in new and "linkedin" not in new
+    assert " slash in slash " in new and " dash " in new  # the shape and a site's own path words stay
+
+
+def test_a_sites_own_path_word_stays(make_conv, secret):
+    value = "w w w dot acme dot co dot uk slash careers"
+    conv = make_conv([("customer", f"go to {value}")], [(0, value, "URL")])
+    assert substitute_conversation(conv, secret=secret).replacements[0].surrogate.endswith(" slash careers")
