@@ -67,18 +67,11 @@ _ROMANCE_OF = frozenset("de del da do das dos di della delle dei degli".split())
 _BEFORE_A_TIME = frozenset("at in on to by for from until till around about after before".split())
 
 
-@functools.lru_cache(maxsize=1)
-def _po_index() -> dict[str, tuple[tuple[str, ...], ...]]:
+@functools.lru_cache(maxsize=4)
+def _phrases_by_first(key: str) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The phrases of ``structures.yaml``'s list ``key`` by their first word, longest first."""
     idx: dict[str, list[tuple[str, ...]]] = {}
-    for ph in structures().get("po_box", ()):
-        idx.setdefault(ph[0], []).append(ph)
-    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in idx.items()}
-
-
-@functools.lru_cache(maxsize=1)
-def _house_labels() -> dict[str, tuple[tuple[str, ...], ...]]:
-    idx: dict[str, list[tuple[str, ...]]] = {}
-    for ph in structures().get("house_number_labels", ()):
+    for ph in structures().get(key, ()):
         idx.setdefault(ph[0], []).append(ph)
     return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in idx.items()}
 
@@ -130,7 +123,7 @@ class _Addresses(StreetForms):
         # any dash said, "minus" too, is no word of a street's name
         self.said_dashes = said_dashes(doc.lex, minus=True) if doc.lex else frozenset()
         self.after_lower = word_set("street_after_lower")
-        self.po = _po_index()
+        self.po = _phrases_by_first("po_box")
         self.cores = self.v.cores
         self.num = [False] * self.n  # word belongs to a number token (spoken or written)
         self.num_end = list(range(1, self.n + 1))  # end word of that number token
@@ -942,8 +935,8 @@ class _Addresses(StreetForms):
 
     def _labelled_house(self, i: int) -> tuple[int, int] | None:
         """(start, end) of a house or flat number said after its label at word ``i`` ("house number
-        is 2 2", "flat number seven"), or None; the label may be followed by "is", "es" or a colon."""
-        for ph in _house_labels().get(self.keys[i], ()):
+        is 2 2", "flat number seven"), or None; "is" or "es" may follow the label (a colon has no key)."""
+        for ph in _phrases_by_first("house_number_labels").get(self.keys[i], ()):
             k = i + len(ph)
             if k > self.n or tuple(self.keys[i:k]) != ph or not self.same(i, k - 1):
                 continue

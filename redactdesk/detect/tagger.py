@@ -39,6 +39,7 @@ from redactdesk.detect.places import town_and_state_code
 from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.spoken_handles import handle_word
+from redactdesk.lang.digits import NUMBER_WORDS
 from redactdesk.lang.lexicon import context_words, word_list
 from redactdesk.lang.word_vectors import fill_vectors
 
@@ -104,10 +105,6 @@ def clean_token(word: str, keep_case: bool = False) -> str:
     return _EDGE.sub("", word if keep_case else word.lower()).strip("'")
 
 
-_SPOKEN_DIGITS = frozenset({"zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-                            "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy",
-                            "eighty", "ninety", "hundred", "thousand"})
 _POSSESSIVE = re.compile(r"(.{2,})['’]s")
 
 
@@ -319,9 +316,10 @@ def _known_words_after_at(doc: DetectDoc, where: Sequence[int], a: int, b: int) 
     handle said aloud is one word no list holds ("at goodmanespn"), has underscores or digits ("at
     null gal_id", "at michael five sos"); such words are a place's or a firm's name, and "at" is
     their preposition."""
+    numbers = NUMBER_WORDS.get(doc.language, NUMBER_WORDS["en"])
     words = [doc.lower[where[k]].strip(".,;:!?\"") for k in range(a, b)]
     return len(words) >= 2 and not any(
-        "_" in w or w in _SPOKEN_DIGITS or not w.isalpha() or handle_word(w, doc.lex) for w in words)
+        "_" in w or w in numbers or not w.isalpha() or handle_word(w, doc.lex) for w in words)
 
 
 def _one_clause(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> tuple[int, int]:
@@ -451,10 +449,14 @@ def _generic_body(doc: DetectDoc, w0: int, w1: int) -> bool:
         return False
     bodies = word_list(doc.lex, "generic_bodies")
     determiners = word_list(doc.lex, "generic_body_determiners")
-    raw = list(doc.words[max(0, w0 - 1):w1])
-    words = [w.strip(".,;:!?\"'()").lower() for w in raw]
-    if w0 == 0 or words[0] not in determiners:
-        raw, words = raw[1:] if w0 else raw, words[1:] if w0 else words
+
+    def bare(w: str) -> str:
+        return w.strip(".,;:!?\"'()").lower()
+
+    # the tagger may have left the determiner out of its stretch: "the | hospital"
+    lo = w0 - 1 if w0 > 0 and bare(doc.words[w0 - 1]) in determiners else w0
+    raw = list(doc.words[lo:w1])
+    words = [bare(w) for w in raw]
     if len(words) > 2 and words[-1] in _NAMING_VERBS:
         raw, words = raw[:-1], words[:-1]
     cased = _mixed_case(doc)

@@ -337,7 +337,8 @@ _PATH_WORDS = frozenset("""in u p c r user users profile profiles people about c
 
 
 class UrlGenerator(Generator):
-    """Web addresses: the host becomes the conversation's surrogate domain; the path mostly stays."""
+    """Web addresses: the host becomes the conversation's surrogate domain; in the path, a site's
+    own page words stay (:data:`_PATH_WORDS`), digits and every other word are replaced."""
 
     name = "url"
     priority = 7
