@@ -24,7 +24,8 @@ _NAMES = frozenset({"PERSON", "ORGANIZATION", "LOCATION"})
 _BEFORE = frozenset({"my", "your", "his", "her", "our", "their", "its", "the", "a", "an",
                      "mi", "tu", "su", "nuestro", "nuestra", "el", "la", "un", "una"})
 _BETWEEN = frozenset({"is", "was", "number", "no", "nr", "num", "#", "reads", "of", "=", "-", ":",
-                      "es", "era", "número", "numero", "nº", "n.º", "de", "del"})  # "mi DNI es 12345678Z"
+                      "es", "era", "número", "numero", "nº", "n.º", "de", "del",  # "mi DNI es 12345678Z"
+                      "it's", "it", "that's"})  # asked and answered: "What is Ayumi's SSN? It's 532-41-9987"
 _HEADS = frozenset({"number", "numbers", "identifier", "id", "code", "no", "nr"})
 _GAP = 3  # words at most between the name and the number
 _HOTWORD_KEYS = ("ssn", "passport", "es_id", "generic_id")

@@ -65,3 +65,10 @@ def test_a_spanish_scheme_name_before_its_number_is_no_person():
     (spans,) = detect_texts([text], "es")
     got = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
     assert ("DNI", "PERSON") not in got and ("12345678Z", "ES_ID") in got, got
+
+
+def test_a_scheme_asked_about_and_its_number_answered_is_no_organisation():
+    """"What is Ayumi Nakamura's SSN? It's 532-41-9987." flagged the organisation "SSN"."""
+    text = "What is Ayumi Nakamura's SSN? It's 532-41-9987."
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert ("532-41-9987", "SSN") in found and not [f for f in found if f[1] == "ORGANIZATION"], found
