@@ -73,6 +73,20 @@ def _someone(doc: DetectDoc, a: int, b: int) -> bool:
         w in heads or w.removesuffix("s") in heads or w in kin for w in doc.lower[a:b])
 
 
+def _jobs_at(doc: DetectDoc) -> list[tuple[str, tuple[str, ...], int]]:
+    """Employer cues made of a job and "at" ("a chartered accountant at Hernandez-Hoffman", "nurse at
+    st mary's"): (cue key, cue words, where the name starts), as the lexicon's cues give them."""
+    from redactdesk.detect.occupations import job_vocabulary
+
+    heads = job_vocabulary(doc.language)[1]
+    at = "at" if doc.language == "en" else "en"
+    out = []
+    for w in range(1, len(doc.lower) - 1):
+        if doc.lower[w] == at and w not in doc.breaks and doc.lower[w - 1].strip(".,;:!?") in heads:
+            out.append(("org_cue_employer", (doc.lower[w - 1], at), w + 1))
+    return out
+
+
 def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) -> list[Hit]:
     """ORGANIZATION hits after and before the lexicon's organisation cues; ``free(w0, w1)`` says
     whether no earlier pass has claimed the words."""
@@ -112,36 +126,36 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
             taken.update(range(a, b))
             hits.append(Hit(a, b, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE, reason, strong))
 
-    for key in ("org_cue_market_before", "org_cue_greeting", "org_cue_employer", "org_cue_complaint"):
-        for ph in doc.said(key):
-            for w in doc.occurrences(ph):
-                a = w + len(ph)
-                if a < len(lower) and lower[a] in articles and a + 1 < len(lower) and a + 1 not in starts:
-                    a += 1  # "work for the bbc", "trabajo en el corte inglés"
-                b = a
-                capital = cased and a < len(lower) and doc.words[a][:1].isupper()
-                while b < len(lower) and b - a < MAX_WORDS and name_word(b) and (b == a or b not in starts) and (
-                        b == a or not capital or doc.words[b][:1].isupper()):
-                    b += 1  # in writing a capitalised name ends at the first small word ("Chick-fil-A lets gooo")
-                    if ends[b - 1]:
-                        break
-                if b == a:
-                    continue
-                # a firm of partners said: "guerrero walker and rowe", "marks and spencer"
-                if (b + 1 < len(lower) and not ends[b - 1] and lower[b] in ("and", "&") and name_word(b + 1)
-                        and b + 1 not in starts):
-                    b += 2
-                if key in ("org_cue_market_before", "org_cue_greeting"):
-                    add(a, b, True, f"company after '{' '.join(ph)}'")
-                elif key == "org_cue_complaint":  # "complain to my manager", "tweet to john": someone
-                    if not _someone(doc, a, b):
-                        add(a, b, True, f"company a complaint goes to, after '{' '.join(ph)}'")
-                else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica"),
-                    # and anywhere a word in capitals ("graduating from UCLA!!" in a lower-case tweet)
-                    add(a, b, distinctive(doc.words[a:b], lex.language) or (cased and all(
-                        w[:1].isupper() for w in doc.words[a:b] if w.lower() not in ("and", "&", "y", "e"))) or any(
-                        sum(c.isalpha() for c in w) >= 2 and w.isupper() for w in doc.words[a:b]),
-                        f"employer after '{' '.join(ph)}'")
+    cues = [(key, ph, w + len(ph)) for key in ("org_cue_market_before", "org_cue_greeting", "org_cue_employer",
+                                               "org_cue_complaint") for ph in doc.said(key) for w in doc.occurrences(ph)]
+    cues += _jobs_at(doc)
+    for key, ph, a in cues:
+        if a < len(lower) and lower[a] in articles and a + 1 < len(lower) and a + 1 not in starts:
+            a += 1  # "work for the bbc", "trabajo en el corte inglés"
+        b = a
+        capital = cased and a < len(lower) and doc.words[a][:1].isupper()
+        while b < len(lower) and b - a < MAX_WORDS and name_word(b) and (b == a or b not in starts) and (
+                b == a or not capital or doc.words[b][:1].isupper()):
+            b += 1  # in writing a capitalised name ends at the first small word ("Chick-fil-A lets gooo")
+            if ends[b - 1]:
+                break
+        if b == a:
+            continue
+        # a firm of partners said: "guerrero walker and rowe", "marks and spencer"
+        if (b + 1 < len(lower) and not ends[b - 1] and lower[b] in ("and", "&") and name_word(b + 1)
+                and b + 1 not in starts):
+            b += 2
+        if key in ("org_cue_market_before", "org_cue_greeting"):
+            add(a, b, True, f"company after '{' '.join(ph)}'")
+        elif key == "org_cue_complaint":  # "complain to my manager", "tweet to john": someone
+            if not _someone(doc, a, b):
+                add(a, b, True, f"company a complaint goes to, after '{' '.join(ph)}'")
+        else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica"),
+            # and anywhere a word in capitals ("graduating from UCLA!!" in a lower-case tweet)
+            add(a, b, distinctive(doc.words[a:b], lex.language) or (cased and all(
+                w[:1].isupper() for w in doc.words[a:b] if w.lower() not in ("and", "&", "y", "e"))) or any(
+                sum(c.isalpha() for c in w) >= 2 and w.isupper() for w in doc.words[a:b]),
+                f"employer after '{' '.join(ph)}'")
     for ph in doc.said("org_cue_market_after"):
         for w in doc.occurrences(ph):
             a = w

@@ -58,6 +58,20 @@ def test_whom_a_caller_buys_a_service_from_is_an_organisation(text, org, languag
     assert org in orgs(text, language), orgs(text, language)
 
 
+@pytest.mark.parametrize("text,org", [
+    ("I work as a Chartered accountant at Hernandez-Hoffman.", "Hernandez-Hoffman"),  # was a double-barrelled person
+    ("he's a software engineer at stripe", "stripe"),
+])
+def test_a_job_and_at_name_the_employer(text, org):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (org, "ORGANIZATION") in found, found
+
+
+@pytest.mark.parametrize("text", ["he was a teacher at the time", "the doctor at the clinic said no"])
+def test_a_job_and_at_before_no_name_name_nothing(text):
+    assert orgs(text) == []
+
+
 @pytest.mark.parametrize("text", ["my insurance is with my employer", "i'm a customer of yours"])
 def test_a_service_cue_with_no_name_after_it_names_nothing(text):
     assert orgs(text) == []
