@@ -336,6 +336,10 @@ _PATH_WORDS = frozenset("""in u p c r user users profile profiles people about c
     faq terms privacy index html php pdf www""".split())
 
 
+_WRITTEN_URL = re.compile(r"(?P<scheme>https?://)?(?P<www>www\.)?(?P<host>[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,})"
+                          r"(?P<path>/\S*)?", re.IGNORECASE)
+
+
 class UrlGenerator(Generator):
     """Web addresses: the host becomes the conversation's surrogate domain; in the path, a site's
     own page words stay (:data:`_PATH_WORDS`), digits and every other word are replaced."""
@@ -351,6 +355,8 @@ class UrlGenerator(Generator):
     def generate(self, ctx: Context, item: Item) -> str:
         lang = ctx.language
         tokens: list[str] = [split_punct(t)[1] for t in item.value]
+        if len(tokens) == 1 and (m := _WRITTEN_URL.fullmatch(tokens[0])):
+            return self._written(ctx, item, m)
         low = [norm(t) for t in tokens]
         cut = next((i for i, c in enumerate(low) if c in SLASH_WORDS[lang]), len(low))
         host = [t for t in low[:cut]]
@@ -384,6 +390,24 @@ class UrlGenerator(Generator):
             else:
                 said.append(t)
         return " ".join(said)
+
+
+    @staticmethod
+    def _written(ctx: Context, item: Item, m: re.Match[str]) -> str:
+        """A web address written as one word ("https://www.facebook.com/maria.lopez.77") stays
+        written: the scheme and "www." as they were, the surrogate domain, and the path's parts
+        replaced as a said path's are ("https://www.northwind.example/raven.cobalt.41")."""
+        key = _domain_item(ctx, m.group("host"), item.category)
+        out = [m.group("scheme") or "", m.group("www") or "", ctx.surrogate_of(key)]
+        index = _name_index(ctx)
+        for pos, part in enumerate(re.split(r"([/._\-?=&#]+)", m.group("path") or "")):
+            if part.isdigit():
+                out.append("".join(ctx.rng(item, f"w{pos}").choice("0123456789") for _ in part))
+            elif part.isalpha() and part.lower() not in _PATH_WORDS:
+                out.append(_new_word(ctx, item, part.lower(), pos, index))
+            else:
+                out.append(part)  # separators and a site's own page words ("/careers")
+        return "".join(out)
 
 
 class AlnumGenerator(Generator):

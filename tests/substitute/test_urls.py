@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from redactdesk.detect.pipeline import detect_texts
@@ -37,3 +39,21 @@ def test_a_sites_own_path_word_stays(make_conv, secret):
     value = "w w w dot acme dot co dot uk slash careers"
     conv = make_conv([("customer", f"go to {value}")], [(0, value, "URL")])
     assert substitute_conversation(conv, secret=secret).replacements[0].surrogate.endswith(" slash careers")
+
+
+def test_a_written_web_address_stays_written_and_loses_the_names_in_its_path(make_conv, secret):
+    """A written URL became a spoken one ("northwind dot example") in written text."""
+    value = "https://www.facebook.com/maria.lopez.77"
+    conv = make_conv([("customer", f"see {value} thanks")], [(0, value, "URL")])
+    res = substitute_conversation(conv, secret=secret)
+    new = res.replacements[0].surrogate
+    assert new.startswith("https://www.") and " " not in new and "dot" not in new
+    assert "facebook" not in new and "maria" not in new and "lopez" not in new and not new.endswith(".77")
+    assert re.fullmatch(r"https://www\.[a-z0-9.-]+/[a-z]+\.[a-z]+\.\d\d", new), new
+    assert f"see {new} thanks" == " ".join(w.text for w in res.revised_words)
+
+
+def test_a_written_web_address_keeps_a_sites_own_page_word(make_conv, secret):
+    conv = make_conv([("customer", "my site is priyaraman.com/blog")], [(0, "priyaraman.com/blog", "URL")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new.endswith("/blog") and "priyaraman" not in new
