@@ -400,8 +400,8 @@ class UrlGenerator(Generator):
         key = _domain_item(ctx, m.group("host"), item.category)
         out = [m.group("scheme") or "", m.group("www") or "", ctx.surrogate_of(key)]
         index = _name_index(ctx)
-        for pos, part in enumerate(re.split(r"([/._\-?=&#]+)", m.group("path") or "")):
-            if part.isdigit():
+        for pos, part in enumerate(re.split(r"([/._\-?=&#]+|\d+)", m.group("path") or "")):
+            if part.isdigit():  # digits apart from letters too: "maria88" is a name and two digits
                 out.append("".join(ctx.rng(item, f"w{pos}").choice("0123456789") for _ in part))
             elif part.isalpha() and part.lower() not in _PATH_WORDS:
                 out.append(_new_word(ctx, item, part.lower(), pos, index))

@@ -57,3 +57,11 @@ def test_a_written_web_address_keeps_a_sites_own_page_word(make_conv, secret):
     conv = make_conv([("customer", "my site is priyaraman.com/blog")], [(0, "priyaraman.com/blog", "URL")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert new.endswith("/blog") and "priyaraman" not in new
+
+
+def test_a_name_run_into_digits_in_a_written_path_is_replaced(make_conv, secret):
+    """"instagram.com/maria88": letters and digits of one path part are each someone's."""
+    value = "https://www.instagram.com/maria88"
+    conv = make_conv([("customer", f"follow {value} now")], [(0, value, "URL")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert "maria" not in new and not new.endswith("88") and re.fullmatch(r"https://www\.\S+/[a-z]+\d\d", new), new
