@@ -185,4 +185,11 @@ def job_before(doc: DetectDoc, w: int) -> bool:
     return job in heads or job.removesuffix("s") in heads or job in offices or job in _WORKERS
 
 
+def job_and_at_before(doc: DetectDoc, w: int) -> bool:
+    """Is word ``w`` right after a job and "at" ("a chartered accountant at | Hernandez-Hoffman"):
+    an employer cue the lexicon cannot list, and no person's name after it."""
+    return w >= 2 and doc.lower[w - 1] in ("at", "en") and doc.lower[w - 2].strip(".,;:!?") in job_vocabulary(
+        doc.language)[1]
+
+
 _WORKERS = frozenset({"reporter", "employee", "intern", "staff", "empleado", "empleada", "becario", "becaria"})

@@ -76,15 +76,10 @@ def _someone(doc: DetectDoc, a: int, b: int) -> bool:
 def _jobs_at(doc: DetectDoc) -> list[tuple[str, tuple[str, ...], int]]:
     """Employer cues made of a job and "at" ("a chartered accountant at Hernandez-Hoffman", "nurse at
     st mary's"): (cue key, cue words, where the name starts), as the lexicon's cues give them."""
-    from redactdesk.detect.occupations import job_vocabulary
+    from redactdesk.detect.occupations import job_and_at_before
 
-    heads = job_vocabulary(doc.language)[1]
-    at = "at" if doc.language == "en" else "en"
-    out = []
-    for w in range(1, len(doc.lower) - 1):
-        if doc.lower[w] == at and w not in doc.breaks and doc.lower[w - 1].strip(".,;:!?") in heads:
-            out.append(("org_cue_employer", (doc.lower[w - 1], at), w + 1))
-    return out
+    return [("org_cue_employer", (doc.lower[w - 2], doc.lower[w - 1]), w) for w in range(2, len(doc.lower))
+            if w - 1 not in doc.breaks and job_and_at_before(doc, w)]
 
 
 def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) -> list[Hit]:

@@ -36,6 +36,14 @@ _NOUN_DETERMINERS = frozenset({"my", "your", "his", "her", "our", "their", "the"
                                "mi", "tu", "su", "el", "la", "un", "una"})
 
 
+def _after_job_and_at(doc: DetectDoc, k: int) -> bool:
+    """occupations.job_and_at_before ("an accountant at Hernandez-Hoffman": a firm), imported when
+    asked: occupations reads this module's lists."""
+    from redactdesk.detect.occupations import job_and_at_before
+
+    return job_and_at_before(doc, k)
+
+
 @dataclass(frozen=True)
 class NameList:
     """Folded name keys -> flag bits and weights (1-9)."""
@@ -364,14 +372,6 @@ class _Names:
             return self.v.cased and self.v.cap[i] and not self.v.sent_start[i] and not self.v.upper[i]
         return False
 
-    def _after_job_and_at(self, k: int) -> bool:
-        """Is word ``k`` right after a job and "at" ("an accountant at Hernandez-Hoffman": a firm)?"""
-        from redactdesk.detect.occupations import job_vocabulary
-
-        lower = self.doc.lower
-        return k >= 2 and lower[k - 1] in ("at", "en") and lower[k - 2].strip(".,;:!?") in job_vocabulary(
-            self.doc.language)[1]
-
     def cue_before(self, i: int) -> str | None:
         """'title', 'strong', 'verb' or 'weak' when a cue ends right before word ``i``."""
         v = self.v
@@ -532,7 +532,7 @@ class _Names:
             return None
         if cased and n == 1 and self._double_barrelled(k) and not (
                 self.lex is not None and self.doc.context_distance("org_cue_employer", k, left=3) == 0) and not (
-                self._after_job_and_at(k)):
+                _after_job_and_at(self.doc, k)):
             return a, b, 0.7, True, "double-barrelled surname"  # "Curtis-Woods"; "works at Carter-Thompson": a firm
         if not self.strong_part(k):
             if cue == "weak" and t.kind in ("name", "cname") and v.keys[k] not in self.stop and (cased and v.cap[k]):
