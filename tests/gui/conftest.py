@@ -121,6 +121,41 @@ def _reviewer_keys(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("REDACTDESK_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
 
 
+@pytest.fixture(autouse=True)
+def _destroy_what_the_test_left(qapp):
+    """Destroy the windows and dialogs a test left open or only closed, and collect the garbage now:
+    at the end of the test, on the GUI thread, with no Qt event being dispatched. Left to themselves,
+    closed windows and what hangs off them (pyqtgraph's menus, a few hundred widgets over the GUI
+    tests) were freed by whichever allocation crossed the collector's threshold, often while pytest-qt
+    dispatched a later test's events: the state in which Qt and PySide were seen to crash or hang
+    elsewhere (and CI's run of stop 47 stopped without a word at such a boundary). ``close()`` only
+    hides a window and ``processEvents()`` does not deliver ``deleteLater``: the deletions are sent
+    explicitly. Only windows and dialogs are deleted by hand; menus and popups go with their owners."""
+    import gc
+
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QDialog, QMainWindow
+
+    def windows() -> dict[int, object]:
+        return {shiboken6.getCppPointer(w)[0]: w for w in qapp.topLevelWidgets()
+                if w.parent() is None and isinstance(w, QMainWindow | QDialog)}
+
+    before = set(windows())
+    yield
+    for key, window in windows().items():
+        if key in before or not shiboken6.isValid(window):
+            continue
+        jobs = getattr(getattr(window, "ctx", None), "jobs", None)
+        if jobs is not None:  # a window left with work running: end it before its thread pool goes
+            jobs.cancel_all()
+            jobs.wait(30000)
+        window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 @pytest.fixture
 def project_path(tmp_path) -> Path:
     """A project file with the synthetic call (first) and up to one bundled sample call."""
