@@ -216,6 +216,17 @@ def _said_symbols(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(str(p).lower().split()) for p in lex.raw.get("said_symbols") or ())
 
 
+def _described_not_said(toks: Sequence[Any], start: int, end: int, lex: Lexicon) -> bool:
+    """A secret described rather than said: the would-be value after "password is" ends in a
+    possessive ("my mother's maiden name", "my dog's name"), or a description word is in it or right
+    after it (the lexicon's ``secret_descriptions``: "the last four digits of my phone", "los últimos
+    cuatro dígitos"). Nothing to flag."""
+    if toks[end - 1].kind == WORD and toks[end - 1].text.endswith(("'s", "’s")):
+        return True
+    described = word_list(lex, "secret_descriptions")
+    return any(tk.kind == WORD and tk.text in described for tk in toks[start:end + 1])
+
+
 class _Finder:
     def __init__(self, doc: DetectDoc, params: Mapping[str, Any]) -> None:
         assert doc.norm is not None and doc.lex is not None
@@ -731,6 +742,8 @@ class _Finder:
         if k > start:
             value = [tk for tk in toks[start:k]]
             if cat == "PASSPORT" and not any(tk.kind in (NUM, ALNUM) for tk in value):
+                return
+            if _described_not_said(toks, start, k, self.lex):
                 return
             # the value right after its name stands alone: a name the tagger reads in it ("skywalker")
             # would otherwise win the overlap and leave its digits unflagged

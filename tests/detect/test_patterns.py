@@ -189,6 +189,27 @@ def test_username_password_and_address():
     assert ("POSTCODE", "oh two one one oh") in hits  # the postcode after its cue stays the patterns'
 
 
+@pytest.mark.parametrize("text,lang", [
+    ("the security answer is my mother's maiden name", "en"),
+    ("security answer is my mothers maiden name", "en"),  # ASR drops the apostrophe
+    ("my password is my dog's name", "en"),
+    ("the pin is the last four digits of my phone", "en"),
+    ("mi pin son los últimos cuatro dígitos de mi teléfono", "es"),
+    ("mi contraseña es el nombre de mi perro", "es"),
+])
+def test_a_secret_described_rather_than_said_is_no_value(text, lang):
+    assert not any(c in ("PASSWORD", "USERNAME") for c, _ in found(text, lang)), text
+
+
+@pytest.mark.parametrize("text,lang,value", [
+    ("my password is bluebird twenty two and my name is tom", "en", "bluebird twenty two"),
+    ("my pin is four four seven one", "en", "four four seven one"),
+    ("mi contraseña es girasol noventa y dos", "es", "girasol noventa y dos"),
+])
+def test_a_secret_said_next_to_a_description_word_elsewhere_is_still_found(text, lang, value):
+    assert ("PASSWORD", value) in found(text, lang)
+
+
 def test_spelled_name_money_and_organisation():
     hits = found("can you spell the last name s m i t h")
     assert ("PERSON", "s m i t h") in hits
