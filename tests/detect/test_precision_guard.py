@@ -154,6 +154,13 @@ def test_a_kind_of_body_after_a_determiner_is_no_organisation(text):
     assert not [s for s in found if s["category"] in ("ORGANIZATION", "LOCATION")], found
 
 
+def test_a_pronoun_and_a_body_word_said_as_a_verb_is_no_organisation():
+    """The tagger read "i bank" in "i bank with wells fargo" as an organisation; the bank named stays."""
+    text = "i bank with wells fargo and my card was declined"
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert found == [("wells fargo", "ORGANIZATION")]
+
+
 @pytest.mark.parametrize("text,name", [("I banked with the Royal Bank for years", "Royal Bank"),
                                        ("she was treated at the mayo clinic", "mayo clinic"),
                                        ("the League denies it", "League")])
