@@ -6,7 +6,9 @@
 - a road and the kilometre on it: "Ruta 5 Sur, km 42", "Rodovia BR-116, km 23";
 - a street named with no type word, before a postcode and a town: "Pobřežní 3, 216 72 Telč";
 - the number sign before a house number ("Avenida 7 N° 329") and a street named after a date
-  ("Calle 5 de Mayo 32"), which the type-first shape uses.
+  ("Calle 5 de Mayo 32"), which the type-first shape uses;
+- two streets that meet, after "the corner of" or "the intersection of": "the corner of elm and
+  fifth", "the intersection of Maple Road and Route 9", "la esquina de la calle Alcalá con Goya".
 
 Each returns where the street part ends (0 when its shape is not at the word); the finder's tail
 then takes units, districts, towns, regions and postcodes.
@@ -17,12 +19,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from redactdesk.detect.worldnames import word_set
+
 GRID_NUMBER = re.compile(r"\d{1,3}[A-Za-z]?[ªº°]?")  # a grid street's number: "7", "40A", "5ª"
 _GRID_PLATE = re.compile(r"#?\d{1,3}[A-Za-z]?-\d{1,3}[A-Za-z]?")  # the plate: "71-21", "#13-19", "20-15A"
 _SPOKEN_GRID = frozenset({"calle", "carrera", "avenida", "diagonal", "transversal", "circular", "circunvalar"})
 _SPOKEN_SIGNS = frozenset({"numero", "número", "num"})
 _ROAD_CODE = re.compile(r"(?:[A-Z]{1,3}-?)?\d{1,4}(?:-[A-Z]{1,3})?")  # "5", "T-88", "BR-116", "577-CH", "N-340"
 _KM = re.compile(r"\d{1,4}(?:[.,]\d{1,3})?")  # "42", "12,5"
+# small words inside a street's name ("avenida de américa", "calle de la paz"), never its last
+_NAME_PARTICLES = frozenset("de del la las los of the".split())
 _GRID_SIGNS = frozenset({"#", "no", "no.", "n°", "nº", "n.º", "n.°", "núm", "núm.", "num", "num.", "número", "numero"})
 _GRID_AFTER = frozenset({"bis", "sur", "este", "norte", "oeste"})
 # a house number: "12", "221B", "797/43" (flat 797 of number 43, as Australians write it)
@@ -51,6 +57,8 @@ class StreetForms:
     street_lower: frozenset[str]
     street_places: frozenset[str]
     locality_labels: frozenset[str]
+    ordinal: list[bool]
+    before: frozenset[str]
 
     def same(self, a: int, b: int) -> bool: ...
     def free(self, k: int) -> bool: ...
@@ -61,6 +69,7 @@ class StreetForms:
     def _spoken_alnum_postcode(self, k: int) -> int: ...
     def _spoken_digits(self, k: int) -> int: ...
     def _capital_run(self, k: int) -> int: ...
+    def street_type(self, k: int) -> bool: ...
 
     def spoken_grid_street(self, i: int) -> int:
         """A grid address said aloud (0 when none is at ``i``): the street type in full, its number,
@@ -257,3 +266,55 @@ class StreetForms:
                 self.keys[k + 1] == "de" and self.keys[k + 2] in self.street_months and self.same(k, k + 2)):
             return k + 3
         return 0
+
+    def crossing(self, i: int) -> int:
+        """End of two streets that meet, said after an intersection word and "of" (structures.yaml's
+        ``intersection_words``): "the corner of elm and fifth", "the intersection of maple road and
+        route nine", "la esquina de la calle alcalá con goya". Each street is a name with its type, a
+        numbered road, an ordinal ("fifth", "42nd") or one name word; one of the two has a type, a
+        number or an ordinal ("the corner of the room and the door", "the corner of happiness and
+        sadness" are no streets). 0 when there are none at ``i``."""
+        if not (i >= 2 and self.same(i - 2, i) and self.keys[i - 1] in ("of", "de", "del")
+                and self.keys[i - 2] in word_set("intersection_words")):
+            return 0
+        first = self._crossing_street(i)
+        if not first or first[0] >= self.n or not self.same(i, first[0]) or (
+                self.keys[first[0]] not in word_set("intersection_joins")):
+            return 0
+        second = self._crossing_street(first[0] + 1)
+        if not second or not (first[1] or second[1]):
+            return 0
+        return second[0]
+
+    def _crossing_street(self, k: int) -> tuple[int, bool] | None:
+        """One street of a crossing at ``k``: its end, and whether it is surely a street (a type, a
+        number or an ordinal in it). An article before a type-first street is its ("la calle
+        alcalá")."""
+        if k + 1 < self.n and self.keys[k] in ("la", "el", "the") and self.keys[k + 1] in self.before:
+            k += 1
+        if not self.same(k - 1, k) or not self.free(k) or (self.keys[k] in self.stop and not self.ordinal[k]):
+            return None
+        joins = word_set("intersection_joins")
+        e = k
+        while e < self.n and e - k < 5 and self.same(k, e) and self.free(e) and self.keys[e] not in joins and (
+                self.name_word(e, e == k) or self.num[e] or self.ordinal[e]) and not (
+                e > k and self.keys[e] in self.stop and not (self.ordinal[e] or self.num[e])
+                and self.keys[e] not in _NAME_PARTICLES):
+            e += 1
+            if self.v.sentence_after[e - 1] or self.v.comma_after[e - 1]:
+                break
+        while e > k and self.keys[e - 1] in _NAME_PARTICLES:
+            e -= 1  # "avenida de américa", not "calle de"
+        if e == k:
+            return None
+        typed = next((x for x in range(k, e) if self.street_type(x) or (x == k and self.keys[x] in self.before)), None)
+        if typed is not None and typed > k:
+            return typed + 1, True  # "maple road", "5th Ave"
+        if typed == k:  # a type first: "route nine", "calle alcalá"
+            return e, e > k + 1 or (e > k and any(self.num[x] for x in range(k + 1, e)))
+        if self.ordinal[k] or self.num[k]:  # "fifth", "forty second", "42nd"
+            end = k
+            while end < e and (self.ordinal[end] or self.num[end]):
+                end += 1
+            return end, True
+        return k + 1, False  # one name word: "elm", "main"

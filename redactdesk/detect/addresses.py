@@ -955,6 +955,12 @@ class _Addresses(StreetForms):
             if self.taken[i] or not self.keys[i]:
                 i += 1
                 continue
+            if c := self.crossing(i):
+                self.hits.append(Hit(i, c, "ADDRESS", 0.85, SOURCE, "two streets that meet, after 'the corner of'", True))
+                for k in range(i, c):
+                    self.taken[k] = True
+                i = c
+                continue
             kind = "po"
             e = self.po_box(i)
             if not e:

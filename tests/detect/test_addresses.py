@@ -63,7 +63,8 @@ def test_street_name_without_number():
     assert addresses("we met on baker street") == ["baker street"]
     # a numbered street: the ordinal stands where a capital would
     assert addresses("just saw her at Starbucks on 5th Ave") == ["5th Ave"]
-    assert addresses("We met at the corner of 42nd Street and Broadway.") == ["42nd Street"]
+    # after "the corner of", both streets: where they meet is the place
+    assert addresses("We met at the corner of 42nd Street and Broadway.") == ["42nd Street and Broadway"]
     assert addresses("we live on the 3rd Floor of the building") == []
 
 
@@ -552,4 +553,30 @@ def test_a_house_or_flat_number_after_its_label_is_an_address_item(text, item, l
 
 @pytest.mark.parametrize("text", ["what is your house number", "the house number is on the door"])
 def test_a_house_number_label_with_no_number_is_no_item(text):
+    assert addresses(text) == []
+
+
+@pytest.mark.parametrize("text,lang,crossing", [
+    ("i live on the corner of elm and fifth", "en", "elm and fifth"),
+    ("we are at the corner of fifth and main right now", "en", "fifth and main"),
+    ("meet me at the corner of elm street and fifth avenue", "en", "elm street and fifth avenue"),
+    ("the accident was at the intersection of maple road and route nine", "en", "maple road and route nine"),
+    ("I'm at the corner of 5th Ave and 42nd St.", "en", "5th Ave and 42nd St"),
+    ("The shop is on the corner of Oak Street and Pine Avenue, next to the bank.", "en",
+     "Oak Street and Pine Avenue"),
+    ("vivo en la esquina de la calle alcalá con goya", "es", "la calle alcalá con goya"),
+    ("estamos en el cruce de la avenida de américa con la calle cartagena", "es",
+     "la avenida de américa con la calle cartagena"),
+])
+def test_two_streets_that_meet_after_the_corner_of_are_one_address(text, lang, crossing):
+    assert crossing in addresses(text, lang)
+
+
+@pytest.mark.parametrize("text", [
+    "it's in the corner of the room and the door is open",
+    "the corner of happiness and sadness",
+    "she stood at the corner of her desk and cried",
+    "from the corner of my eye and then it was gone",
+])
+def test_a_corner_of_things_that_are_no_streets_is_no_address(text):
     assert addresses(text) == []

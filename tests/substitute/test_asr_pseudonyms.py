@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from redactdesk.risk.leakscan import needles, scan_text
 from redactdesk.substitute import substitute_conversation
 from redactdesk.substitute.autofix import auto_fix
@@ -202,3 +204,17 @@ def test_a_long_asr_street_name_is_not_one_surname_said_again_and_again(make_con
     names = [w for w in said if w not in ("paseo", "de", "el", "y", "derecha") and not w.isdigit()]
     assert max(names.count(w) for w in names) == 1, said
     assert not {"adió", "bate"} & set(said)
+
+
+@pytest.mark.parametrize("text,value,lang,joiner", [
+    ("i live on the corner of elm and fifth", "elm and fifth", "en", "and"),
+    ("the intersection of maple road and route nine", "maple road and route nine", "en", "and"),
+    ("vivo en la esquina de la calle alcalá con goya", "la calle alcalá con goya", "es", "con"),
+])
+def test_two_streets_that_meet_keep_the_word_that_joins_them(make_conv, secret, text, value, lang, joiner):
+    conv = make_conv([("c", text)], [(0, value, "ADDRESS")], language=lang)
+    new = _rep(substitute_conversation(conv, secret=secret), "ADDRESS").surrogate
+    assert joiner in new.split() and len(new.split()) == len(value.split())
+    kept = {w for w in value.split() if w in ("and", "con", "la", "calle", "road", "route")}
+    assert kept <= set(new.split())
+    assert not {w for w in value.split() if w not in kept} & set(new.split())  # every street name replaced
