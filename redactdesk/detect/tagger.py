@@ -296,18 +296,29 @@ def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int, wr
     nando's", "at john's place" (the taggers learned "at" from handles) — except where the possessive
     is a handle's ("at justinbieber's selfies": a word no list holds) — or the words after it are a
     name of several known words (:func:`_known_words_after_at`: "my doctor is at kaiser
-    permanente"); in a run of handles read out, after another handle or a handle cue ("rt at
-    sportsnation at drake's impression"), it stays."""
+    permanente"), or it ends an employer's cue ("the billing department at comcast"); in a run of
+    handles read out, after another handle or a handle cue ("rt at sportsnation at drake's
+    impression"), it stays."""
     lead = word_list(doc.lex, "name_lead_words") if doc.lex is not None else frozenset()
     while a < b - 1 and doc.words[where[a]] in lead:
         if not written and doc.words[where[a]] == "at":
             after = doc.lower[where[a + 1]].strip(".,;:!?\"")
             possessive = _POSSESSIVE.fullmatch(after)
-            if _after_handle(doc, where[a]) or (handle_word(possessive.group(1), doc.lex) if possessive
-                                                else not _known_words_after_at(doc, where, a + 1, b)):
+            if not _ends_employer_cue(doc, where[a]) and (
+                    _after_handle(doc, where[a]) or (handle_word(possessive.group(1), doc.lex) if possessive
+                                                     else not _known_words_after_at(doc, where, a + 1, b))):
                 break
         a += 1
     return a
+
+
+def _ends_employer_cue(doc: DetectDoc, w: int) -> bool:
+    """Does the "at" at word ``w`` end a cue for where someone works or is served ("works at", "the
+    billing department at comcast")? Then it is a preposition, no handle's sign."""
+    if doc.lex is None:
+        return False
+    return any(ph[-1] == doc.lower[w] and w + 1 >= len(ph) and tuple(doc.lower[w + 1 - len(ph):w + 1]) == ph
+               for ph in doc.lex.hot("org_cue_employer"))
 
 
 def _known_words_after_at(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> bool:

@@ -52,6 +52,7 @@ def test_what_follows_a_cue_is_no_company_by_itself(text):
     ("i've been a customer of comcast for ten years", "comcast", "en"),
     ("mi seguro es con mapfre desde hace años", "mapfre", "es"),
     ("tengo una cuenta en bankinter", "bankinter", "es"),
+    ("i have my internet with verizon", "verizon", "en"),
 ])
 def test_whom_a_caller_buys_a_service_from_is_an_organisation(text, org, language):
     """An insurer, a pension fund, a provider named after its cue: none of these was flagged."""
@@ -67,7 +68,19 @@ def test_a_job_and_at_name_the_employer(text, org):
     assert (org, "ORGANIZATION") in found, found
 
 
-@pytest.mark.parametrize("text", ["he was a teacher at the time", "the doctor at the clinic said no"])
+@pytest.mark.parametrize("text,org", [
+    ("hi this is karen from the billing department at comcast", "comcast"),
+    ("he is on the team at google", "google"),
+])
+def test_a_unit_of_a_company_names_it_and_at_stays_out(text, org):
+    """'the billing department at comcast' gave no organisation (an everyday-word name, no cue); with
+    the cue, the tagger's "at comcast" kept the preposition, which the surrogate would have eaten."""
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (org, "ORGANIZATION") in found, found
+
+
+@pytest.mark.parametrize("text", ["he was a teacher at the time", "the doctor at the clinic said no",
+                                  "the team at the clinic was great", "i left it at the front desk at the hotel"])
 def test_a_job_and_at_before_no_name_name_nothing(text):
     assert orgs(text) == []
 
