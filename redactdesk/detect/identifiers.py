@@ -473,6 +473,9 @@ class _IdFinder:
         valid = [f for f in fmts if f.is_valid(cand.raw)]
         if not valid:
             return False
+        if len(c) == 9 and c.isdigit() and not any(f.category == "SSN" for f in valid) and ctx and (
+                tuple(ctx[1].split()) in self.lex.hot("ssn")):
+            return False  # "my SSN is 078-05-1120": a number its label calls an SSN is one, if not a valid one
         best = self._evidence(cand, valid, ctx, letters, separated)
         if best is None:
             return False

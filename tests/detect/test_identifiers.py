@@ -534,6 +534,19 @@ def test_a_number_after_passport_is_the_passport_and_its_expiry_date_a_date():
     assert ("533380006", "PASSPORT") in got and ("2031-04-17", "DATE") in got, got
 
 
+@pytest.mark.parametrize("text,number", [
+    ("My SSN is 078-05-1120.", "078-05-1120"),  # the number printed on sample cards: no valid SSN
+    ("SSN: 078-05-1120", "078-05-1120"),
+    ("my ssn is zero seven eight zero five one one two zero", "zero seven eight zero five one one two zero"),
+    ("My SSN is 123-45-6789.", "123-45-6789"),
+])
+def test_nine_digits_their_label_calls_an_ssn_are_an_ssn_valid_or_not(text, number):
+    """An SSN that fails its checks (misheard, or made up) was another country's national number
+    ("078-05-1120" passes one): after "SSN" it is the SSN, as the reviewer and the surrogate expect."""
+    (spans,) = detect_texts([text], "en")
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in spans] == [(number, "SSN")]
+
+
 @pytest.mark.parametrize("text,expiry", [("Card expiry 09/27", "09/27"), ("exp 11/2025 cvv 123", "11/2025")])
 def test_a_card_expiry_stays_an_expiry_and_its_cue_word_no_name(text, expiry):
     (spans,) = detect_texts([text], "en")
