@@ -431,6 +431,22 @@ def _ends_with_organisation_word(stretch: Sequence[str]) -> bool:
     return (last in word_set("org_after") or last in word_set("org_legal")) and not load_world_names().is_name(last)
 
 
+def _landmark_end(stretch: Sequence[str]) -> int | None:
+    """Where a person the tagger read ends as a place: after its last word, past its first, that
+    names places and venues ("Madison Square Garden", "Heathrow Airport"; structures.yaml's
+    ``landmark_words``) and is nobody's name; the words after it are what the tagger ran into
+    ("madison square garden tonight"). None when there is no such word."""
+    from redactdesk.detect.worldnames import load_world_names, strip_word, word_set
+    from redactdesk.lang.folding import fold_key
+
+    if any(len(strip_word(w)) == 1 for w in stretch):
+        return None  # a middle initial is a person's: "Allen C. Beach"
+    landmarks, names = word_set("landmark_words"), load_world_names()
+    ends = [k + 1 for k in range(1, len(stretch))
+            if (w := fold_key(strip_word(stretch[k]))) in landmarks and not names.is_name(w)]
+    return ends[-1] if ends else None
+
+
 def _lower_in_cased(doc: DetectDoc, w0: int, w1: int) -> bool:
     """In cased writing, is no word of the stretch capitalised ("parish", "hockey club")?"""
     return _mixed_case(doc) and not any(w.lstrip("#@\"'(")[:1].isupper() for w in doc.words[w0:w1])
@@ -763,6 +779,9 @@ class TaggerSource:
                     if cat == "PERSON" and (_opens_with_organisation_word(stretch)
                                             or _ends_with_organisation_word(stretch)):
                         cat = "ORGANIZATION"  # "Banca Transilvania", "Hotel Adlon", "Lumina Labs", "Initech Inc"
+                    elif cat == "PERSON" and (end := _landmark_end(stretch)) is not None:
+                        cat = "LOCATION"  # "madison square garden", "heathrow airport"
+                        stretch, w1 = stretch[:end], where[a + end - 1] + 1
                     # a lone word opening a turn is often a command verb the tagger took for a brand
                     opens = len(stretch) == 1 and (w0 == 0 or w0 in docs[i].breaks)
                     strong = self._strong(backend, docs[i], cat, stretch, opens, lang, w0, w1, prob,

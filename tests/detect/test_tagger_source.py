@@ -526,3 +526,17 @@ def test_chat_words_after_a_first_name_are_no_surname():
     """"yo marcus whats up" gave the person "marcus whats": chat's "whats" read as a surname of no list."""
     found = [t for t, _ in _spans("yo marcus whats up")]
     assert "marcus" in found and not any("whats" in t for t in found), found
+
+
+def test_a_person_read_with_a_landmark_word_is_a_place_and_ends_there():
+    """The tagger read "madison square garden tonight" as a person (Madison is a first name): a
+    surrogate name would have stood for an arena. A middle initial keeps a person ("Allen C. Beach"),
+    and so does a landmark word that is a surname ("jennifer park")."""
+    def found(text: str) -> list[tuple[str, str]]:
+        return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+    venue = [(t, c) for t, c in found("so excited to see taylor swift at madison square garden tonight")
+             if t.startswith("madison")]
+    assert venue and venue[0][0] == "madison square garden" and venue[0][1] != "PERSON", venue
+    assert ("Allen C. Beach", "PERSON") in found("Allen C. Beach")
+    assert ("jennifer park", "PERSON") in found("jennifer park called me yesterday")
