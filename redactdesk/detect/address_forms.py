@@ -292,6 +292,9 @@ class StreetForms:
         alcalá")."""
         if k + 1 < self.n and self.keys[k] in ("la", "el", "the") and self.keys[k + 1] in self.before:
             k += 1
+        if k + 1 < self.n and self.keys[k] in self.stop and self.keys[k + 1] in self.before and self.free(k) and (
+                self.free(k + 1) and self.same(k, k + 1)):
+            return k + 2, True  # a small word and a street word: "gran vía"
         if not self.same(k - 1, k) or not self.free(k) or (self.keys[k] in self.stop and not self.ordinal[k]):
             return None
         joins = word_set("intersection_joins")

@@ -565,6 +565,7 @@ def test_a_house_number_label_with_no_number_is_no_item(text):
     ("The shop is on the corner of Oak Street and Pine Avenue, next to the bank.", "en",
      "Oak Street and Pine Avenue"),
     ("vivo en la esquina de la calle alcalá con goya", "es", "la calle alcalá con goya"),
+    ("vivo en la esquina de gran vía con alcalá", "es", "gran vía con alcalá"),  # "alcalá" was a person
     ("estamos en el cruce de la avenida de américa con la calle cartagena", "es",
      "la avenida de américa con la calle cartagena"),
 ])
