@@ -105,6 +105,7 @@ class _Addresses(StreetForms):
         self.needs_tail = word_set("street_before_needs_tail")
         self.before = _street_before()
         self.units = word_set("unit_words")
+        self.time_units = word_set("house_number_not_before")
         self.dirs = word_set("directions")
         self.military = word_set("military_post")
         self.ships = word_set("military_ships")
@@ -160,7 +161,14 @@ class _Addresses(StreetForms):
 
     def house(self, k: int) -> int:
         """End of a house number starting at ``k`` (0 when none): "12", "221B", "797/43" (flat 797 of
-        number 43, as Australians write it), or a spoken number."""
+        number 43, as Australians write it), or a spoken number. A number of a time unit is none ("back
+        in the ring two months later", "at the plaza three days ago")."""
+        e = self._house(k)
+        if e and e < self.n and self.same(k, e) and self.keys[e] in self.time_units:
+            return 0
+        return e
+
+    def _house(self, k: int) -> int:
         if not self.free(k):
             return 0
         c = self.cores[k]

@@ -581,3 +581,21 @@ def test_two_streets_that_meet_after_the_corner_of_are_one_address(text, lang, c
 ])
 def test_a_corner_of_things_that_are_no_streets_is_no_address(text):
     assert addresses(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "despite that he was back in the ring two months later",  # was "the ring two"
+    "we met at the plaza three days ago",
+    "she moved to the avenue five weeks ago",
+])
+def test_a_number_that_counts_time_is_no_house_number(text):
+    assert addresses(text) == []
+
+
+@pytest.mark.parametrize("text,address", [
+    ("i live at twelve second street", "twelve second street"),
+    ("the office is at one times square", "one times square"),
+    ("vivo en la plaza mayor tres hace dos años", "plaza mayor tres"),
+])
+def test_a_street_named_like_a_time_keeps_its_house_number(text, address):
+    assert address in addresses(text, "es" if "vivo" in text else "en")
