@@ -964,7 +964,8 @@ class _Addresses(StreetForms):
                 i += 1
                 continue
             if c := self.crossing(i):
-                self.hits.append(Hit(i, c, "ADDRESS", 0.85, SOURCE, "two streets that meet, after 'the corner of'", True))
+                self.hits.append(Hit(i, c, "ADDRESS", 0.85, SOURCE,
+                                     "two streets that meet, after 'corner of', 'intersection of' or the like", True))
                 for k in range(i, c):
                     self.taken[k] = True
                 i = c
