@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from redactdesk.detect.worldnames import word_set
-
 GRID_NUMBER = re.compile(r"\d{1,3}[A-Za-z]?[ªº°]?")  # a grid street's number: "7", "40A", "5ª"
 _GRID_PLATE = re.compile(r"#?\d{1,3}[A-Za-z]?-\d{1,3}[A-Za-z]?")  # the plate: "71-21", "#13-19", "20-15A"
 _SPOKEN_GRID = frozenset({"calle", "carrera", "avenida", "diagonal", "transversal", "circular", "circunvalar"})
@@ -59,6 +57,8 @@ class StreetForms:
     locality_labels: frozenset[str]
     ordinal: list[bool]
     before: frozenset[str]
+    crossing_words: frozenset[str]
+    crossing_joins: frozenset[str]
 
     def same(self, a: int, b: int) -> bool: ...
     def free(self, k: int) -> bool: ...
@@ -275,11 +275,11 @@ class StreetForms:
         number or an ordinal ("the corner of the room and the door", "the corner of happiness and
         sadness" are no streets). 0 when there are none at ``i``."""
         if not (i >= 2 and self.same(i - 2, i) and self.keys[i - 1] in ("of", "de", "del")
-                and self.keys[i - 2] in word_set("intersection_words")):
+                and self.keys[i - 2] in self.crossing_words):
             return 0
         first = self._crossing_street(i)
         if not first or first[0] >= self.n or not self.same(i, first[0]) or (
-                self.keys[first[0]] not in word_set("intersection_joins")):
+                self.keys[first[0]] not in self.crossing_joins):
             return 0
         second = self._crossing_street(first[0] + 1)
         if not second or not (first[1] or second[1]):
@@ -297,9 +297,9 @@ class StreetForms:
             return k + 2, True  # a small word and a street word: "gran vía"
         if not self.same(k - 1, k) or not self.free(k) or (self.keys[k] in self.stop and not self.ordinal[k]):
             return None
-        joins = word_set("intersection_joins")
         e = k
-        while e < self.n and e - k < 5 and self.same(k, e) and self.free(e) and self.keys[e] not in joins and (
+        while e < self.n and e - k < 5 and self.same(k, e) and self.free(e) and (
+                self.keys[e] not in self.crossing_joins) and (
                 self.name_word(e, e == k) or self.num[e] or self.ordinal[e]) and not (
                 e > k and self.keys[e] in self.stop and not (self.ordinal[e] or self.num[e])
                 and self.keys[e] not in _NAME_PARTICLES):

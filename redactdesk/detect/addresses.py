@@ -106,6 +106,8 @@ class _Addresses(StreetForms):
         self.before = _street_before()
         self.units = word_set("unit_words")
         self.time_units = word_set("house_number_not_before")
+        self.crossing_words = word_set("intersection_words")
+        self.crossing_joins = word_set("intersection_joins")
         self.dirs = word_set("directions")
         self.military = word_set("military_post")
         self.ships = word_set("military_ships")

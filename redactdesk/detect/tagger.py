@@ -315,10 +315,8 @@ def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int, wr
 def _ends_employer_cue(doc: DetectDoc, w: int) -> bool:
     """Does the "at" at word ``w`` end a cue for where someone works or is served ("works at", "the
     billing department at comcast")? Then it is a preposition, no handle's sign."""
-    if doc.lex is None:
-        return False
-    return any(ph[-1] == doc.lower[w] and w + 1 >= len(ph) and tuple(doc.lower[w + 1 - len(ph):w + 1]) == ph
-               for ph in doc.lex.hot("org_cue_employer"))
+    return any(ph[-1] == doc.lower[w] and w + 1 - len(ph) in doc.occurrences(ph)
+               for ph in doc.said("org_cue_employer"))
 
 
 def _known_words_after_at(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> bool:
