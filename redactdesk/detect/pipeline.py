@@ -18,8 +18,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from redactdesk.core.decisions import respect_decisions
 from redactdesk.core.taxonomy import Taxonomy
-from redactdesk.core.types import Conversation, Span, SpanStatus
+from redactdesk.core.types import Conversation, Span
 from redactdesk.detect.asked_words import asked_words_are_no_names
 from redactdesk.detect.currencies import currencies_are_no_names
 from redactdesk.detect.errors import DetectError, JsonlContractError
@@ -304,15 +305,6 @@ def _never_names(lex: Any) -> frozenset[str]:
     return gaz.common | gaz.ambiguous | (context_words(lex) if lex else frozenset())
 
 
-def _respect_decisions(spans: list[Span], existing: Iterable[Span]) -> list[Span]:
-    accepted = [s for s in existing if s.status == SpanStatus.ACCEPTED]
-    rejected = {(s.start_word, s.end_word, s.category) for s in existing if s.status == SpanStatus.REJECTED}
-    return [
-        s for s in spans
-        if (s.start_word, s.end_word, s.category) not in rejected and not any(s.overlaps(a) for a in accepted)
-    ]
-
-
 def detect_conversations(
     convs: Sequence[Conversation],
     *,
@@ -327,7 +319,7 @@ def detect_conversations(
     docs = [DetectDoc.from_conversation(c, language) for c in convs]
     allow, deny = list(allow), list(deny)
     results = detect_docs(docs, sources=sources, allow=allow, deny=deny, taxonomy=taxonomy, policy=policy)
-    return {c.id: _respect_decisions(spans, c.spans) for c, spans in zip(convs, results, strict=True)}
+    return {c.id: respect_decisions(spans, c.spans) for c, spans in zip(convs, results, strict=True)}
 
 
 def detect_conversation(

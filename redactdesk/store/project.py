@@ -28,6 +28,7 @@ from typing import Any
 
 import sqlite_utils
 
+from redactdesk.core.decisions import respect_decisions
 from redactdesk.core.types import (
     Conversation,
     ConversationStatus,
@@ -919,7 +920,13 @@ class Project:
         return before
 
     def replace_suggestions(self, conversation_id: str, spans: Iterable[Span], *, source: str = "detect") -> list[Span]:
-        """Drop a conversation's open suggestions and store new ones; human decisions stay."""
+        """Drop a conversation's open suggestions and store new ones; human decisions stay. A new
+        suggestion over a decision stored meanwhile — another program decided while detection ran on
+        what it had read — is not stored (:func:`redactdesk.core.decisions.respect_decisions`): the
+        accepted item would otherwise be suggested a second time."""
+        spans = list(spans)
+        if any(span.status != SpanStatus.SUGGESTED for span in spans):
+            raise ValueError("replace_suggestions takes suggested spans only")
         with self.transaction():
             self._require_conversation(conversation_id)
             n_words = self.word_count(conversation_id)
@@ -927,9 +934,7 @@ class Project:
                 "DELETE FROM spans WHERE conversation_id = ? AND status = 'suggested'", [conversation_id]).rowcount
             now = utc_now()
             stored = []
-            for span in spans:
-                if span.status != SpanStatus.SUGGESTED:
-                    raise ValueError("replace_suggestions takes suggested spans only")
+            for span in respect_decisions(spans, self.spans(conversation_id)):
                 self._check_span(conversation_id, span, n_words)
                 span.id = int(self.db["spans"].insert(_span_row(conversation_id, span, now)).last_pk)
                 stored.append(span)

@@ -246,3 +246,23 @@ def test_outside_version_changes_on_another_programs_commit_only(tmp_path):
         with Project.open(path) as other:
             other.add_conversation(Conversation(id="c2", words=[Word("hi", 0.0, 0.5)]))
         assert mine.outside_version() != before
+
+
+def test_suggestions_read_before_another_program_decided_do_not_cover_its_decisions(tmp_path):
+    """The app accepted and rejected while a CLI `detect` ran on what it had read before: its
+    suggestions came back over the accepted span and repeated the rejected one (the window then
+    showed each item twice: decided, and suggested again)."""
+    path = tmp_path / "p.rdproj"
+    with Project.create(path, actor="ann") as app:
+        conv = make_conv()
+        conv.spans = [Span(1, 3, "PERSON"), Span(4, 5, "CREDIT_CARD")]
+        app.add_conversation(conv)
+        stale = [Span(s.start_word, s.end_word, s.category) for s in app.spans("c1")]  # what detection read
+        person, card = app.spans("c1")
+        app.update_span(person.id, action="accept", status="accepted")
+        app.update_span(card.id, action="reject", status="rejected")
+        with Project.open(path, actor="cli") as cli:  # detection writes what it found on the stale read
+            stored = cli.replace_suggestions("c1", [*stale, Span(0, 1, "CITY")])
+        assert [(s.start_word, s.category) for s in stored] == [(0, "CITY")]
+        assert sorted((s.start_word, s.status.value) for s in app.spans("c1")) == [
+            (0, "suggested"), (1, "accepted"), (4, "rejected")]
