@@ -9,6 +9,7 @@ from redactdesk.store.errors import (
     NotFound,
     ProjectBusy,
     ProjectError,
+    SpanGone,
     TamperedProject,
 )
 from redactdesk.store.project import AuditCheck, ConversationSummary, Project, utc_now
@@ -27,6 +28,7 @@ __all__ = [
     "ProjectBusy",
     "ProjectError",
     "SCHEMA_VERSION",
+    "SpanGone",
     "TamperedProject",
     "utc_now",
 ]

@@ -29,6 +29,12 @@ class ChangedElsewhere(ProjectError):
     """A decision was made on what a program last saw, but another program changed that row since."""
 
 
+class SpanGone(NotFound, ChangedElsewhere):
+    """A span a program read is no longer stored: another program removed it meanwhile (detection run
+    again replaces a call's open suggestions, a reviewer deleted it). Nothing was changed; the caller
+    reads the call again and decides on what is there now."""
+
+
 class TamperedProject(ProjectError):
     """The audit log, or its append-only guard, was changed outside redactdesk."""
 

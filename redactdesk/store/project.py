@@ -48,6 +48,7 @@ from redactdesk.store.errors import (
     NotFound,
     ProjectBusy,
     ProjectError,
+    SpanGone,
     TamperedProject,
 )
 from redactdesk.store.schema import (
@@ -857,6 +858,16 @@ class Project:
             raise NotFound(f"no span {span_id} in {self.path.name}")
         return rows[0]["conversation_id"], _span_from_row(rows[0])
 
+    def _span_still_there(self, span_id: int) -> tuple[str, Span]:
+        """The span a caller read and now changes; :class:`SpanGone` when no longer stored (every
+        caller changes a span it read: a view, a review command, the pipeline)."""
+        try:
+            return self.span(span_id)
+        except NotFound:
+            raise SpanGone(f"span {span_id} is no longer in {self.path.name}: another program removed it since it "
+                           "was read (detecting a call again replaces its open suggestions); nothing was changed, "
+                           "the view shows the call as it is now") from None
+
     def _check_span(self, conversation_id: str, span: Span, n_words: int | None = None) -> None:
         n = self.word_count(conversation_id) if n_words is None else n_words
         if span.end_word > n or span.start_word < 0:
@@ -888,7 +899,7 @@ class Project:
         if unknown:
             raise ValueError(f"cannot change span fields {sorted(unknown)}")
         with self.transaction():
-            conversation_id, before = self.span(span_id)
+            conversation_id, before = self._span_still_there(span_id)
             stored = before.to_dict()
             if expect and any(stored.get(k) != v for k, v in expect.items()):
                 raise ChangedElsewhere(f"span {span_id} was changed by another program since this view read it "
@@ -913,7 +924,7 @@ class Project:
 
     def delete_span(self, span_id: int, *, action: str = "delete") -> Span:
         with self.transaction():
-            conversation_id, before = self.span(span_id)
+            conversation_id, before = self._span_still_there(span_id)
             self.db.execute("DELETE FROM spans WHERE id = ?", [span_id])
             self.log(self._decision(action, conversation_id, span_id, before.to_dict(), None))
             self._after_decision(conversation_id)

@@ -6,7 +6,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from redactdesk.core.types import SpanStatus
-from redactdesk.store import ChangedElsewhere, Project
+import pytest
+
+from redactdesk.core.types import Span
+from redactdesk.store import ChangedElsewhere, NotFound, Project, SpanGone
 
 CID = "call_synth_001"
 
@@ -29,6 +32,40 @@ def test_a_stale_accept_does_not_overwrite_a_rejection_made_by_another_program(q
     assert log == [("reject", "cli")]
     assert errors and "another program" in errors[0]
     assert next(s for s in win.ctx.conversation.spans if s.id == current.id).status == SpanStatus.REJECTED
+
+
+def test_a_key_on_a_suggestion_detection_replaced_meanwhile_says_so_and_changes_nothing(qtbot, window, project_path,
+                                                                                        monkeypatch):
+    """`redactdesk detect` run again while the app is open replaces the call's open suggestions (new
+    ids): accepting the one the view still shows is refused with a message that says why."""
+    win = window
+    errors = []
+    monkeypatch.setattr(win.ctx, "error", lambda title, message: errors.append(message))
+    qtbot.keyClick(win.focusWidget(), Qt.Key.Key_J)
+    current = win.ctx.current_span()
+    assert current is not None and current.status == SpanStatus.SUGGESTED
+    with Project.open(project_path, actor="cli") as other:
+        again = [Span(s.start_word, s.end_word, s.category, score=s.score, sources=s.sources)
+                 for s in other.spans(CID, SpanStatus.SUGGESTED)]
+        other.replace_suggestions(CID, again)
+    qtbot.keyClick(win.focusWidget(), Qt.Key.Key_A)  # on the old id
+    assert errors and "another program" in errors[0] and "no longer" in errors[0]
+    with Project.open(project_path) as p:
+        assert not [d for d in p.audit_log(conversation_id=CID) if d.action == "accept"]
+        same = [s for s in p.spans(CID) if (s.start_word, s.end_word) == (current.start_word, current.end_word)]
+    assert [s.status for s in same] == [SpanStatus.SUGGESTED]  # the new suggestion, still open
+    assert current.id not in [s.id for s in win.ctx.conversation.spans]  # the view shows what is stored
+
+
+def test_changing_or_deleting_a_span_removed_since_it_was_read(project_path):
+    with Project.open(project_path) as p:
+        span = next(s for s in p.spans(CID) if s.status == SpanStatus.SUGGESTED)
+        p.delete_span(span.id)
+        for change in (lambda: p.update_span(span.id, action="recategorize", category="CITY"),
+                       lambda: p.delete_span(span.id)):
+            with pytest.raises(SpanGone, match="another program") as caught:
+                change()
+            assert isinstance(caught.value, NotFound) and isinstance(caught.value, ChangedElsewhere)
 
 
 def test_update_span_with_what_the_caller_saw(project_path):
