@@ -21,6 +21,7 @@ from typing import Any
 from redactdesk.core.decisions import respect_decisions
 from redactdesk.core.taxonomy import Taxonomy
 from redactdesk.core.types import Conversation, Span
+from redactdesk.detect.apposed_ages import ages_after_names
 from redactdesk.detect.asked_words import asked_words_are_no_names
 from redactdesk.detect.currencies import currencies_are_no_names
 from redactdesk.detect.errors import DetectError, JsonlContractError
@@ -122,6 +123,8 @@ def detect_docs(
             spans = _groups_are_no_people(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())
+            if "AGE" in tax:
+                spans = ages_after_names(doc, spans)
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
         out.append(fit_name_bounds(doc, spans))

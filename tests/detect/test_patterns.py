@@ -72,6 +72,21 @@ def test_phone_with_and_without_context():
     )
 
 
+@pytest.mark.parametrize("text", ["my number is oh seven seven zero zero nine double oh one two three",
+                                  "what's your number? five five five one two three four",
+                                  "you can reach her on her number, zero two zero seven nine four six zero nine five eight"])
+def test_a_persons_number_is_their_phone(text):
+    """Nobody says "my number" of an account: in a call a person's number is the phone's (before:
+    a reference, GENERIC_ID, whose surrogate reads as no phone)."""
+    assert {c for c, _ in found(text)} == {"PHONE"}
+
+
+@pytest.mark.parametrize("text", ["my account number is five five five one two three four",
+                                  "my order number is one two three four five six seven eight"])
+def test_a_numbered_things_number_stays_a_reference(text):
+    assert {c for c, _ in found(text)} == {"GENERIC_ID"}
+
+
 def test_expiry_and_cvv_from_one_question():
     hits = found("expiry date and security code", breaks=()) | found(
         "expiry date and security code oh four twenty six and one two three"
