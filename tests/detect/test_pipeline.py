@@ -212,3 +212,22 @@ def test_a_possessive_mark_before_what_is_owned_is_no_part_of_a_written_name(tex
     covered it. The word span keeps it for the surrogate."""
     (spans,) = detect_texts([text], "en")
     assert item in [text[s["start"]:s["end"]] for s in spans], (text, spans)
+
+
+@pytest.mark.parametrize(("text", "age"), [
+    ("John Miller, 43, of Leeds was arrested on Tuesday.", "43"),
+    ("The driver was named as Anna Berg, 29.", "29"),
+    ("Her mother, Rosa Delgado, 72, lives with her.", "72"),
+])
+def test_an_age_set_off_after_a_name_is_an_age(text, age):
+    """News and reports give a person's age in commas or brackets right after the name, with no
+    word saying "age" (before: the number was left in the text beside the replaced name)."""
+    spans = detect_texts([text], "en")[0]
+    assert ("AGE", age) in {(s["category"], text[s["start"]:s["end"]]) for s in spans}
+
+
+@pytest.mark.parametrize("text", ["Send it to Mary Smith, 43 Elm Street.", "Paul Jones, 2019, said so.",
+                                  "We drove to Leeds, 43, and back.",
+                                  "Orlando was led by Dwight Howard (14) and Rashard Lewis (12)."])
+def test_a_house_number_a_year_a_score_or_a_number_after_a_place_is_no_age(text):
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "AGE"]
