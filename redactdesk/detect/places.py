@@ -15,6 +15,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from redactdesk.core.types import Span
+from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.detect.worldnames import data_lines, everyday_words, load_world_names, word_set, word_view
 from redactdesk.lang.calendar import weekday_words
@@ -246,3 +248,29 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             taken[k] = True
         i = e
     return hits
+
+
+def cued_places_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """An organisation after a place cue that is exactly a town, region or country of the list is
+    that place (structures.yaml ``place_only_cues``): the taggers learned "Liverpool", "Chelsea",
+    "Barcelona" as clubs from sports news and read "how far is it from manchester to liverpool" or
+    "the train to liverpool" so, and the surrogate was a firm's name where a town was said. A place
+    that is also a first name stays as read ("an email to chelsea"), and so do the spans the deny
+    list forced."""
+    if not any(s.category == "ORGANIZATION" for s in spans):
+        return spans
+    v = word_view(doc)
+    places, cues = load_places(), word_set("place_only_cues")
+    for s in spans:
+        i = s.start_word
+        if s.category != "ORGANIZATION" or DENY_SOURCE in s.sources or i == 0 or v.seg[i - 1] != v.seg[i] \
+                or v.keys[i - 1] not in cues or v.stop_after[i - 1] or v.comma_after[i - 1]:
+            continue
+        hit = places.match(v.keys, i, s.end_word)
+        # a place that is also a first name is left as read: "send an email to chelsea" is a person
+        if hit is not None and hit[0] == s.end_word - i and hit[1].category in ("CITY", "COUNTRY", "LOCATION") \
+                and not hit[1].name:
+            s.category = hit[1].category
+            s.sources = tuple(sorted({*s.sources, SOURCE}))
+            s.reason = f"{hit[1].category.lower()} in the place list after '{doc.words[i - 1]}' ({s.reason})"
+    return spans

@@ -125,3 +125,25 @@ def test_let_us_stays_a_pronoun():
     from redactdesk.detect.pipeline import detect_texts
 
     assert detect_texts(["let us go to the shop"], "en")[0] == []
+
+
+@pytest.mark.parametrize(("text", "town"), [("how far is it from manchester to liverpool", "liverpool"),
+                                            ("the train to liverpool leaves at six", "liverpool"),
+                                            ("we flew from barcelona last night", "barcelona")])
+def test_a_listed_town_after_a_place_cue_is_the_town_not_its_club(text, town):
+    """The taggers learned sports clubs named after their towns and read the town as a firm: the
+    surrogate was a firm's name where a town was said."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    spans = {text[s["start"]:s["end"]]: s["category"] for s in detect_texts([text], "en")[0]}
+    assert spans.get(town) == "CITY", spans
+
+
+@pytest.mark.parametrize(("text", "club"), [("liverpool beat chelsea two nil", "liverpool"),
+                                            ("he signed for liverpool in may", "liverpool")])
+def test_a_club_said_as_one_stays_an_organisation(text, club):
+    """(Nor is a place that is also a first name made a town: "an email to chelsea" is a person.)"""
+    from redactdesk.detect.pipeline import detect_texts
+
+    spans = {text[s["start"]:s["end"]]: s["category"] for s in detect_texts([text], "en")[0]}
+    assert spans.get(club) == "ORGANIZATION", spans
