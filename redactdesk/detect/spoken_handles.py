@@ -93,6 +93,8 @@ def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
             continue
         anywhere = _letters_and_digits(doc, k + 1, everyday, stop)  # a handle no sentence says otherwise
         joined = _joined(doc, k + 1, max(anywhere, _digits_after(doc, k + 2, everyday, stop)), joiners)
+        if _domain_follows(doc, max(joined, anywhere, k + 2)):
+            continue  # "email me at tom underscore baker at hotmail dot com": an e-mail's own name
         if joined:  # "at mlp_perla", "at joshsmith five _ twenty three", "at josh underscore smith"
             hits.append(Hit(k, joined, "USERNAME", 0.75, SOURCE, "a social-media handle joined by underscores said aloud",
                             True))
@@ -108,6 +110,15 @@ def find_spoken_handles(doc: DetectDoc, used: list[bool]) -> list[Hit]:
         if _unknown_word(word, everyday, stop) or (end > k + 2 and _listed_name(word, doc.lex, stop)):
             hits.append(Hit(k, end, "USERNAME", 0.75, SOURCE, "a social-media handle said aloud (at ...)", True))
     return hits
+
+
+def _domain_follows(doc: DetectDoc, e: int) -> bool:
+    """Does an e-mail's domain said aloud start at word ``e``, or after the number said there
+    ("eighty eight at hotmail dot co dot uk")? Then the words before it are the address's own
+    name, said after "email me at", and no handle."""
+    lower = doc.lower
+    e = _number_end(doc, e)
+    return e + 2 < len(lower) and lower[e] == "at" and "dot" in lower[e + 2:e + 4]  # "at b t internet dot com"
 
 
 def _glued(word: str) -> bool:

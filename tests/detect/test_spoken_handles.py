@@ -99,3 +99,22 @@ def test_an_email_with_an_underscore_said_aloud_stays_an_email():
     assert found("write to john underscore smith at gmail dot com") == [
         ("john underscore smith at gmail dot com", "EMAIL")]
 
+
+
+@pytest.mark.parametrize("text,email", [
+    ("you can email me at tom underscore baker eighty eight at hotmail dot co dot uk",
+     "tom underscore baker eighty eight at hotmail dot co dot uk"),
+    ("email me at jo_smith at gmail dot com", "jo_smith at gmail dot com"),
+])
+def test_the_name_of_an_email_said_after_email_me_at_is_no_handle(text, email):
+    """(A handle before another handle and a link later stays: "at niallofficial at zaynmalik please
+    t dot co ..." holds no e-mail.)"""
+    """Before, "at tom underscore baker" was a handle too: the e-mail won the words they share and
+    the handle kept the "at", so the revised text lost a word for a username."""
+    assert handles(text) == []
+    assert found(text) == [(email, "EMAIL")]
+
+
+def test_handles_before_a_link_stay_handles():
+    assert handles("i need at niallofficial at zaynmalik please t dot co hbnsopyulf") == [
+        "at niallofficial", "at zaynmalik"]
