@@ -107,8 +107,6 @@ def test_an_email_with_an_underscore_said_aloud_stays_an_email():
     ("email me at jo_smith at gmail dot com", "jo_smith at gmail dot com"),
 ])
 def test_the_name_of_an_email_said_after_email_me_at_is_no_handle(text, email):
-    """(A handle before another handle and a link later stays: "at niallofficial at zaynmalik please
-    t dot co ..." holds no e-mail.)"""
     """Before, "at tom underscore baker" was a handle too: the e-mail won the words they share and
     the handle kept the "at", so the revised text lost a word for a username."""
     assert handles(text) == []
@@ -116,5 +114,6 @@ def test_the_name_of_an_email_said_after_email_me_at_is_no_handle(text, email):
 
 
 def test_handles_before_a_link_stay_handles():
-    assert handles("i need at niallofficial at zaynmalik please t dot co hbnsopyulf") == [
+    """Handles, then a link: no e-mail is said ("at zaynmalik please t dot co" is no domain)."""
+    assert handles("rt at niallofficial at zaynmalik please t dot co hbnsopyulf") == [
         "at niallofficial", "at zaynmalik"]
