@@ -427,16 +427,23 @@ def _without_cue_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     cues = _cue_words(doc.lex)
     names = load_world_names()
 
-    def cue(i: int) -> bool:
+    def cue(i: int, s: Span) -> bool:
         word = doc.lower[i].strip("()[]{}.,;:!?\"'")
-        return word in cues and not names.is_name(fold_key(word))
+        return word in cues and (not names.is_name(fold_key(word)) or _capitals_label(i, s))
+
+    def _capitals_label(i: int, s: Span) -> bool:
+        # a cue in capitals beside a name that is not: "Nguyen Thi Mai, IBAN GB82 ..." ("Iban" is a
+        # given name too, so the name list alone kept the label)
+        written = doc.words[i].strip("()[]{}.,;:!?\"'")
+        return len(written) > 1 and written.isupper() and not all(
+            doc.words[k].strip("()[]{}.,;:!?\"'").isupper() for k in range(s.start_word, s.end_word) if k != i)
 
     for s in spans:
         if s.category != "PERSON":
             continue
-        while s.end_word - s.start_word > 1 and cue(s.end_word - 1):
+        while s.end_word - s.start_word > 1 and cue(s.end_word - 1, s):
             s.end_word -= 1
-        while s.end_word - s.start_word > 1 and cue(s.start_word):
+        while s.end_word - s.start_word > 1 and cue(s.start_word, s):
             s.start_word += 1
     return spans
 
