@@ -111,6 +111,17 @@ def town_and_state_code(doc: DetectDoc, code: int, start: int | None = None) -> 
     return False
 
 
+def _said_to_someone(doc: DetectDoc, i: int) -> bool:
+    """Does a name cue of two words or more end right before word ``i`` ("email to", "talk to",
+    "reply to": the lexicon's ``name_cue_verbs``)? Its last word is a place cue, but what follows
+    it is whom the message goes to."""
+    if doc.lex is None:
+        return False
+    lower = doc.lower
+    return any(len(ph) > 1 and i >= len(ph) and tuple(lower[i - len(ph):i]) == ph
+               for ph in doc.lex.hot("name_cue_verbs"))
+
+
 def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     """CITY / COUNTRY / LOCATION hits; marks the words it takes in ``taken``."""
     v = word_view(doc)
@@ -156,6 +167,9 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
         cue = i > 0 and v.seg[i - 1] == v.seg[i] and keys[i - 1] in cues and not v.stop_after[i - 1]
         if not cue and place.category == "COUNTRY" and i > 1 and keys[i - 1] == "the" and v.seg[i - 2] == v.seg[i]:
             cue = keys[i - 2] in cues and not v.stop_after[i - 2]  # "in the UK"; "in the Reading room" is none
+        if cue and length == 1 and place.name and _said_to_someone(doc, i):
+            i += 1  # "send an email to chelsea", "talk to jordan": the person's name, left to the name list
+            continue
         right_after_place = bool(hits) and hits[-1].end_word == i and v.seg[i - 1] == v.seg[i]
         # the region or country after a place and a comma: "Philadelphia, Pennsylvania, USA"
         after_place = right_after_place and v.comma_after[i - 1]

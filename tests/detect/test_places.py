@@ -147,3 +147,14 @@ def test_a_club_said_as_one_stays_an_organisation(text, club):
 
     spans = {text[s["start"]:s["end"]]: s["category"] for s in detect_texts([text], "en")[0]}
     assert spans.get(club) == "ORGANIZATION", spans
+
+
+@pytest.mark.parametrize(("text", "name"), [("i will send a message to chelsea after lunch", "chelsea"),
+                                            ("i need to talk to jordan about the bill", "jordan")])
+def test_a_place_that_is_a_first_name_after_email_to_is_the_person(text, name):
+    """"to" is a place cue, but after "email to", "talk to" it names whom the message goes to (before:
+    "chelsea" a town to the list, a firm to the taggers, and a firm's name replaced the person's)."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    spans = {text[s["start"]:s["end"]]: s["category"] for s in detect_texts([text], "en")[0]}
+    assert spans.get(name) == "PERSON", spans
