@@ -28,7 +28,8 @@ from redactdesk.lang.lexicon import context_words, word_list
 
 def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The document's voted spans with their bounds fitted to the names (the steps in order)."""
-    spans = _without_cue_words(doc, _place_after_comma(doc, _without_labels(doc, _without_frame_words(doc, spans))))
+    spans = _without_cue_words(doc, _affiliation_after_of(doc, _place_after_comma(
+        doc, _without_labels(doc, _without_frame_words(doc, spans)))))
     spans = _without_leading_year(doc, _ended_at_possessive(doc, spans))
     spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_end_joiners(
         doc, spans))))
@@ -412,6 +413,48 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                                                reason="a listed place after the person's comma"))
                 continue
         out.append(s)
+    return out
+
+
+_OF = frozenset({"of", "from"})
+
+
+def _affiliation_after_of(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A full name, then "of"/"from" and a place or body, is the person, then where they are from or
+    work: "Dr. John Smith of Leeds", "Emily Carter of Stanford" (the tagger for cased writing ran
+    the affiliation into the name, so a person's name replaced the town). The words before "of" end
+    in a listed surname with a listed given name before it, so "Catherine of Aragon", "Joan of Arc"
+    stay one name. The rest is a place where the place list holds it whole, else an organisation."""
+    from redactdesk.detect.places import load_places
+    from redactdesk.detect.worldnames import load_world_names, strip_word, word_set
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "PERSON" and s.end_word - s.start_word > 2 for s in spans):
+        return spans
+    places, names = load_places(), load_world_names()
+    titles = word_set("titles") | word_set("noble_titles")
+    stop = doc.lex.stop_words if doc.lex is not None else frozenset()
+    out: list[Span] = []
+    for s in spans:
+        k = next((k for k in range(s.start_word + 2, s.end_word - 1) if doc.words[k] in _OF), None)
+        if s.category != "PERSON" or DENY_SOURCE in s.sources or k is None:
+            out.append(s)
+            continue
+        before = [fold_key(strip_word(w)) for w in doc.words[s.start_word:k]]
+        rest = k + 1 + (doc.lower[k + 1] == "the" and k + 2 < s.end_word)
+        # a surname after a given name; no title's office ("The Duke of Wellington", "Lord Mayor of
+        # London": "the" is some list's given name, "duke" a surname)
+        if not (names.is_last(before[-1]) and before[-1] not in titles and any(
+                names.is_first(w) and w not in stop for w in before[:-1])):
+            out.append(s)
+            continue
+        keys = [fold_key(strip_word(w)) for w in doc.words[rest:s.end_word]]
+        m = places.match(keys, 0)
+        kind = (m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION") \
+            if m is not None and m[0] == len(keys) else "ORGANIZATION"
+        out.append(dataclasses.replace(s, end_word=k))
+        out.append(dataclasses.replace(s, start_word=rest, category=kind,
+                                       reason=f"where the person is from, after '{doc.words[k]}'"))
     return out
 
 

@@ -72,3 +72,21 @@ def test_an_item_label_in_capitals_after_a_name_is_no_part_of_it(text, name):
     assert (name, "PERSON") in found
     text = "I met Iban Garcia yesterday"
     assert ("Iban Garcia", "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text,person,where,kind", [
+    ("Dr. John Smith of Leeds said the results were sound.", "Dr. John Smith", "Leeds", "CITY"),
+    ("According to Dr. Emily Carter of Stanford, it was inconclusive.", "Dr. Emily Carter", "Stanford", "ORGANIZATION"),
+])
+def test_a_full_name_then_of_and_a_place_or_body_is_two_items(text, person, where, kind):
+    """The tagger for cased writing ran the affiliation into the name: a person's surrogate replaced
+    "of Leeds" too, and the town was no place to substitute."""
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (person, "PERSON") in found and (where, kind) in found, found
+
+
+@pytest.mark.parametrize("text,name", [("Catherine of Aragon was queen.", "Catherine of Aragon"),
+                                       ("The Duke of Wellington arrived.", "The Duke of Wellington")])
+def test_a_name_or_a_title_with_its_place_stays_one_person(text, name):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (name, "PERSON") in found, found
