@@ -32,7 +32,7 @@ def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         doc, _without_labels(doc, _without_frame_words(doc, spans)))))
     spans = _without_leading_year(doc, _ended_at_possessive(doc, spans))
     spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_end_joiners(
-        doc, spans))))
+        doc, _cut_at_inner_function_word(doc, spans)))))
     spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
     spans = _with_time_after(doc, spans)
     return _with_possessives(doc.words, spans)
@@ -80,6 +80,34 @@ def _without_end_joiners(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         if s.category == "PERSON" and s.end_word - s.start_word > 2 and [
                 w.strip(".,;:()").lower() for w in doc.words[s.end_word - 2:s.end_word]] == ["et", "al"]:
             s.end_word -= 2
+    return spans
+
+
+_IN_NAMES = frozenset({"of", "the", "and", "e", "y", "i", "&"})  # "Catherine of Aragon", "Alfred the Great"
+
+
+def _cut_at_inner_function_word(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """In cased writing a person's name holds no lower-case function word but its particles ("de
+    la", "van", "bin") and a few joining words ("Catherine of Aragon", "Alfred the Great"): the tagger
+    for cased writing ran "hired Kyle as Education officer" into the person "Kyle as Education", and a
+    name's surrogate replaced the job too. The person ends before such a word ("as", "is", "at"...:
+    the language's stop words)."""
+    from redactdesk.detect.worldnames import name_joiners
+
+    if doc.lex is None or not doc.cased() or not any(
+            s.category == "PERSON" and s.end_word - s.start_word > 2 for s in spans):
+        return spans
+    stop, keep = doc.lex.stop_words, name_joiners() | _IN_NAMES
+    spelled = doc.spelling_words()  # "G as in George O as in Ocean": a name spelled out is one item
+    for s in spans:
+        if s.category != "PERSON" or DENY_SOURCE in s.sources or any(
+                k in spelled for k in range(s.start_word, s.end_word)):
+            continue
+        for k in range(s.start_word + 1, s.end_word - 1):
+            word = doc.words[k]
+            if word.islower() and word.isalpha() and word in stop and word not in keep:
+                s.end_word = k
+                break
     return spans
 
 
@@ -523,8 +551,9 @@ def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
     titles = joinable_titles()
     # a person of titles only ("Lobbyist, Mrs." cut at the comma) names no one: the title joins the
-    # name after it ("Mrs. Amy Gonzalez") instead of standing as an item of its own
-    spans = [s for s in spans if s.category != "PERSON" or DENY_SOURCE in s.sources or not all(
+    # name after it ("Mrs. Amy Gonzalez") instead of standing as an item of its own; so does a title
+    # a tagger read as a firm or place ("Contact Mx. Gaines": the organisation "Mx.")
+    spans = [s for s in spans if s.category not in NAME_CATEGORIES or DENY_SOURCE in s.sources or not all(
         fold_key(w.strip(".,;:")) in titles for w in doc.words[s.start_word:s.end_word])]
     cased = doc.cased()
     covered = {w for s in spans for w in s.word_range()}

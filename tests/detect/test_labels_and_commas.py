@@ -90,3 +90,31 @@ def test_a_full_name_then_of_and_a_place_or_body_is_two_items(text, person, wher
 def test_a_name_or_a_title_with_its_place_stays_one_person(text, name):
     found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
     assert (name, "PERSON") in found, found
+
+
+@pytest.mark.parametrize("text,person", [
+    ("Fernandez PLC hired Kyle as Education officer, community on 1975-11-13.", "Kyle"),
+    ("Johnson LLC hired Jeffery as Education officer, museum on 1970-01-23.", "Jeffery"),
+    ("We met Sarah Okoye at the station.", "Sarah Okoye"),
+])
+def test_a_person_ends_before_a_lower_case_function_word(text, person):
+    """The tagger for cased writing read "Kyle as Education" as one person, so the name's surrogate
+    replaced the job too."""
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (person, "PERSON") in found, found
+
+
+@pytest.mark.parametrize("text,person", [
+    ("Maria de la Cruz called.", "Maria de la Cruz"),
+    ("Catherine of Aragon was queen.", "Catherine of Aragon"),
+    ("It's spelled G as in George O as in Ocean N as in Nancy.", "G as in George O as in Ocean N as in Nancy"),
+])
+def test_particles_joining_words_and_spelled_names_stay_whole(text, person):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (person, "PERSON") in found, found
+
+
+def test_a_title_a_tagger_read_as_a_firm_joins_the_name_after_it():
+    text = "Contact Mx. Gaines via gnguyen@hotmail.com today."
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert ("Mx. Gaines", "PERSON") in found and not [c for _, c in found if c == "ORGANIZATION"], found
