@@ -1,5 +1,5 @@
 """A person's age written beside their name, as news and reports write it: "John Miller, 43, of
-Leeds", "the driver, Anna Berg, 29.". No cue word says "age" there; the number is an age because it
+Leeds", "Anna Berg, 29, a nurse". No cue word says "age" there; the number is an age because it
 stands set off by commas right after a name the vote found. Added after the vote (the rule sources
 read no names); only in writing, where the commas are the writer's.
 
@@ -17,8 +17,7 @@ from redactdesk.detect.sources import DetectDoc
 
 SOURCE = "patterns"
 MAX_AGE = 120
-# "43," "43." "43;" "43" at the end
-_BETWEEN_COMMAS = re.compile(r"(\d{1,3})[,;.]?")
+_BETWEEN_COMMAS = re.compile(r"(\d{1,3})[,;]")  # "43," "43;"
 
 
 def ages_after_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
@@ -34,8 +33,10 @@ def ages_after_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             continue
         word = words[w].strip()
         m = _BETWEEN_COMMAS.fullmatch(word) if words[w - 1].rstrip().endswith(",") else None
-        # "Miller, 43, of Leeds" / "Miller, 43." / "... Miller, 43" at the end; not "Miller, 43 Elm Street"
-        if m is None or not (word[-1:] in ",;." or w + 1 == n) or not 1 <= int(m.group(1)) <= MAX_AGE:
+        # "Miller, 43, of Leeds", the sentence going on; not "Miller, 43 Elm Street", nor a list's
+        # "Cory Paterson, 13." / "1983 – Dan Petry, 38" (a shirt number, a score: the public dev set's
+        # two such at its ends were no ages)
+        if m is None or word[-1:] not in ",;" or w + 1 == n or not 1 <= int(m.group(1)) <= MAX_AGE:
             continue
         added.append(Span(w, w + 1, "AGE", SpanStatus.SUGGESTED, 0.7, (SOURCE,),
                           "a number set off right after a person's name: their age"))

@@ -83,7 +83,8 @@ def _without_end_joiners(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     return spans
 
 
-_IN_NAMES = frozenset({"of", "the", "and", "e", "y", "i", "&"})  # "Catherine of Aragon", "Alfred the Great"
+# "Catherine of Aragon", "Alfred the Great"; Japanese "no" ("Fujiwara no Michinaga", "Ashita no Joe")
+_IN_NAMES = frozenset({"of", "the", "and", "e", "y", "i", "&", "no"})
 
 
 def _cut_at_inner_function_word(doc: DetectDoc, spans: list[Span]) -> list[Span]:
@@ -451,8 +452,11 @@ def _affiliation_after_of(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A full name, then "of"/"from" and a place or body, is the person, then where they are from or
     work: "Dr. John Smith of Leeds", "Emily Carter of Stanford" (the tagger for cased writing ran
     the affiliation into the name, so a person's name replaced the town). The words before "of" end
-    in a listed surname with a listed given name before it, so "Catherine of Aragon", "Joan of Arc"
-    stay one name. The rest is a place where the place list holds it whole, else an organisation."""
+    in a listed surname with a listed given name before it and hold no title of nobility or office,
+    so "Catherine of Aragon", "Queen Anne of Romania" stay one name. The rest is a place where the
+    place list holds it whole, an organisation where a word of organisation names opens or closes it
+    ("Stanford University", "Bank of Ireland"); else the name stays whole, as the gentry write theirs
+    ("Thomas Lewis of Harpton")."""
     from redactdesk.detect.places import load_places
     from redactdesk.detect.worldnames import load_world_names, strip_word, word_set
     from redactdesk.lang.folding import fold_key
@@ -460,7 +464,9 @@ def _affiliation_after_of(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     if not any(s.category == "PERSON" and s.end_word - s.start_word > 2 for s in spans):
         return spans
     places, names = load_places(), load_world_names()
-    titles = word_set("titles") | word_set("noble_titles")
+    noble = word_set("noble_titles")
+    titles = word_set("titles") | noble
+    org_before, org_after = word_set("org_before"), word_set("org_after") | word_set("org_legal")
     stop = doc.lex.stop_words if doc.lex is not None else frozenset()
     out: list[Span] = []
     for s in spans:
@@ -472,14 +478,19 @@ def _affiliation_after_of(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         rest = k + 1 + (doc.lower[k + 1] == "the" and k + 2 < s.end_word)
         # a surname after a given name; no title's office ("The Duke of Wellington", "Lord Mayor of
         # London": "the" is some list's given name, "duke" a surname)
-        if not (names.is_last(before[-1]) and before[-1] not in titles and any(
-                names.is_first(w) and w not in stop for w in before[:-1])):
+        if not (names.is_last(before[-1]) and before[-1] not in titles and not any(w in noble for w in before)
+                and any(names.is_first(w) and w not in stop for w in before[:-1])):
             out.append(s)
             continue
         keys = [fold_key(strip_word(w)) for w in doc.words[rest:s.end_word]]
         m = places.match(keys, 0)
-        kind = (m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION") \
-            if m is not None and m[0] == len(keys) else "ORGANIZATION"
+        if m is not None and m[0] == len(keys):
+            kind = m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION"
+        elif keys[0] in org_before or keys[-1] in org_after:
+            kind = "ORGANIZATION"
+        else:
+            out.append(s)
+            continue
         out.append(dataclasses.replace(s, end_word=k))
         out.append(dataclasses.replace(s, start_word=rest, category=kind,
                                        reason=f"where the person is from, after '{doc.words[k]}'"))

@@ -118,7 +118,7 @@ def _domain_follows(doc: DetectDoc, e: int) -> bool:
     name, said after "email me at", and no handle."""
     lower = doc.lower
     e = _number_end(doc, e)
-    return e + 2 < len(lower) and lower[e] == "at" and "dot" in lower[e + 2:e + 4]
+    return e + 2 < len(lower) and lower[e] == "at" and lower[e + 2] == "dot"  # not "at anne t dot co" (a link)
 
 
 def _glued(word: str) -> bool:

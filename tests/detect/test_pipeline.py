@@ -216,7 +216,7 @@ def test_a_possessive_mark_before_what_is_owned_is_no_part_of_a_written_name(tex
 
 @pytest.mark.parametrize(("text", "age"), [
     ("John Miller, 43, of Leeds was arrested on Tuesday.", "43"),
-    ("The driver was named as Anna Berg, 29.", "29"),
+    ("The driver, Anna Berg, 29, was unhurt.", "29"),
     ("Her mother, Rosa Delgado, 72, lives with her.", "72"),
 ])
 def test_an_age_set_off_after_a_name_is_an_age(text, age):
@@ -227,6 +227,7 @@ def test_an_age_set_off_after_a_name_is_an_age(text, age):
 
 
 @pytest.mark.parametrize("text", ["Send it to Mary Smith, 43 Elm Street.", "Paul Jones, 2019, said so.",
+                                  "Team sheet: Tom Hale, 9.",
                                   "We drove to Leeds, 43, and back.",
                                   "Orlando was led by Dwight Howard (14) and Rashard Lewis (12)."])
 def test_a_house_number_a_year_a_score_or_a_number_after_a_place_is_no_age(text):

@@ -113,7 +113,10 @@ def test_the_name_of_an_email_said_after_email_me_at_is_no_handle(text, email):
     assert found(text) == [(email, "EMAIL")]
 
 
-def test_handles_before_a_link_stay_handles():
-    """Handles, then a link: no e-mail is said ("at zaynmalik please t dot co" is no domain)."""
-    assert handles("rt at niallofficial at zaynmalik please t dot co hbnsopyulf") == [
-        "at niallofficial", "at zaynmalik"]
+@pytest.mark.parametrize("text,said", [
+    ("rt at niallofficial at zaynmalik please t dot co hbnsopyulf", ["at niallofficial", "at zaynmalik"]),
+    ("rt at someonesnewband at bandmategirl t dot co xkqw four", ["at someonesnewband", "at bandmategirl"]),
+])
+def test_handles_before_a_link_stay_handles(text, said):
+    """Handles, then a link: no e-mail is said ("at bandmategirl t dot co" is a handle and a link)."""
+    assert handles(text) == said
