@@ -527,16 +527,33 @@ def said_dashes(lex: Lexicon, minus: bool = False) -> frozenset[str]:
     return words if minus else words - _ARITHMETIC
 
 
+@functools.lru_cache(maxsize=8)
+def letter_joiners(lex: Lexicon) -> frozenset[str]:
+    """The words said between the letters of a name spelled out for the marks inside it (the
+    lexicon's spoken ``letter_joiners``: "o apostrophe s u l l i v a n", "s m i t h hyphen j o n e s")."""
+    return frozenset(str(w).lower() for w in (lex.raw.get("spoken") or {}).get("letter_joiners", ()))
+
+
 def _drop_fillers(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
     """Drop hesitations inside digit or letter runs ("4111 um 1111"), and a dash said between digit
     groups ("one two three dash four five dash six seven eight nine") or between letters and digits
-    ("c l m dash two zero two four"): the run is one number or reference, the item covers the dashes."""
+    ("c l m dash two zero two four"): the run is one number or reference, the item covers the dashes.
+    A name's mark said between spelled letters ("o apostrophe s u l l i v a n") goes too: the letters
+    are one spelled name (before, "apostrophe" was left between two items, once read as a person)."""
     dashes = said_dashes(lex)
+    marks = letter_joiners(lex)
     out: list[_Piece] = []
     for k, p in enumerate(pieces):
         if p.kind == WORD and p.text in dashes and out and out[-1].kind in (NUM, LETTER) and k + 1 < len(pieces) and (
                 pieces[k + 1].kind in (NUM, LETTER)) and NUM in (out[-1].kind, pieces[k + 1].kind):
             continue  # and between letters and digits: "c l m dash two zero two four", a reference
+        if p.kind == WORD and p.text in marks and out and k + 1 < len(pieces) and pieces[k + 1].kind == LETTER:
+            last = out[-1]
+            if last.kind == LETTER:
+                continue
+            if last.w1 - last.w0 == 1 and (last.kind, last.text) in ((NUM, "0"), (WORD, "o")):
+                out[-1] = _Piece("o", LETTER, last.w0, last.w1)  # "o apostrophe b r i e n": O'Brien, no zero, no "or"
+                continue
         if p.kind == WORD and p.text in lex.fillers and out:
             nxt = next((q for q in pieces[k + 1 :] if not (q.kind == WORD and q.text in lex.fillers)), None)
             if nxt is not None and out[-1].kind in (NUM, LETTER, ALNUM) and nxt.kind == out[-1].kind:

@@ -114,17 +114,23 @@ class DetectDoc:
 
     def spelling_words(self) -> frozenset[int]:
         """Words that belong to a spelled letter with its alphabet word ("G is in George", "P de
-        París"): the letter is the item, the alphabet word is none — no name, place or organisation
-        source proposes one (cached)."""
-        from redactdesk.detect.normalize import LETTER
+        París") or join two spelled letters ("o apostrophe b r i e n"): the letter is the item, the
+        alphabet word and the mark are none — no name, place or organisation source proposes one
+        (cached)."""
+        from redactdesk.detect.normalize import LETTER, letter_joiners
 
         got = self.cache.get("spelling_words")
         if got is None:
             toks = self.norm.tokens if self.norm is not None else []
             nato = self.lex.nato if self.lex is not None else {}
+            marks = letter_joiners(self.lex) if self.lex is not None else frozenset()
             # "G as in George" (one letter of several words) and alphabet words read as letters ("alpha bravo 7 7")
-            got = frozenset(k for t in toks if t.kind == LETTER and (t.w1 - t.w0 > 1 or self.lower[t.w0] in nato)
-                            for k in range(t.w0, t.w1))
+            words = {k for t in toks if t.kind == LETTER and (t.w1 - t.w0 > 1 or self.lower[t.w0] in nato)
+                     for k in range(t.w0, t.w1)}
+            for a, b in zip(toks, toks[1:], strict=False):
+                if a.kind == LETTER == b.kind and a.w1 < b.w0 and all(self.lower[k] in marks for k in range(a.w1, b.w0)):
+                    words.update(range(a.w1, b.w0))
+            got = frozenset(words)
             self.cache["spelling_words"] = got
         return got
 

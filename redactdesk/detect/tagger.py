@@ -35,6 +35,7 @@ from typing import Any
 
 from redactdesk.detect.encoder import load_encoder
 from redactdesk.detect.groups import group_reading
+from redactdesk.detect.normalize import letter_joiners
 from redactdesk.detect.places import town_and_state_code
 from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
@@ -724,6 +725,9 @@ class TaggerSource:
         for lang, backend, found in reading:
             for i, words, where, spans in found:
                 spelled = docs[i].spelling_words()
+                # the marks said between spelled letters: "hyphen" of "s m i t h hyphen j o"
+                marks = {k for k in spelled if docs[i].lower[k] in letter_joiners(docs[i].lex)} if (
+                    spelled and docs[i].lex is not None) else set()
                 for a, b, cat, prob in _within_sentences(docs[i], where, spans):
                     a, b = trim_function_words(words, a, b, lang)
                     a, b = _one_clause(docs[i], where, a, b)
@@ -733,8 +737,9 @@ class TaggerSource:
                     a = _without_name_cue(docs[i], where, a, b)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
                         a, b = _cased_name_bounds(docs[i], where, a, b, person=cat == "PERSON")
-                    if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 for w in words[a:b]):
-                        continue  # digit groups and spelled letters are the patterns' business
+                    if cat is None or a >= b or not any(w.isalpha() and len(w) > 1 and where[k] not in marks
+                                                        for k, w in enumerate(words[a:b], start=a)):
+                        continue  # digit groups and spelled letters ("s m i t h hyphen j o") are the patterns' business
                     if cat == "PERSON" and any(_CODE_WORD.fullmatch(clean_token(docs[i].words[where[k]], True))
                                                for k in range(a, b)):
                         continue  # "AB12 CDE", "S530 ...": a written code in capitals is nobody's name

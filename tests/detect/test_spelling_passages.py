@@ -137,3 +137,21 @@ def test_a_spanish_letter_name_closing_a_code_is_part_of_it():
 def test_a_letter_after_a_short_number_or_a_word_letter_makes_no_code(text):
     (spans,) = detect_texts([text], "en")
     assert not any(s["category"] == "GENERIC_ID" for s in spans)
+
+
+@pytest.mark.parametrize("text,spelled,lang", [
+    ("my surname is o apostrophe b r i e n", "o apostrophe b r i e n", "en"),
+    ("and that's s m i t h hyphen j o n e s", "s m i t h hyphen j o n e s", "en"),
+    ("mi apellido es o apóstrofo d o n n e l l", "o apóstrofo d o n n e l l", "es"),
+])
+def test_a_mark_said_between_spelled_letters_is_part_of_the_spelled_name(text, spelled, lang):
+    """"O apostrophe B R I E N" is O'Brien spelled out: before, the "o" was read as a zero (or the
+    Spanish "or"), "apostrophe" was left between two items and a tagger made it a person."""
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], lang)[0]]
+    assert [t for t, _ in found] == [spelled], found
+    assert all(c in ("PERSON", "SPELLED_LETTERS") for _, c in found)
+
+
+def test_a_mark_word_between_ordinary_words_is_no_spelling():
+    text = "put a hyphen between the two parts and an apostrophe after the s"
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] in ("PERSON", "SPELLED_LETTERS")]
