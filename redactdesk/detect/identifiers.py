@@ -86,6 +86,7 @@ _GROUP_CATEGORIES = {
 }
 _PREFERENCE = ("IBAN", "SSN", "ES_ID", "NATIONAL_ID", "PASSPORT", "VAT_ID", "BANK_ACCOUNT", "ROUTING", "GENERIC_ID")
 _NOT_STRONG = frozenset({"DATE", "DATE_OF_BIRTH"})
+_SORT_CODE_SHAPE = re.compile(r"\d{2}([-. ])\d{2}\1\d{2}")  # a UK sort code is written as a two-digit date is
 _MAX_CHANCE = 0.2  # one check digit passes ~1 string in 10: enough beside a distinctive shape
 _MAX_CHANCE_GENERIC = 0.02  # a vague word ("ID", "tax") and bare digits: a date or two checks inside
 # one-letter words that are also everyday words (the normaliser's ambiguous letters)
@@ -341,6 +342,8 @@ class _IdFinder:
             whole = groups >= 3 or (groups == 2 and re.search(r"[^\W\d_]", value) is not None)
             if not whole and self.doc.context("expiry", r[0], r[1], left=8):
                 continue  # a card expiry ("exp 09/27"): the pattern source reads those; a whole date stays
+            if _SORT_CODE_SHAPE.fullmatch(value) and self.doc.context("routing", r[0], r[1], left=4):
+                continue  # "sort code 07-04-36": a bank's sort code (the pattern source's), no date
             dob = self.doc.context("dob", r[0], r[1], left=14, right=3)
             if dob:
                 self.add_chars(c, "DATE_OF_BIRTH", f"date near '{dob}'")

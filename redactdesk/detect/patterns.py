@@ -975,8 +975,10 @@ class _Finder:
         timeish = after and after[0] in _flat(lex.hot("time_after"))
         if not money and self._not_personal(w0, w1):
             return  # an ISBN, a barcode, a device number: nobody's
-        if w1 - w0 == 1 and is_written_date(self.doc.words[w0], lex):
-            return  # "2019-06-01": a date, the written-date reader's (no reference after "ID:")
+        if w1 - w0 == 1 and is_written_date(self.doc.words[w0], lex) and not (
+                n == 6 and (self.ctx("routing", w0, w1, left=4) or "").startswith("sort")):
+            return  # "2019-06-01": a date, the written-date reader's (no reference after "ID:"); not
+                    # "sort code 07-04-36", a sort code written as a date is
 
         # Spanish IDs: 8 digits + letter (DNI), X/Y/Z + 7 digits + letter (NIE), letter + 7 + control (CIF)
         nxt = self.is_letter_tok(t1) if t1 < len(toks) and toks[t1].seg == seg[0].seg else None
@@ -1083,6 +1085,9 @@ class _Finder:
         if rt and n == 9:
             self.add(t0, t1, "ROUTING", 0.95 if is_routing(digits) else 0.6,
                      ("checksum-valid" if is_routing(digits) else "9-digit") + f" routing number after '{rt}'")
+            return
+        if rt and n == 6 and rt.split()[0] == "sort":  # a British bank's sort code: six digits, no check
+            self.add(t0, t1, "ROUTING", 0.85, f"6-digit sort code after '{rt}'")
             return
 
         # a phone's extension: "call me back on extension four five two", "ext. 2211"

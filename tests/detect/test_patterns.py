@@ -87,6 +87,25 @@ def test_a_numbered_things_number_stays_a_reference(text):
     assert {c for c, _ in found(text)} == {"GENERIC_ID"}
 
 
+@pytest.mark.parametrize("text,code", [("my sort code is oh seven oh four three six", "oh seven oh four three six"),
+                                       ("sort code 07-04-36, account 12345678.", "07-04-36"),
+                                       ("the sort code is 203219 thanks", "203219")])
+def test_a_sort_code_is_a_routing_number_not_a_date_or_a_reference(text, code):
+    """A British bank's sort code is six digits, written as a two-digit date is: it was a DATE (its
+    surrogate a date) or a GENERIC_ID."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    spans = [(text[s["start"]:s["end"]].rstrip(","), s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (code, "ROUTING") in spans, spans
+
+
+def test_a_date_written_so_without_a_sort_code_word_stays_a_date():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "we met on 07-04-36 in leeds"
+    assert ("07-04-36", "DATE") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
 def test_expiry_and_cvv_from_one_question():
     hits = found("expiry date and security code", breaks=()) | found(
         "expiry date and security code oh four twenty six and one two three"
