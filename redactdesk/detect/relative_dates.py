@@ -84,6 +84,13 @@ def relative_date_ranges(lower: Sequence[str], lex: Any) -> list[tuple[int, int]
         if got is None and w in weekdays and not (i and lower[i - 1] in ("every", "each", "cada", "todos")):
             a = i - 1 if i and lower[i - 1] in modifiers else i
             got = (a, i + 1)  # "every friday" is a recurrence, not a day
+            # "tuesday the 3rd", "monday the twenty first": the day of the month said with it is one date
+            if i + 2 < n and lower[i + 1] in ("the", "el") and lower[i + 2] in ordinals:
+                got = (a, i + 3)
+            elif i + 3 < n and lower[i + 1] in ("the", "el") and lower[i + 2] in tens and lower[i + 3] in ordinals:
+                got = (a, i + 4)
+            if got[1] < n and lower[got[1]].strip(".,;:!?") in v["counted"]:
+                got = (a, i + 1)  # "friday the 13th floor"
         if got is None and w in tens and i + 1 < n and lower[i + 1] in ordinals:
             got = (i, i + 2)  # "twenty second"
         if got is None and w in ordinals and i >= 2 and lower[i - 1] == "the" and (

@@ -398,6 +398,15 @@ def test_an_ordinal_that_counts_something_is_no_day(text):
     assert relative_date_ranges("the payment is due on the 21st".split(), load_lexicon("en")) == [(5, 7)]
 
 
+@pytest.mark.parametrize("text,date", [("the engineer comes on Tuesday the 3rd between 8 and 12.", "Tuesday the 3rd"),
+                                       ("come in on friday the twenty first", "friday the twenty first")])
+def test_a_weekday_with_its_day_of_the_month_is_one_date(text, date):
+    """Before, only the weekday was a date: "the 3rd" was left in the text beside the surrogate day."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert (date, "DATE") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
 def test_relative_dates_are_no_needles_but_absolute_ones_are():
     from redactdesk.risk.leakscan import _only_relative_date
 
