@@ -132,8 +132,9 @@ def detect_docs(
     return out
 
 
-# after the vote, what reads as a name and names no one: an identifier scheme's name before its number,
-# a platform said as such, a holiday, a kind of music, a currency, a word asked about, a verb said of someone
+# after the vote, a town a tagger read as its club after a place cue is the town; and what reads as a name
+# and names no one: an identifier scheme's name before its number, a platform said as such, a holiday, a
+# kind of music, a currency, a word asked about, a verb said of someone
 def _said_of_verbs_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A verb that says something of a person (the lexicon's one-word ``name_cue_said_of``: "died",
     "nació") is no person itself: Spanish "Bernárdez nació en Lima" gave the listed name "Nacio"."""
@@ -168,8 +169,8 @@ def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     return out
 
 
-_NO_NAME_GUARDS = (cued_places_are_places, schemes_are_no_names, platforms_are_no_employers, holidays_are_no_names, genres_are_no_names,
-                   currencies_are_no_names, asked_words_are_no_names, _said_of_verbs_are_no_names,
+_NO_NAME_GUARDS = (cued_places_are_places, schemes_are_no_names, platforms_are_no_employers, holidays_are_no_names,
+                   genres_are_no_names, currencies_are_no_names, asked_words_are_no_names, _said_of_verbs_are_no_names,
                    _wake_words_are_no_names)
 
 _FROZEN_LANGUAGES: set[str] = set()

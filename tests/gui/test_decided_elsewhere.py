@@ -3,12 +3,10 @@ another program made meanwhile (it is refused, said, and the view shows what is 
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
-from redactdesk.core.types import SpanStatus
-import pytest
-
-from redactdesk.core.types import Span
+from redactdesk.core.types import Span, SpanStatus
 from redactdesk.store import ChangedElsewhere, NotFound, Project, SpanGone
 
 CID = "call_synth_001"
