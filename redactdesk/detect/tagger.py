@@ -305,12 +305,32 @@ def _without_lead_words(doc: DetectDoc, where: Sequence[int], a: int, b: int, wr
         if not written and doc.words[where[a]] == "at":
             after = doc.lower[where[a + 1]].strip(".,;:!?\"")
             possessive = _POSSESSIVE.fullmatch(after)
-            if not _ends_employer_cue(doc, where[a]) and (
+            if not _ends_employer_cue(doc, where[a]) and not _place_at(doc, where[a]) and (
                     _after_handle(doc, where[a]) or (handle_word(possessive.group(1), doc.lex) if possessive
                                                      else not _known_words_after_at(doc, where, a + 1, b))):
                 break
         a += 1
     return a
+
+
+def _place_at(doc: DetectDoc, w: int) -> bool:
+    """Is the "at" at word ``w`` said of where someone is or works ("now i'm at sainsburys", "a nurse
+    at addenbrookes", "he's at ...")? After a job, or after a verb of being, it is a preposition —
+    unless the text speaks of handles elsewhere (a handle cue such as "rt", "follow", or a turn
+    opening with "at"): a post read aloud says "graphic designer at dwydesigns" of a handle."""
+    from redactdesk.detect.occupations import job_before
+
+    if w < 1 or w in doc.breaks or not (doc.lower[w - 1] in _BEING_BEFORE_AT or job_before(doc, w + 1)):
+        return False
+    cues = word_list(doc.lex, "handle_cues") if doc.lex is not None else frozenset()
+    return not any(x in cues for x in doc.lower) and not any(
+        doc.lower[k] == "at" for k in (0, *doc.breaks) if k < len(doc.lower))
+
+
+# "i'm at", "she's at", "was at", "works at" (employer cues are read by _ends_employer_cue)
+_BEING_BEFORE_AT = frozenset({"im", "i'm", "am", "is", "are", "was", "were", "be", "been", "being", "he's", "she's",
+                              "they're", "we're", "you're", "it's", "hes", "shes", "theyre", "youre",
+                              "currently", "still", "now"})
 
 
 def _ends_employer_cue(doc: DetectDoc, w: int) -> bool:
@@ -733,7 +753,11 @@ class TaggerSource:
                     a, b = _one_clause(docs[i], where, a, b)
                     if a >= b:
                         continue  # every piece only frame words ("IBAN; Phone:"): no name
+                    lead = a
                     a = _without_lead_words(docs[i], where, a, b, _written(docs[i]))
+                    if cat == "PERSON" and a > lead and docs[i].lower[where[a - 1]] == "at" and _place_at(
+                            docs[i], where[a - 1]) and not _listed_name_in(words[a:b]):
+                        cat = "ORGANIZATION"  # "now i'm at sainsburys": read as a handle ("at x", a person), a firm
                     a = _without_name_cue(docs[i], where, a, b)
                     if cat in ("PERSON", "ORGANIZATION", "LOCATION") and _mixed_case(docs[i]):
                         a, b = _cased_name_bounds(docs[i], where, a, b, person=cat == "PERSON")

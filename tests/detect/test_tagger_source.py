@@ -540,3 +540,18 @@ def test_a_person_read_with_a_landmark_word_is_a_place_and_ends_there():
     assert venue and venue[0][0] == "madison square garden" and venue[0][1] != "PERSON", venue
     assert ("Allen C. Beach", "PERSON") in found("Allen C. Beach")
     assert ("jennifer park", "PERSON") in found("jennifer park called me yesterday")
+
+
+@pytest.mark.parametrize("text,firm", [("i used to work for marks and spencer but now im at sainsburys", "sainsburys"),
+                                       ("he's a nurse at addenbrookes these days", "addenbrookes")])
+def test_at_after_a_job_or_being_somewhere_is_a_preposition_not_a_handle(text, firm):
+    """The taggers learned "at x" from handles read aloud (a person, "at" included): in a call "im at
+    sainsburys" gave the person "at sainsburys" and a name replaced the preposition too."""
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (firm, "ORGANIZATION") in found, found
+
+
+def test_in_a_post_that_speaks_of_handles_at_after_a_job_stays_a_handle():
+    text = "rt at bandnews go follow the graphic designer at kwdesignsco for more"
+    found = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
+    assert "at kwdesignsco" in found, found
