@@ -806,6 +806,9 @@ class TaggerSource:
                     if cat == "PERSON" and (_opens_with_organisation_word(stretch)
                                             or _ends_with_organisation_word(stretch)):
                         cat = "ORGANIZATION"  # "Banca Transilvania", "Hotel Adlon", "Lumina Labs", "Initech Inc"
+                    elif cat == "PERSON" and w0 > 0 and _ends_employer_cue(docs[i], w0 - 1) and not _listed_name_in(
+                            stretch):
+                        cat = "ORGANIZATION"  # "my mobile is with vodafone", "i bank with monzo": whom one is with
                     elif cat == "PERSON" and (end := _landmark_end(stretch)) is not None:
                         cat = "LOCATION"  # "madison square garden", "heathrow airport"
                         stretch, w1 = stretch[:end], where[a + end - 1] + 1

@@ -182,3 +182,22 @@ def test_a_price_quoted_for_a_company_names_it(text, org):
 @pytest.mark.parametrize("text", ["what was the closing price yesterday", "keep the beef stock in the fridge"])
 def test_a_price_or_stock_of_nothing_named_is_no_company(text):
     assert orgs(text) == []
+
+
+@pytest.mark.parametrize("text,firm", [("my mobile is with vodafone", "vodafone"),
+                                       ("my electricity is with edf", "edf"),
+                                       ("i bank with santander and my savings are with nationwide", "nationwide")])
+def test_whom_a_caller_is_with_is_an_organisation_not_a_person(text, firm):
+    """The taggers read a one-word firm after "is with" as a person, and a person outranks an
+    organisation in the vote: a name's surrogate replaced the supplier."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (firm, "ORGANIZATION") in found, found
+
+
+def test_a_listed_name_after_such_a_cue_stays_a_person():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "i work with john on the night shift"
+    assert ("john", "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
