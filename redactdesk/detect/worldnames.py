@@ -32,6 +32,12 @@ _SENT_END = frozenset(".!?")
 
 
 # before a one-word command verb of the name cues, these make it a noun ("my phone bill", "the call log")
+# what follows a person named after a kin word: a verb of being, saying or living, a modal, "and", "who"
+_AFTER_KIN_NAME = frozenset({"is", "was", "has", "had", "said", "says", "called", "rang", "phoned", "lives", "lived",
+                             "works", "worked", "will", "would", "can", "could", "and", "who", "does", "did",
+                             "usually", "always", "just", "also", "wants", "needs", "told", "asked", "deals",
+                             "handles", "pays", "paid"})
+_POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their", "mi", "tu", "su", "nuestro", "nuestra"})
 _NOUN_DETERMINERS = frozenset({"my", "your", "his", "her", "our", "their", "the", "a", "an", "this", "that",
                                "mi", "tu", "su", "el", "la", "un", "una"})
 
@@ -396,8 +402,16 @@ class _Names:
                 if label == "verb" and m == 1 and i >= 2 and lower[i - 2] in _NOUN_DETERMINERS and (
                         lower[j] not in word_list(lex, "kin_words")):
                     continue  # "my phone bill", "a text message": the verb is a noun there, and names no one
-                return label
+                return "kin" if label == "verb" and self._kin_said(i) else label
+        if self._kin_said(i) and not v.stop_after[i - 1]:
+            return "kin"
         return None
+
+    def _kin_said(self, i: int) -> bool:
+        """Is word ``i`` right after one's kin or someone close, said with a possessive ("my partner |
+        dev", "her son | kit")? The word there is that person's name when it is a name at all."""
+        lower = self.doc.lower
+        return i >= 2 and lower[i - 2] in _POSSESSIVES and lower[i - 1] in word_list(self.lex, "kin_words")
 
     # runs --------------------------------------------------------------------------------------
     def runs(self) -> list[tuple[int, int]]:
@@ -484,8 +498,17 @@ class _Names:
             return a, b, 0.85, True, "name after a title"
         if cue == "amb_title" and (strong_parts or any(toks[k].kind == "name" for k in content)):
             return a, b, 0.75, True, "name after a title"
-        if cue in ("strong", "verb") and (strong_parts or (not cased and any(
+        if cue in ("strong", "verb", "kin") and (strong_parts or (not cased and any(
                 toks[k].kind == "cname" and v.keys[k] not in self.stop for k in content)) or (cased and all_cap)):
+            if cue == "kin" and not strong_parts and n == 1 and not cased:
+                # "my partner dev", "her son kit is seven": a name that is an everyday word too, said of
+                # one's kin, the clause going on as after a subject ("my manager said no", "my brother
+                # drew a map": a verb, no name)
+                said_verb = v.keys[a] in word_list(self.lex, "name_like_verbs")  # "what my mom said"
+                if not said_verb and (b >= len(v.keys) or b in self.doc.breaks or v.stop_after[b - 1]
+                                      or v.comma_after[b - 1] or v.keys[b] in _AFTER_KIN_NAME):
+                    return a, b, 0.7, True, "name after one's kin"
+                return None
             if cue == "verb" and not strong_parts and n == 1 and not cased:
                 return a, b, 0.6, False, "name after a command"
             return a, b, 0.8, True, "name after a name cue"

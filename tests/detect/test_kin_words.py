@@ -91,3 +91,22 @@ def test_an_owner_and_kin_words_before_a_name_leave_the_person(monkeypatch, word
     doc = DetectDoc.from_words("my brother's zyxcorp".split(), "en")
     only_source(monkeypatch, "ORGANIZATION", 0, 3)
     assert [s.category for s in detect_docs([doc])[0]] == ["ORGANIZATION"]
+
+
+@pytest.mark.parametrize("text,name", [("she lives over in cardiff with her partner dev", "dev"),
+                                       ("my wife dot is here with me", "dot"),
+                                       ("my daughter kit is seven", "kit")])
+def test_a_name_that_is_an_everyday_word_after_ones_kin_is_the_name(text, name):
+    """"dev", "dot", "kit" are names and everyday words: after "her partner" the name list read a word
+    and waited for a second source that never came."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert (name, "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text", ["what was the last thing my mom said", "my manager said no to that",
+                                  "my wife says hello to you", "my son will be there at six"])
+def test_a_verb_after_ones_kin_is_no_name(text):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
