@@ -779,6 +779,12 @@ class _Finder:
     def classify(self, run: _Run) -> None:
         toks = self.toks
         seg = toks[run.t0 : run.t1]
+        if self._letter_count_said(run.t0, run.t1):
+            # "Jen with one N, J-E-N", "Ann with two Ns": how a name is spelt, no code; the letters after it stay
+            # the spelling (before, "one N, J-E-N" was one reference)
+            if run.t1 - run.t0 > 2:
+                self.classify(_Run(run.t0 + 2, run.t1, "", True, any(t.kind != LETTER for t in seg[2:])))
+            return
         if not run.letters:
             self.digit_run(run.t0, run.t1)
             return
@@ -845,6 +851,17 @@ class _Finder:
             elif toks[i].kind == NUM:
                 self.digit_run(i, j)
             i = j
+
+    def _letter_count_said(self, t0: int, t1: int) -> bool:
+        """Does the run at tokens ``[t0, t1)`` open with a count of a letter said after "with" (the
+        lexicon's ``letter_count_words``: "Jen with one N, J-E-N"), how a name is spelt, with nothing
+        but letters after it ("with one a two b three c" is a code)?"""
+        toks = self.toks
+        if t1 - t0 < 2 or t0 == 0 or toks[t0].kind != NUM or toks[t0 + 1].kind != LETTER:
+            return False
+        w = toks[t0].w0
+        return (w > 0 and self.doc.lower[w - 1] in word_list(self.lex, "letter_count_words") and toks[t0].text in ("1", "2")
+                and all(t.kind == LETTER for t in toks[t0 + 2:t1]))  # "with one a two b three c": a code
 
     @staticmethod
     def _spelled_with_digits(seg: Sequence[Any]) -> bool:

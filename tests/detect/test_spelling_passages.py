@@ -155,3 +155,14 @@ def test_a_mark_said_between_spelled_letters_is_part_of_the_spelled_name(text, s
 def test_a_mark_word_between_ordinary_words_is_no_spelling():
     text = "put a hyphen between the two parts and an apostrophe after the s"
     assert not [s for s in detect_texts([text], "en")[0] if s["category"] in ("PERSON", "SPELLED_LETTERS")]
+
+
+def test_how_many_of_a_letter_a_name_has_is_no_code():
+    """"Jen with one N, J-E-N" gave the reference "one N, J-E-N" (its surrogate a code); the count
+    is how the name is spelt, and the letters after it are the spelled name."""
+    text = "It's Jen with one N, J-E-N, and my surname is Kowalczyk."
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert ("J-E-N", "PERSON") in found and not [c for _, c in found if c == "GENERIC_ID"], found
+    text = "the code with one a two b three c four is it"
+    assert ("one a two b three c four", "GENERIC_ID") in [
+        (text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
