@@ -104,6 +104,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
     ends = [c or e for c, e in zip(view.comma_after, view.stop_after, strict=True)]
     walk_stops = _walk_stops(lex)
     articles = frozenset(word_list(lex, "employer_articles")) or frozenset({"the"})
+    sure = word_list(lex, "org_cue_sure")
 
     def name_word(k: int) -> bool:
         w = lower[k]
@@ -146,8 +147,11 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
             if not _someone(doc, a, b):
                 add(a, b, True, f"company a complaint goes to, after '{' '.join(ph)}'")
         else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica"),
-            # and anywhere a word in capitals ("graduating from UCLA!!" in a lower-case tweet)
-            add(a, b, distinctive(doc.words[a:b], lex.language) or (cased and all(
+            # and anywhere a word in capitals ("graduating from UCLA!!" in a lower-case tweet); after
+            # a cue of being someone's customer (the lexicon's ``org_cue_sure``: "soy cliente de
+            # movistar", "a customer of vodafone") a name word is the firm, brand names being on the
+            # everyday-word lists
+            add(a, b, " ".join(ph) in sure or distinctive(doc.words[a:b], lex.language) or (cased and all(
                 w[:1].isupper() for w in doc.words[a:b] if w.lower() not in ("and", "&", "y", "e"))) or any(
                 sum(c.isalpha() for c in w) >= 2 and w.isupper() for w in doc.words[a:b]),
                 f"employer after '{' '.join(ph)}'")

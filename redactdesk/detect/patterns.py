@@ -1447,6 +1447,7 @@ class _Finder:
                         and s < (doc.breaks[1] if len(doc.breaks) > 1 else len(lower))
                         and s < len(lower)
                         and self._unknown_word(lower[s], gaz)
+                        and not any(lower[s] in ph for ph in self.lex.hot("org_cue_employer"))  # "soy clienta de"
                     )
                     if opening and self._free_words(s, s + 1):
                         # the call's first turn: "this is Astrid", "le atiende Ildikó" name the agent

@@ -201,3 +201,23 @@ def test_a_listed_name_after_such_a_cue_stays_a_person():
 
     text = "i work with john on the night shift"
     assert ("john", "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text,firm,lang", [("soy cliente de movistar desde hace diez años", "movistar", "es"),
+                                            ("soy clienta de jazztel", "jazztel", "es"),
+                                            ("ive been a customer of vodafone for years", "vodafone", "en")])
+def test_the_firm_someone_is_a_customer_of_stands_alone(text, firm, lang):
+    """Brand names are on the everyday-word lists, so the word after "cliente de" waited for a
+    second source; Spanish has no contextual tagger to give one, and "movistar" went unflagged."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], lang)[0]]
+    assert found == [(firm, "ORGANIZATION")], found
+
+
+@pytest.mark.parametrize("text,lang", [("soy cliente de toda la vida", "es"), ("soy cliente de este banco", "es"),
+                                       ("im a customer of twenty years", "en"), ("a loyal customer of yours", "en")])
+def test_no_firm_after_a_customer_cue_without_a_name(text, lang):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert detect_texts([text], lang)[0] == []
