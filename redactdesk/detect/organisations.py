@@ -78,6 +78,7 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     legal, after, before = _index("org_legal"), _index("org_after"), _index("org_before")
     connectors = {p[0] for p in structures().get("org_connectors", ())}
     dash_forms = word_set("org_legal_after_dash")
+    units = word_set("org_units")
     # "&" has no key of its own (the keys keep letters and digits): read it as the connector it is
     keys = [k if k or doc.words[i].strip() != "&" else "&" for i, k in enumerate(keys)]
     hits: list[Hit] = []
@@ -238,6 +239,17 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 while j + lm < end and (more := _phrase_at(keys, j + lm, legal, end)):
                     lm += more  # "y asociados S.Com.": forms in a row
                 e = j + lm
+            if keys[i] in units and e < end and keys[e] in ("de", "del", "of", "at", "en"):
+                # a unit named by what it does, then whose it is: "departamento de facturación de
+                # iberdrola" — the firm is the name ("facturación" was read as one)
+                f = e + 1 + (e + 1 < end and keys[e + 1] in ("la", "the", "el", "los", "las"))
+                g = right_name(f, end)
+                if g > f and any(distinct(k) for k in range(f, g)):
+                    hits.append(Hit(f, g, "ORGANIZATION", 0.75, SOURCE, f"firm of a '{keys[i]}'", True))
+                    for k in range(i, g):
+                        taken[k] = True
+                    i = g
+                    continue
             own = [k for k in range(s, e) if keys[k] not in connectors]
             distinctive = [k for k in own if distinct(k) or (v.cased and keys[k] not in stop)]
             if own and distinctive and (v.cased or s > i + m or len(distinctive) == len(own)):

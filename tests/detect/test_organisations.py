@@ -144,3 +144,16 @@ def test_a_bank_said_aloud_by_its_generic_word_and_a_name_that_is_no_first_name(
     assert ("banco santander", "ORGANIZATION") in found
     text = "i called bank john about it"  # a first name after the generic word may be anyone's
     assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]
+
+
+@pytest.mark.parametrize("text,firm", [
+    ("buenos días le atiende lucía del departamento de facturación de iberdrola", "iberdrola"),
+    ("le llamo del departamento de reclamaciones de naturgy", "naturgy"),
+])
+def test_a_unit_named_by_what_it_does_then_whose_it_is_gives_the_firm(text, firm):
+    """"departamento de facturación" was read as the organisation and "iberdrola" left to a weak
+    second reading: the surrogate replaced the department's name and kept the firm's."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "es")[0]]
+    assert (firm, "ORGANIZATION") in found and not any("departamento" in t or "servicio" in t for t, _ in found), found
