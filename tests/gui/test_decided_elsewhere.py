@@ -12,14 +12,20 @@ from redactdesk.store import ChangedElsewhere, NotFound, Project, SpanGone
 CID = "call_synth_001"
 
 
-def test_a_stale_accept_does_not_overwrite_a_rejection_made_by_another_program(qtbot, window, project_path,
-                                                                                 monkeypatch):
-    win = window
+def _first_suggestion_selected(qtbot, win, monkeypatch):
+    """J selects the first open suggestion; the messages the window would show are collected."""
     errors = []
     monkeypatch.setattr(win.ctx, "error", lambda title, message: errors.append(message))
     qtbot.keyClick(win.focusWidget(), Qt.Key.Key_J)
     current = win.ctx.current_span()
     assert current is not None and current.status == SpanStatus.SUGGESTED
+    return errors, current
+
+
+def test_a_stale_accept_does_not_overwrite_a_rejection_made_by_another_program(qtbot, window, project_path,
+                                                                                 monkeypatch):
+    win = window
+    errors, current = _first_suggestion_selected(qtbot, win, monkeypatch)
     with Project.open(project_path, actor="cli") as other:  # e.g. `redactdesk decide … --reject`
         other.update_span(current.id, action="reject", status="rejected")
     qtbot.keyClick(win.focusWidget(), Qt.Key.Key_A)  # the view still shows it as suggested
@@ -37,11 +43,7 @@ def test_a_key_on_a_suggestion_detection_replaced_meanwhile_says_so_and_changes_
     """`redactdesk detect` run again while the app is open replaces the call's open suggestions (new
     ids): accepting the one the view still shows is refused with a message that says why."""
     win = window
-    errors = []
-    monkeypatch.setattr(win.ctx, "error", lambda title, message: errors.append(message))
-    qtbot.keyClick(win.focusWidget(), Qt.Key.Key_J)
-    current = win.ctx.current_span()
-    assert current is not None and current.status == SpanStatus.SUGGESTED
+    errors, current = _first_suggestion_selected(qtbot, win, monkeypatch)
     with Project.open(project_path, actor="cli") as other:
         again = [Span(s.start_word, s.end_word, s.category, score=s.score, sources=s.sources)
                  for s in other.spans(CID, SpanStatus.SUGGESTED)]
