@@ -31,13 +31,13 @@ _EDGE = ".,;:!?¡¿\"“”‘’«»()[]{}…*#@<>|/\\+=~`^"
 _SENT_END = frozenset(".!?")
 
 
-# before a one-word command verb of the name cues, these make it a noun ("my phone bill", "the call log")
 # what follows a person named after a kin word: a verb of being, saying or living, a modal, "and", "who"
 _AFTER_KIN_NAME = frozenset({"is", "was", "has", "had", "said", "says", "called", "rang", "phoned", "lives", "lived",
                              "works", "worked", "will", "would", "can", "could", "and", "who", "does", "did",
                              "usually", "always", "just", "also", "wants", "needs", "told", "asked", "deals",
                              "handles", "pays", "paid"})
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their", "mi", "tu", "su", "nuestro", "nuestra"})
+# before a one-word command verb of the name cues, these make it a noun ("my phone bill", "the call log")
 _NOUN_DETERMINERS = frozenset({"my", "your", "his", "her", "our", "their", "the", "a", "an", "this", "that",
                                "mi", "tu", "su", "el", "la", "un", "una"})
 
