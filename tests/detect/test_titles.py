@@ -74,3 +74,18 @@ def test_a_lower_case_word_after_a_title_in_cased_writing_is_no_name(persons):
     assert persons("The President said the talks would continue.") == []
     assert persons("Please contact Mr. Jones at the front desk.") == ["Mr. Jones"]
     assert persons("Ask for Mr. de la Cruz.") == ["Mr. de la Cruz"]
+
+
+@pytest.mark.parametrize("text,person", [("Adm. Chester Nimitz commanded the fleet.", "Adm. Chester Nimitz"),
+                                         ("Maj. Gen. Smedley Butler spoke first.", "Maj. Gen. Smedley Butler")])
+def test_a_military_rank_joins_the_name(text, person):
+    """"Adm." was no title: the tagger made it a person of its own beside the name."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == [(person, "PERSON")]
+
+
+def test_a_rank_that_is_an_everyday_word_is_no_title():
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert detect_texts(["order general tso's chicken to go"], "en")[0] == []
