@@ -540,6 +540,8 @@ def test_the_cents_said_after_the_currency_are_part_of_the_amount(text, amount):
     ("in two thousand and four citrone was sentenced to two years", "citrone", "en"),  # what only a person is
     ("hazelwick grew up in leeds", "hazelwick", "en"),
     ("brodowski fue condenado a dos años", "brodowski", "es"),
+    ("then grzegorz emigrated in ninety nine", "grzegorz", "en"),  # a tagger made him a place
+    ("in march wojcik was hospitalised again", "wojcik", "en"),
 ])
 def test_a_word_of_no_list_before_what_a_sentence_says_of_a_person_is_a_name(text, name, lang):
     assert ("PERSON", name) in found(text, lang)
@@ -548,7 +550,8 @@ def test_a_word_of_no_list_before_what_a_sentence_says_of_a_person_is_a_name(tex
 @pytest.mark.parametrize("text", ["the idea was born in a pub", "my grandmother died last year",
                                   "the company was born out of a merger", "he was born in paris",
                                   "the suspect was arrested on monday", "the driver was sentenced to two years",
-                                  "my brother grew up in leeds"])
+                                  "my brother grew up in leeds", "the data migrated to the cloud",
+                                  "the cat was adopted last year"])
 def test_everyday_words_before_born_or_died_are_no_name(text):
     assert not any(c == "PERSON" for c, _ in found(text))
 
