@@ -258,7 +258,8 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             words = words[1:]
         return all(without_possessive(w) in kin for w in words if w not in POSSESSIVE_WORDS)
 
-    out = [s for s in spans if s.category not in _KIN_NO_NAME or not kin_only(s)]
+    out = [s for s in spans if (s.category not in _KIN_NO_NAME or not kin_only(s))
+           and not _did_after_kin(doc, s, kin, owners)]
     for s in out:  # "call my brother jake": what he is to the speaker opens no name; his name is the item
         k = s.start_word
         if s.category not in _KIN_NO_NAME or DENY_SOURCE in s.sources or doc.lower[k] not in owners:
@@ -269,6 +270,24 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         if k > s.start_word + 1 and _listed_people(doc, k, s.end_word):
             s.start_word, s.category = k, "PERSON"
     return out
+
+
+_OBJECT_OPENERS = frozenset({"a", "an", "the", "some", "my", "his", "her", "our", "their", "your", "it", "them", "me",
+                             "us", "him", "that", "this", "up", "out", "back"})
+
+
+def _did_after_kin(doc: DetectDoc, s: Span, kin: frozenset[str], owners: frozenset[str]) -> bool:
+    """Is a one-word person in speech right after "my brother", "her son" what that person did ("my
+    brother drew a map", "my wife rose early", "what my mom said")? A verb that is also a name (the
+    lexicon's ``name_like_verbs``), or a word an object follows ("drew a", "sued the"), is no name
+    there ("my partner dev is here" keeps its person)."""
+    w = s.start_word
+    if s.category != "PERSON" or s.end_word - w != 1 or w < 2 or DENY_SOURCE in s.sources or doc.cased() or (
+            doc.lower[w - 1] not in kin or doc.lower[w - 2] not in owners | POSSESSIVE_WORDS):
+        return False
+    word = doc.lower[w]
+    return word in word_list(doc.lex, "name_like_verbs") or (
+        w + 1 < len(doc.lower) and w + 1 not in doc.breaks and doc.lower[w + 1] in _OBJECT_OPENERS)
 
 
 def _listed_people(doc: DetectDoc, w0: int, w1: int) -> bool:

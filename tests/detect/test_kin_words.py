@@ -105,7 +105,8 @@ def test_a_name_that_is_an_everyday_word_after_ones_kin_is_the_name(text, name):
 
 
 @pytest.mark.parametrize("text", ["what was the last thing my mom said", "my manager said no to that",
-                                  "my wife says hello to you", "my son will be there at six"])
+                                  "my wife says hello to you", "my son will be there at six",
+                                  "my brother drew a map for us", "my husband sued the builder"])
 def test_a_verb_after_ones_kin_is_no_name(text):
     from redactdesk.detect.pipeline import detect_texts
 
