@@ -115,11 +115,7 @@ def _said_to_someone(doc: DetectDoc, i: int) -> bool:
     """Does a name cue of two words or more end right before word ``i`` ("email to", "talk to",
     "reply to": the lexicon's ``name_cue_verbs``)? Its last word is a place cue, but what follows
     it is whom the message goes to."""
-    if doc.lex is None:
-        return False
-    lower = doc.lower
-    return any(len(ph) > 1 and i >= len(ph) and tuple(lower[i - len(ph):i]) == ph
-               for ph in doc.lex.hot("name_cue_verbs"))
+    return any(len(ph) > 1 and i - len(ph) in doc.occurrences(ph) for ph in doc.said("name_cue_verbs"))
 
 
 def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
