@@ -160,6 +160,7 @@ class _Run:
 _HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a-z0-9]+)*_?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")  # "11,000", "1,250,000": a quantity as English writes it
 # "181/815/0815", "+++010/8068/17183+++", "BR16.727.230/0001-97" (a country's letters before it)
+_DOTTED_SORT_CODE = re.compile(r"\d{2}\.\d{2}\.\d{2}")
 _SLASHED_DIGITS = re.compile(r"(?:[a-z]{2})?\+*\d+(?:[/.\-–]\d+)+\+*")
 # strong name cues that are also verbs said of anything ("a man called John" / "she called twice"):
 # an everyday word after them is no name
@@ -330,6 +331,12 @@ class _Finder:
         read before."""
         toks = self.toks
         for k, tk in enumerate(toks):
+            if tk.kind == WORD and not self.claimed[k] and _DOTTED_SORT_CODE.fullmatch(tk.text):
+                w0, w1 = self.words(k, k + 1)
+                if (self.ctx("routing", w0, w1, left=10) or "").startswith("sort"):
+                    # "sort code 20.32.19": written with dots the code is one word, no digit run
+                    self.add(k, k + 1, "ROUTING", 0.85, "6-digit sort code after 'sort code'")
+                    continue
             m = _SLASHED_DIGITS.fullmatch(tk.text) if tk.kind == WORD and not self.claimed[k] else None
             if m is None or sum(c.isdigit() for c in tk.text) < 9 or ("/" not in tk.text and tk.text.count(".") < 2):
                 continue  # one dot: a decimal ("0.123456789 mm"), no reference
@@ -525,6 +532,10 @@ class _Finder:
         return out
 
     def _add_date(self, tr: tuple[int, int], w0: int, w1: int, day: int | None, year: int | None) -> None:
+        if _DOTTED_SORT_CODE.fullmatch(" ".join(self.doc.words[w0:w1])) and (
+                self.ctx("routing", w0, w1, left=10) or "").startswith("sort"):
+            self.add(*tr, "ROUTING", 0.85, "6-digit sort code after 'sort code'")  # "sort code 20.12.19"
+            return
         exp = self.ctx("expiry", w0, w1, left=8)
         if exp and day is None:
             self.add(*tr, "CARD_EXPIRY", 0.9, f"month and year after '{exp}'")

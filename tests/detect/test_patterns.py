@@ -89,7 +89,10 @@ def test_a_numbered_things_number_stays_a_reference(text):
 
 @pytest.mark.parametrize("text,code", [("my sort code is oh seven oh four three six", "oh seven oh four three six"),
                                        ("sort code 07-04-36, account 12345678.", "07-04-36"),
-                                       ("the sort code is 203219 thanks", "203219")])
+                                       ("the sort code is 203219 thanks", "203219"),
+                                       ("My sort code is 20.32.19 and the account 31926819.", "20.32.19"),
+                                       ("Sort code: 40.11.62", "40.11.62"),
+                                       ("sort code 20.12.19 please", "20.12.19")])
 def test_a_sort_code_is_a_routing_number_not_a_date_or_a_reference(text, code):
     """A British bank's sort code is six digits, written as a two-digit date is: it was a DATE (its
     surrogate a date) or a GENERIC_ID."""
