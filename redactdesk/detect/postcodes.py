@@ -1,5 +1,5 @@
-"""Postcodes as written or spelled: UK, Canada, the Netherlands, US ZIP / ZIP+4 and the 5-digit codes of
-Germany, France, Spain, Italy.
+"""Postcodes as written or spelled: UK, Canada, the Netherlands, Ireland (Eircode), US ZIP / ZIP+4 and the
+5-digit codes of Germany, France, Spain, Italy.
 
 UK and Canadian codes have a shape nothing else has (letters and digits in set places): written
 with their space they stand alone, in the official pattern or the looser one test data uses (any
@@ -24,6 +24,11 @@ _CA_STRICT = r"(?:[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d
 _CA_LOOSE = r"(?:[A-Z]\d[A-Z] ?\d[A-Z]\d)"
 _NL = r"(?:(?:NL-?)?[1-9]\d{3} ?(?!SA|SD|SS)[A-Z]{2})"
 _DIGITS = r"(?:\d{5}(?:-\d{4})?)"
+# Ireland's Eircode: a routing key (letter and two digits, or "D6W") and a unique identifier of four
+# letters and digits from the same reduced alphabet; mixing both, with its space, nothing else looks so
+_IE_KEY = r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W)"
+_IE_ID = r"[\dAC-FHKNPRTV-Y]{4}"
+_IE_MIXED = _IE_KEY + r" (?=[\dAC-FHKNPRTV-Y]{0,3}[A-Z])(?=[\dAC-FHKNPRTV-Y]{0,3}\d)" + _IE_ID
 _EDGE_L = r"(?<![\w-])"
 _EDGE_R = r"(?![\w-])"
 
@@ -37,6 +42,8 @@ _WRITTEN = [
     (re.compile(_EDGE_L + _UK_LOOSE + _EDGE_R), "UK-shaped", 0.6, "place"),
     (re.compile(_EDGE_L + _CA_LOOSE + _EDGE_R), "Canadian-shaped", 0.6, "region"),
     (re.compile(_EDGE_L + _NL + _EDGE_R), "Dutch", 0.75, "place"),
+    (re.compile(_EDGE_L + _IE_MIXED + _EDGE_R), "Irish", 0.75, ""),
+    (re.compile(_EDGE_L + _IE_KEY + " ?" + _IE_ID + _EDGE_R), "Irish-shaped", 0.6, "place"),
     (re.compile(_EDGE_L + _DIGITS + _EDGE_R), "5-digit", 0.75, "region"),
 ]
 _SPOKEN = [

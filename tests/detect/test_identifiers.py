@@ -252,6 +252,17 @@ def test_postcodes():
     assert ("POSTCODE", "k one a zero b one") in found("ottawa k one a zero b one")
 
 
+@pytest.mark.parametrize("text,code", [("My Eircode is A65 F4E2.", "A65 F4E2"), ("1 Main St, Cork T12 XHT3", "T12 XHT3"),
+                                       ("send it to D6W 1234 Dublin", "D6W 1234")])
+def test_an_irish_eircode_is_a_postcode(text, code):
+    assert ("POSTCODE", code) in found(text)
+
+
+@pytest.mark.parametrize("text", ["flight D12 3456 was late", "The part number is V95 0000."])
+def test_an_eircode_shaped_reference_without_a_place_is_no_postcode(text):
+    assert "POSTCODE" not in categories(text)
+
+
 @pytest.mark.parametrize("text,code", [
     ("my postcode is s w one a one a a", "s w one a one a a"),  # SW1A 1AA: the last two "a" are letters
     ("the postcode is e one four a a", "e one four a a"),
