@@ -39,6 +39,7 @@ _POSTCODE_ONE = re.compile(
 _POSTCODE_FIRST = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z]|\d{4}|\d{3}|[A-Z]\d{2}")  # UK/CA/NL/SE/IE halves
 _POSTCODE_SECOND = re.compile(r"\d[A-Z]{2}|\d[A-Z]\d|[A-Z]{2}|\d{2}|[A-Z\d]{4}")
 _SPOKEN_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}|[A-Z]\d[A-Z]\d[A-Z]\d|\d{4}[A-Z]{2}")  # UK, CA, NL
+_POSTAL_DISTRICT = re.compile(r"\d{1,2}[A-Z]?")
 _TOWN_PIN = re.compile(r"[A-Z][\w.-]*-\d{6}")  # a town and its PIN in one word, after a street
 _PIN = re.compile(r"[1-9]\d{5}")  # an Indian postal index number
 _GLUED_PIN = re.compile(r"[A-Z][\w.-]*-[1-9]\d{5}")  # "Sonipat-835060", "Kalyan-Dombivli-636303"
@@ -615,6 +616,8 @@ class _Addresses(StreetForms):
         key = self.keys[k]
         c = self.cores[k]
         if key in self.units or (key == "of" and self.v.cased and self.doc.words[k].strip() == "Of."):
+            if self.doc.words[k].endswith(":") and key not in ("apt", "apartment", "flat", "suite", "unit"):
+                return 0  # "Office: 1 Main St": a label before the address, whose number is the house's
             e = k + 1  # "Of. 1315": an office in Spanish, written short with its capital and point
             if e < self.n and self.keys[e] in ("no", "number", "nº", "num", "#"):
                 e += 1
@@ -883,6 +886,11 @@ class _Addresses(StreetForms):
             else:
                 e = self.town(end, last_postcode)
                 if e:
+                    if self.v.cased and self.same(end, e) and self.free(e) and not self.v.comma_after[e - 1] and (
+                            _POSTAL_DISTRICT.fullmatch(self.cores[e])) and (
+                            e + 1 >= self.n or not self.same(e, e + 1) or self.v.comma_after[e]
+                            or self.v.sentence_after[e]):
+                        e += 1  # "Dublin 4", "Dublin 6W": the town's postal district, the end of its part
                     end = e
                     items += 1
                     last_postcode = False

@@ -218,6 +218,23 @@ def test_a_forms_label_is_no_part_of_the_address():
     assert [(text[s["start"]:s["end"]], s["category"]) for s in spans] == [(text[9:], "ADDRESS")]
 
 
+@pytest.mark.parametrize("text,address", [
+    ("The office: 1 Main St, Cork T12 XHT3", "1 Main St, Cork T12 XHT3"),  # "office" was a flat's word
+    ("Department: 4 Elm Road, Leeds", "4 Elm Road, Leeds"),
+])
+def test_a_unit_word_written_as_a_label_is_no_part_of_the_address(text, address):
+    assert addresses(text) == [address]
+
+
+@pytest.mark.parametrize("text,address", [
+    ("He lives at 14 Herbert Street, Dublin 4, D04 X2Y3, Ireland.", "14 Herbert Street, Dublin 4, D04 X2Y3, Ireland"),
+    ("He lives at 14 Herbert Street, Dublin 6W.", "14 Herbert Street, Dublin 6W"),
+    ("She moved to 3 Oak Road, Leeds 2 years ago.", "3 Oak Road, Leeds"),  # a count, no district
+])
+def test_a_towns_postal_district_is_part_of_the_address(text, address):
+    assert addresses(text) == [address]
+
+
 def test_a_military_address_is_not_a_foreign_tax_number():
     """"9420 APO AA 90324" is a valid Brazilian CNPJ: it beat the address it is part of."""
     from redactdesk.detect.pipeline import detect_texts
