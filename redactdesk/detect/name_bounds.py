@@ -118,7 +118,8 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     no part of the name: a tagger ran on over it ("set a meeting with john tonight", "play the latest
     vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
     handles' digits). An organisation's last word that is its stock (``org_tail_words``: "coca cola
-    stock") is no part of it either, spoken or written."""
+    stock") is no part of it either, spoken or written, nor is a place's or an organisation's last
+    word that is a day written in lower case ("jacksonville tmrw", "walmart tonight")."""
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
@@ -129,10 +130,16 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         while s.category == "ORGANIZATION" and s.end_word - s.start_word > 1 and \
                 without_possessive(doc.lower[s.end_word - 1].strip(".,;:!?")) in market:
             s.end_word -= 1
-    if doc.cased() or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
-        return spans
     from redactdesk.detect.relative_dates import day_words
 
+    days = day_words(doc.lex) | word_list(doc.lex, "night_words")
+    for s in spans:  # "driving up from jacksonville tmrw": when is no part of where, said or written
+        while s.category in NAME_CATEGORIES and s.category != "PERSON" and s.end_word - s.start_word > 1 and \
+                doc.words[s.end_word - 1].islower() and \
+                without_possessive(doc.lower[s.end_word - 1].strip(".,;:!?")) in days:
+            s.end_word -= 1
+    if doc.cased() or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+        return spans
     tail = word_list(doc.lex, "name_tail_words") | day_words(doc.lex)  # "call mike tmrw"
     verbs = word_list(doc.lex, "name_tail_verbs")
     names = load_world_names()

@@ -167,3 +167,22 @@ def test_a_verb_said_of_a_person_ends_the_name(text, people):
 ])
 def test_a_day_as_texts_write_it_ends_a_name(text, start, end, name):
     assert trimmed(text, start, end) == name
+
+
+@pytest.mark.parametrize("text, start, end, category, item", [
+    ("my aunt is driving up from jacksonville tmrw", 6, 8, "ORGANIZATION", "jacksonville"),
+    ("meet me at walmart tonight ok", 3, 5, "ORGANIZATION", "walmart"),
+    ("Flying to Denver tomorrow with the kids", 2, 4, "LOCATION", "Denver"),
+    ("fuimos a sevilla anoche", 2, 4, "LOCATION", "sevilla"),
+])
+def test_a_day_written_after_a_place_or_an_organisation_is_no_part_of_it(text, start, end, category, item):
+    lang = "es" if text.startswith("fuimos") else "en"
+    doc = DetectDoc.from_words(text.split(), lang)
+    s = _without_trailing_words(doc, [Span(start, end, category)])[0]
+    assert " ".join(doc.words[s.start_word:s.end_word]) == item
+
+
+def test_a_day_that_is_part_of_a_written_name_stays():
+    doc = DetectDoc.from_words("we watched NBC Today again".split(), "en")
+    s = _without_trailing_words(doc, [Span(2, 4, "ORGANIZATION")])[0]
+    assert (s.start_word, s.end_word) == (2, 4)
