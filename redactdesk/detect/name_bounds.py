@@ -427,14 +427,16 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A person followed by a comma and a listed place is that person, then the place: "Ana Ruiz,
     Madrid" (a tagger that learnt "Kowalski, Anna" ran the town into the name). The person opens with
     a given name, and after the comma comes a place of the lists that is no given name: "Kowalski,
-    Anna" stays one person, "Mihăileni, Sibiu" (a village and its county) one item."""
+    Anna" stays one person, "Mihăileni, Sibiu" (a village and its county) one item. The mirror, a
+    place after its cue then a comma and a name ("from Oxford, Mary Shelley"), is the place, then the
+    person."""
     from redactdesk.detect.places import load_places
-    from redactdesk.detect.worldnames import load_world_names, strip_word
+    from redactdesk.detect.worldnames import load_world_names, strip_word, word_set
     from redactdesk.lang.folding import fold_key
 
     if not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
         return spans
-    places, names = load_places(), load_world_names()
+    places, names, cues = load_places(), load_world_names(), word_set("place_only_cues")
     out: list[Span] = []
     for s in spans:
         comma = next((k for k in range(s.start_word, s.end_word - 1) if doc.words[k].rstrip().endswith(",")), None)
@@ -447,6 +449,18 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 kind = m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION"
                 out.append(dataclasses.replace(s, start_word=comma + 1, category=kind,
                                                reason="a listed place after the person's comma"))
+                continue
+            # the mirror: a place after its cue, a comma, then the person ("After graduating from
+            # Oxford, Mary Shelley moved ...", "Born in Leeds, John Smith ..."): a name list written
+            # surname first ("Washington, George") has no place cue before it
+            head = [fold_key(strip_word(w)) for w in doc.words[s.start_word:comma + 1]]
+            m = places.match(head, 0)
+            if m is not None and m[0] == len(head) and s.start_word > 0 and (
+                    fold_key(strip_word(doc.words[s.start_word - 1])) in cues) and names.is_first(keys[0]):
+                kind = m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION"
+                out.append(dataclasses.replace(s, end_word=comma + 1, category=kind,
+                                               reason="a listed place after its cue, before the person's comma"))
+                out.append(dataclasses.replace(s, start_word=comma + 1))
                 continue
         out.append(s)
     return out

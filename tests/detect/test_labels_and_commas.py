@@ -42,6 +42,19 @@ def test_a_surname_first_name_and_a_village_with_its_county_stay_one_item(text):
     assert spans(_place_after_comma, text, 0, 2) == [(text, "PERSON")]
 
 
+@pytest.mark.parametrize("text,start,end,place,person", [
+    ("After graduating from Oxford, Mary Shelley moved", 3, 6, "Oxford,", "Mary Shelley"),
+    ("Born in Leeds, John Smith became a teacher", 2, 5, "Leeds,", "John Smith"),
+])
+def test_a_place_after_its_cue_then_a_comma_and_a_person_are_two_items(text, start, end, place, person):
+    assert spans(_place_after_comma, text, start, end) == [(place, "CITY"), (person, "PERSON")]
+
+
+def test_a_surname_first_name_that_is_a_place_stays_one_person_without_a_place_cue():
+    assert spans(_place_after_comma, "The winners were Washington, George and Adams", 3, 5) == [
+        ("Washington, George", "PERSON")]
+
+
 def found(text):
     return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
 
