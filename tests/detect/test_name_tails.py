@@ -24,6 +24,8 @@ def trimmed(text, start, end, language="en"):
     ("what year was elvis born", 3, 5, "elvis"),           # what is said of the person
     ("the date of my friend sams business", 5, 7, "sams"),  # what belongs to the person
     ("remind me of anneliese birthday", 3, 5, "anneliese"),
+    ("i was talking to your colleague shauna earlier", 6, 8, "shauna"),  # when it was said
+    ("i spoke to john again about it", 3, 5, "john"),
 ])
 def test_a_day_or_a_title_word_after_a_name_is_cut_off(text, start, end, name):
     lang = "es" if text.startswith("llamé") else "en"
