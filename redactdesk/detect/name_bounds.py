@@ -434,12 +434,21 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     from redactdesk.detect.worldnames import load_world_names, strip_word, word_set
     from redactdesk.lang.folding import fold_key
 
-    if not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+    if not any(s.category in NAME_CATEGORIES and s.end_word - s.start_word > 1 for s in spans):
         return spans
     places, names, cues = load_places(), load_world_names(), word_set("place_only_cues")
+    states = word_set("us_state_abbreviations")
     out: list[Span] = []
     for s in spans:
         comma = next((k for k in range(s.start_word, s.end_word - 1) if doc.words[k].rstrip().endswith(",")), None)
+        if s.category in NAME_CATEGORIES and comma is not None and comma + 2 == s.end_word and \
+                _state_written_short(doc.words[comma + 1], states):
+            head = [fold_key(strip_word(w)) for w in doc.words[s.start_word:comma + 1]]
+            m = places.match(head, 0)
+            if m is not None and m[0] == len(head):  # "Austin, Tex.", "Jackson, Miss.": a town and its state
+                out.append(dataclasses.replace(s, category="CITY" if m[1].category == "CITY" else "LOCATION",
+                                               reason="a listed town and its state written short"))
+                continue
         if s.category == "PERSON" and comma is not None and comma + 1 < s.end_word:
             keys = [fold_key(strip_word(w)) for w in doc.words[comma + 1:s.end_word]]
             m = places.match(keys, 0)
@@ -464,6 +473,12 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 continue
         out.append(s)
     return out
+
+
+def _state_written_short(word: str, states: frozenset[str]) -> bool:
+    """"Tex.", "Calif.": a US state as newspapers write it after a town (capital, point)."""
+    w = word.strip().rstrip(",;:")
+    return w.endswith(".") and w[:1].isupper() and w[:-1].lower() in states
 
 
 _OF = frozenset({"of", "from"})

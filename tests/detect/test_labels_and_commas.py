@@ -55,6 +55,18 @@ def test_a_surname_first_name_that_is_a_place_stays_one_person_without_a_place_c
         ("Washington, George", "PERSON")]
 
 
+@pytest.mark.parametrize("text,start,end,category,town", [
+    ("We moved to Austin, Tex. in 2019", 3, 5, "PERSON", "Austin, Tex."),  # was a person, then a town and a person
+    ("She was born in Jackson, Miss., in 1950", 4, 6, "ORGANIZATION", "Jackson, Miss.,"),
+])
+def test_a_town_and_its_state_written_short_is_one_place(text, start, end, category, town):
+    assert spans(_place_after_comma, text, start, end, category) == [(town, "CITY")]
+
+
+def test_a_name_before_a_state_abbreviation_that_is_no_town_stays():
+    assert spans(_place_after_comma, "Dear Smith, Tex.", 1, 3) == [("Smith, Tex.", "PERSON")]
+
+
 def found(text):
     return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
 
