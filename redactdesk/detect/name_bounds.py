@@ -28,8 +28,8 @@ from redactdesk.lang.lexicon import context_words, word_list
 
 def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The document's voted spans with their bounds fitted to the names (the steps in order)."""
-    spans = _without_cue_words(doc, _affiliation_after_of(doc, _place_after_comma(
-        doc, _without_labels(doc, _without_frame_words(doc, spans)))))
+    spans = _without_cue_words(doc, _affiliation_after_of(doc, _two_bodies_joined(doc, _place_after_comma(
+        doc, _without_labels(doc, _without_frame_words(doc, spans))))))
     spans = _without_leading_year(doc, _ended_at_possessive(doc, spans))
     spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_end_joiners(
         doc, _cut_at_inner_function_word(doc, spans)))))
@@ -479,6 +479,35 @@ def _state_written_short(word: str, states: frozenset[str]) -> bool:
     """"Tex.", "Calif.": a US state as newspapers write it after a town (capital, point)."""
     w = word.strip().rstrip(",;:")
     return w.endswith(".") and w[:1].isupper() and w[:-1].lower() in states
+
+
+_AND = frozenset({"and", "&", "y", "e"})
+
+
+def _two_bodies_joined(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """Two organisations a tagger read as one across "and the": "the Wellcome Trust and the Gates
+    Foundation". Each side ends in a word of organisation names ("Trust", "Foundation", "University",
+    "Bank"), so a band ("Sly and the Family Stone") or a firm of partners ("Marks and Spencer", no
+    "the") stays one."""
+    from redactdesk.detect.worldnames import strip_word, word_set
+    from redactdesk.lang.folding import fold_key
+
+    if not any(s.category == "ORGANIZATION" and s.end_word - s.start_word > 4 for s in spans):
+        return spans
+    ends = word_set("org_after") | word_set("org_legal")
+    articles = frozenset({"the", "la", "el", "los", "las"})
+    out: list[Span] = []
+    for s in spans:
+        k = next((k for k in range(s.start_word + 1, s.end_word - 2) if doc.lower[k] in _AND
+                  and doc.lower[k + 1] in articles), None)
+        if s.category == "ORGANIZATION" and k is not None and DENY_SOURCE not in s.sources and \
+                fold_key(strip_word(doc.words[k - 1])) in ends and \
+                fold_key(strip_word(doc.words[s.end_word - 1])) in ends:
+            out.append(dataclasses.replace(s, end_word=k))
+            out.append(dataclasses.replace(s, start_word=k + 2, reason="the second of two bodies joined by 'and the'"))
+            continue
+        out.append(s)
+    return out
 
 
 _OF = frozenset({"of", "from"})

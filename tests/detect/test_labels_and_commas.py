@@ -147,3 +147,21 @@ def test_a_title_a_tagger_read_as_a_firm_joins_the_name_after_it():
     text = "Contact Mx. Gaines via gnguyen@hotmail.com today."
     got = found(text)
     assert ("Mx. Gaines", "PERSON") in got and not [c for _, c in got if c == "ORGANIZATION"], got
+
+
+def test_two_bodies_joined_by_and_the_are_two_organisations():
+    from redactdesk.detect.name_bounds import _two_bodies_joined
+
+    text = "funded by the Wellcome Trust and the Gates Foundation today"
+    assert spans(_two_bodies_joined, text, 3, 9, "ORGANIZATION") == [
+        ("Wellcome Trust", "ORGANIZATION"), ("Gates Foundation", "ORGANIZATION")]
+    assert found("The study was funded by the Wellcome Trust and the Gates Foundation.") == [
+        ("Wellcome Trust", "ORGANIZATION"), ("Gates Foundation", "ORGANIZATION")]
+
+
+@pytest.mark.parametrize("text,end", [("Sly and the Family Stone played", 5),    # a band's name
+                                      ("Mumford and the Sons Bank Ltd", 6)])     # no body's word before "and"
+def test_a_name_with_and_the_inside_stays_one(text, end):
+    from redactdesk.detect.name_bounds import _two_bodies_joined
+
+    assert spans(_two_bodies_joined, text, 0, end, "ORGANIZATION") == [(" ".join(text.split()[:end]), "ORGANIZATION")]
