@@ -197,18 +197,54 @@ def teacher_log_probs(teacher: Path, rows: Sequence[np.ndarray]) -> list[np.ndar
     return out
 
 
+def teacher_layers(teacher_layers: int, layers: int) -> list[int]:
+    """Which of the teacher's layers start the student's: spread evenly, the first and the last
+    kept (6 -> 3: 0, 2, 5), so the student's top layer is the one the teacher's head reads."""
+    if layers >= teacher_layers:
+        return list(range(teacher_layers))[:layers]
+    if layers == 1:
+        return [teacher_layers - 1]
+    return [round(k * (teacher_layers - 1) / (layers - 1)) for k in range(layers)]
+
+
+def init_from_teacher(model, teacher: Path) -> list[int]:
+    """Start ``model`` from a trained network's weights (its graph rebuilt by
+    :func:`redactdesk.learn.encoder_model.from_onnx`): embeddings' positions and norm, the layers of
+    :func:`teacher_layers`, the head. Returns the teacher's layers taken."""
+    import torch
+
+    from redactdesk.learn.encoder_model import from_onnx
+
+    meta = json.loads((teacher / "tags.json").read_text(encoding="utf-8"))
+    src = from_onnx(teacher, meta["initializers"]).state_dict()
+    n_src = 1 + max(int(k.split(".")[1]) for k in src if k.startswith("layers."))
+    picks = teacher_layers(n_src, len(model.layers))
+    state = model.state_dict()
+    with torch.no_grad():
+        for name in state:
+            key = name
+            if name.startswith("layers."):
+                i = int(name.split(".")[1])
+                key = f"layers.{picks[i]}." + name.split(".", 2)[2]
+            state[name] = src[key].clone()
+    model.load_state_dict(state)
+    return picks
+
+
 def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, head_lr: float = 1e-3,
         batch_tokens: int = 2048, seed: int = 0, device: str = "cpu", threads: int | None = None,
         layers: int = 6, base: Path | None = None, half: bool = False, eval_set: Path | None = None,
         entity_weight: float = 1.0, teacher: Path | None = None, distill: float = 0.5,
-        temperature: float = 2.0, log=print) -> dict:
+        temperature: float = 2.0, start_from_teacher: bool = False, log=print) -> dict:
     """Fine-tune on the prepared sentences and write the trained weights (``weights``: a folder of
     safetensors shards, float32 — float16 when ``half``). ``base``: MiniLM's model folder when the
     package is not installed (another machine). ``entity_weight``: how much more a name piece's loss
     counts than an O piece's (above 1 trades precision for recall). ``teacher``: a trained model
     folder (the bundled 6-layer network) whose tag distributions the network also learns, with weight
     ``distill`` against the labels' ``1 - distill`` (:func:`distill_loss`): a smaller, faster student
-    keeps more of what the teacher knows than fitted on the labels alone. Returns the held-out scores."""
+    keeps more of what the teacher knows than fitted on the labels alone; ``start_from_teacher``: its
+    weights start from the teacher's (:func:`init_from_teacher`) rather than MiniLM's. Returns the
+    held-out scores."""
     import torch
     from safetensors.torch import save_file
 
@@ -224,6 +260,12 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
     lengths = [len(x) for x in d["ids"]]
     model = PieceTagger(len(TAGS), layers=layers)
     table = load_base(model, base or _base_dir()).to(device)
+    picks = None
+    if start_from_teacher:
+        if teacher is None:
+            raise ValueError("start_from_teacher needs a teacher")
+        picks = init_from_teacher(model, teacher)
+        log(f"started from the teacher's layers {picks}")
     model.to(device)
     head = [p for n, p in model.named_parameters() if n.startswith("head.")]
     body = [p for n, p in model.named_parameters() if not n.startswith("head.")]
@@ -293,7 +335,8 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
               "settings": {"epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_tokens": batch_tokens,
                            "seed": seed, "layers": layers, "entity_weight": entity_weight,
                            **({"teacher": str(teacher), "distill": distill, "temperature": temperature}
-                              if teacher is not None else {})}}
+                              if teacher is not None else {}),
+                           **({"start_from_teacher": picks} if picks is not None else {})}}
     (weights / "fit.json").write_text(json.dumps(report, indent=1))
     return report
 
@@ -460,13 +503,14 @@ def write_report(out: Path, meta: dict, result: dict) -> None:
     command = ("python -m redactdesk.learn.train_encoder --data ../shared/data " +
                " ".join(f"--{k.replace('_', '-')} {st[k]}" for k in ("epochs", "lr", "batch_tokens", "layers", "seed",
                                                                      "teacher", "distill", "temperature")
-                        if k in st) + " [--device cuda]")
+                        if k in st) + (" --start-from-teacher" if "start_from_teacher" in st else "") + " [--device cuda]")
     layers = st.get("layers", 6)
     shape = (f"{layers} layers, 384 wide; started from all-MiniLM-L6-v2" if layers == 6 else
              f"{layers} layers, 384 wide; started from the first {layers} of all-MiniLM-L6-v2's 6")
     taught = (f" It learned from the labels and, with weight {st['distill']}, from the tag distributions of a "
               f"trained teacher network (`{st['teacher']}`, softened by temperature {st['temperature']}: "
-              "knowledge distillation)." if "teacher" in st else "")
+              "knowledge distillation)" + (f", starting from the teacher's layers {st['start_from_teacher']} and head"
+                                           if "start_from_teacher" in st else "") + "." if "teacher" in st else "")
     scores = fit_.get("scores", {})
     rows = "\n".join(f"| {k} | {v['p']:.3f} | {v['r']:.3f} | {v['f']:.3f} |" for k, v in sorted(scores.items()))
     check = result.get("check") or {}
@@ -520,7 +564,7 @@ def _run(step: str, args: argparse.Namespace, tmp: Path) -> None:
         r = fit(prepared, weights, epochs=args.epochs, lr=args.lr, batch_tokens=args.batch_tokens, seed=args.seed,
                 device=args.device, threads=args.threads, layers=args.layers, base=args.base, half=args.half,
                 entity_weight=args.entity_weight, teacher=args.teacher, distill=args.distill,
-                temperature=args.temperature,
+                temperature=args.temperature, start_from_teacher=args.start_from_teacher,
                 eval_set=args.eval if args.eval is not None and args.eval.exists() else None)
         print(json.dumps(r["scores"].get("all")))
     if step in ("export", "all"):
@@ -557,6 +601,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="a trained model folder whose tag distributions the network also learns (distillation)")
     ap.add_argument("--distill", type=float, default=0.5, help="weight of the teacher's loss against the labels'")
     ap.add_argument("--temperature", type=float, default=2.0, help="softening of both distributions in distillation")
+    ap.add_argument("--start-from-teacher", action="store_true",
+                    help="start from the teacher's weights (layers spread evenly) instead of MiniLM's")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--batch-tokens", type=int, default=2048)

@@ -189,3 +189,32 @@ def test_a_student_learns_the_names_its_teacher_knows_that_the_labels_do_not_say
 
     assert name_mass(tmp_path / "labels") < 0.3
     assert name_mass(tmp_path / "taught") > 0.5
+
+
+def test_teacher_layers_are_spread_with_the_first_and_the_last_kept():
+    from redactdesk.learn.train_encoder import teacher_layers
+
+    assert teacher_layers(6, 3) == [0, 2, 5]
+    assert teacher_layers(6, 2) == [0, 5]
+    assert teacher_layers(6, 1) == [5]
+    assert teacher_layers(6, 6) == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_student_can_start_from_its_teachers_layers_and_head():
+    import torch
+
+    from redactdesk.detect.encoder import model_dir
+    from redactdesk.learn import train_encoder as te
+    from redactdesk.learn.encoder_model import PieceTagger, from_onnx
+
+    folder = model_dir("en")
+    teacher = from_onnx(folder, json.loads((folder / "tags.json").read_text())["initializers"]).state_dict()
+    student = PieceTagger(len(te.TAGS), layers=2)
+    last = len({k.split(".")[1] for k in teacher if k.startswith("layers.")}) - 1
+    assert te.init_from_teacher(student, folder) == [0, last]
+    got = student.state_dict()
+    for name, value in got.items():
+        if name.startswith("layers.1."):
+            assert torch.equal(value, teacher[name.replace("layers.1.", f"layers.{last}.", 1)])
+        elif name.startswith("layers.0.") or not name.startswith("layers."):
+            assert torch.equal(value, teacher[name])
