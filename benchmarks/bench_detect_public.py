@@ -134,9 +134,12 @@ _TAGGER_IN_USE: dict[str, object] = {}  # which redactdesk system's tagger the d
 
 
 def redactdesk_system(sources: Sequence[str] | None = None, tagger_model: Path | None = None,
-                      model: str = "auto") -> Predict:
-    from redactdesk.detect import tagger
+                      model: str = "auto", encoder_model: Path | None = None) -> Predict:
+    from redactdesk.detect import encoder, tagger
     from redactdesk.detect.pipeline import detect_texts
+
+    def encoder_dir(language: str) -> Path:  # another contextual tagger's folder for English
+        return encoder_model if encoder_model is not None and language == "en" else _bundled_encoder_dir(language)
 
     def model_dir(language: str) -> Path:  # a model folder named *_cased stands in for the cased-writing tagger
         if tagger_model is None or tagger_model.name.endswith(tagger.CASED_SUFFIX) != language.endswith(
@@ -152,6 +155,8 @@ def redactdesk_system(sources: Sequence[str] | None = None, tagger_model: Path |
         if _TAGGER_IN_USE.get("system") is not predict:  # another system's tagger was loaded: this one's, once
             tagger.model_dir = model_dir  # (several trained taggers in one run: model choices side by side)
             tagger.load_tagger.cache_clear()
+            encoder.model_dir = encoder_dir
+            encoder.load_encoder.cache_clear()
             _TAGGER_IN_USE["system"] = predict
         out = []
         for k in range(0, len(texts), 256):
@@ -166,6 +171,12 @@ def _bundled_model_dir(language: str) -> Path:
     from redactdesk.resources import resource
 
     return resource("models", f"tagger_{language}")
+
+
+def _bundled_encoder_dir(language: str) -> Path:
+    from redactdesk.resources import resource
+
+    return resource("models", f"encoder_{language}")
 
 
 PRESIDIO_MAP = {"PERSON": "PERSON", "LOCATION": "LOCATION", "ORGANIZATION": "ORGANIZATION",
@@ -277,7 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--systems", default="redactdesk,presidio",
                     help="comma-separated: redactdesk, presidio, redactdesk:SRC+SRC (a source subset), "
                          "redactdesk@DIR (the full vote with another trained tagger), "
-                         "redactdesk~spacy|encoder|both (the tagger source's models; also after a source subset)")
+                         "redactdesk~spacy|encoder|both (the tagger source's models; also after a source subset), "
+                         "redactdesk%%DIR (the full vote with another contextual tagger: a folder train_encoder wrote)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per system and set; the best counts (default 3)")
     args = ap.parse_args(argv)
@@ -292,6 +304,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif name.startswith(("redactdesk:", "redactdesk~")):
             rest, _, model = name.removeprefix("redactdesk").partition("~")
             systems[name] = redactdesk_system(rest[1:].split("+") if rest else None, model=model or "auto")
+        elif name.startswith("redactdesk%"):
+            systems[name] = redactdesk_system(encoder_model=Path(name.split("%", 1)[1]))
         elif name.startswith("redactdesk@"):
             systems[name] = redactdesk_system(tagger_model=Path(name.split("@", 1)[1]))
         elif name == "redactdesk":
