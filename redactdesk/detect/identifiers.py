@@ -546,6 +546,28 @@ class _IdFinder:
             if c.needs and not why:
                 continue
             self.add_chars(c, reason=c.reason + (f" {why}" if why else ""))
+        if any(ch.islower() for ch in text):
+            self._postcodes_in_lower_case(text)
+
+    def _postcodes_in_lower_case(self, text: str) -> None:
+        """A postcode typed in lower case, as chats are ("postcode ls6 2pq"): the codes' shapes are
+        read in capitals, so the text is read again in capitals (letter for letter: the offsets
+        hold). A code with lower-case letters needs a postcode word before it or a place beside it;
+        the loose shapes test data uses ("ab12 3cd") and the Dutch one, whose letters are words in
+        lower case ("in 1989 in Columbus"), need the word."""
+        upper = "".join(ch.upper() if len(ch.upper()) == 1 else ch for ch in text)
+        for c in find_postcodes(upper):
+            if not any(ch.islower() for ch in text[c.start:c.end]) or not any(ch.isalpha() for ch in text[c.start:c.end]):
+                continue
+            r = self.written.words(c.start, c.end)
+            if r is None or not self.free(*r):
+                continue
+            cue = self.doc.context("postcode", r[0], r[1], left=4)
+            why = f"after '{cue}'" if cue else None
+            if why is None and "shaped" not in c.reason and "Dutch" not in c.reason:  # "1989 in", "1847 by"
+                why = self.place_near(r[0], r[1], regions=c.needs == "region")
+            if why:
+                self.add_chars(c, reason=c.reason + f" in lower case {why}")
 
     # spoken forms --------------------------------------------------------------------------------
 

@@ -252,6 +252,22 @@ def test_postcodes():
     assert ("POSTCODE", "k one a zero b one") in found("ottawa k one a zero b one")
 
 
+@pytest.mark.parametrize("text,code", [("can u send it to 45 kingsway instead, postcode ls6 2pq", "ls6 2pq"),
+                                       ("my post code is sw1a 1aa", "sw1a 1aa"),
+                                       ("send to manchester m1 1ae thanks", "m1 1ae"),  # a town beside it
+                                       ("we live in toronto m5v 2t6", "m5v 2t6")])
+def test_a_postcode_typed_in_lower_case_is_a_postcode(text, code):
+    """Chats are typed in lower case; the codes' shapes were read in capitals only, so the code went
+    unflagged."""
+    assert ("POSTCODE", code) in found(text)
+
+
+@pytest.mark.parametrize("text", ["the flight is ba12 3cd tomorrow", "grade a1 2bb", "the part a12 3bc broke",
+                                  "He died on 10th December in 1989 in Columbus, Ohio."])
+def test_a_lower_case_code_without_a_postcode_word_or_a_town_is_no_postcode(text):
+    assert "POSTCODE" not in categories(text)
+
+
 @pytest.mark.parametrize("text,code", [("My Eircode is A65 F4E2.", "A65 F4E2"), ("1 Main St, Cork T12 XHT3", "T12 XHT3"),
                                        ("send it to D6W 1234 Dublin", "D6W 1234")])
 def test_an_irish_eircode_is_a_postcode(text, code):
