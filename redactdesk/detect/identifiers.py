@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from redactdesk.detect import gb_nino
 from redactdesk.detect.char_spans import CharSpan
 from redactdesk.detect.network_ids import find_handles, find_ips, find_macs
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, WORD, said_dashes
@@ -65,6 +66,7 @@ _PLATE_AFTER_CUE = re.compile(
 _UK_PLATE = re.compile(r"(?<![\w-])[A-Z]{2}\d{2} ?[A-Z]{3}(?![\w-])")
 _ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-/]*")
 _LETTER_WORD = re.compile(r"[A-Z]{1,4}")
+_LOWER_NINO = re.compile(r"(?<![\w-])[a-z]{2} \d{2} \d{2} \d{2} [a-z](?![\w-])")  # "jg 10 37 58 a"
 _IBAN_HEAD = re.compile(r"[A-Za-z]{2}\d{2}")  # an IBAN's country and check digits
 _LOWER_BANK_CODE = re.compile(r"[a-z]{4}")
 _SEPARATOR_WORD = re.compile(r"[-/.–]")  # "116 - 82 - 00276"
@@ -258,6 +260,8 @@ class _IdFinder:
                 self.network(text)
             if self.p["dates"]:
                 self.dates(text)
+            if self.p["stdnum"] and any(ch.islower() for ch in text):
+                self._ninos_in_lower_case(text)
             if self.p["stdnum"]:  # letters and digits first: a phone-like stretch inside an IBAN is no phone
                 self.stdnum_written(with_letters=True)
             if self.p["phones"]:
@@ -548,6 +552,18 @@ class _IdFinder:
             self.add_chars(c, reason=c.reason + (f" {why}" if why else ""))
         if any(ch.islower() for ch in text):
             self._postcodes_in_lower_case(text)
+
+    def _ninos_in_lower_case(self, text: str) -> None:
+        """A UK National Insurance number typed in lower case and in pairs ("my ni number is jg 10 37
+        58 a"): the letter groups of the runs are capitals, so only the digits were found and the
+        letters went out. After a national-insurance word the whole number is the item."""
+        for m in _LOWER_NINO.finditer(text):
+            r = self.written.words(m.start(), m.end())
+            if r is None or not self.free(*r) or not gb_nino.is_valid(m.group(0)):
+                continue
+            ctx = self.id_context(r[0], r[1])
+            if ctx and ctx[0] == "national":
+                self.add(r[0], r[1], "NATIONAL_ID", 0.9, f"UK National Insurance number in lower case after '{ctx[1]}'")
 
     def _postcodes_in_lower_case(self, text: str) -> None:
         """A postcode typed in lower case, as chats are ("postcode ls6 2pq"): the codes' shapes are

@@ -268,6 +268,18 @@ def test_a_lower_case_code_without_a_postcode_word_or_a_town_is_no_postcode(text
     assert "POSTCODE" not in categories(text)
 
 
+@pytest.mark.parametrize("text,number", [("my ni number is jg 10 37 58 a", "jg 10 37 58 a"),
+                                         ("my national insurance number is qq 12 34 56 c thanks", "qq 12 34 56 c"),
+                                         ("NI: JG 10 37 58 A", "JG 10 37 58 A")])
+def test_a_national_insurance_number_in_lower_case_or_after_ni_is_one_item(text, number):
+    """Only the digits were found ("10 37 58"): the letters, part of the number, went out."""
+    assert ("NATIONAL_ID", number) in found(text)
+
+
+def test_a_lower_case_nino_shape_without_its_word_is_not_a_national_insurance_number():
+    assert "NATIONAL_ID" not in categories("the score was ab 12 34 56 c")
+
+
 @pytest.mark.parametrize("text,code", [("My Eircode is A65 F4E2.", "A65 F4E2"), ("1 Main St, Cork T12 XHT3", "T12 XHT3"),
                                        ("send it to D6W 1234 Dublin", "D6W 1234")])
 def test_an_irish_eircode_is_a_postcode(text, code):
