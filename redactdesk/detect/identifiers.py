@@ -62,6 +62,9 @@ _PLATE_AFTER_CUE = re.compile(
     r"|reg\.?|plate\s+number|matr[ií]cula|kennzeichen|immatriculation|targa))"
     r"(?:\s+(?i:is|was|reads|es))?\s*[:#]?\s*"
     r"(?P<plate>[A-Z0-9]{1,4}(?:[- ][A-Z0-9]{1,4}){0,3})(?![\w-])")
+# a British plate typed in lower case ("reg is ab12 cde"): only after a word that names a plate
+_LOWER_UK_PLATE_AFTER_CUE = re.compile(
+    _PLATE_AFTER_CUE.pattern.split("(?P<plate>")[0] + r"(?P<plate>[a-z]{2}\d{2} ?[a-z]{3})(?![\w-])")
 # any capitals: the DVLA leaves out I, Q and Z in places, test data does not ("SB16QGB")
 _UK_PLATE = re.compile(r"(?<![\w-])[A-Z]{2}\d{2} ?[A-Z]{3}(?![\w-])")
 _ID_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-/]*")
@@ -296,6 +299,9 @@ class _IdFinder:
                 start = m.start("plate")
                 self.add_chars(CharSpan(start, start + len(plate), "GENERIC_ID", 0.8,
                                         f"a number plate after '{m.group('cue').strip()}'"))
+        for m in _LOWER_UK_PLATE_AFTER_CUE.finditer(text):
+            self.add_chars(CharSpan(m.start("plate"), m.end("plate"), "GENERIC_ID", 0.8,
+                                    f"a British number plate in lower case after '{m.group('cue').strip()}'"))
 
     def relative_dates(self) -> list[Hit]:
         """"tomorrow", "next friday", "on the fifth" (after every other family: they never overlap one)."""
