@@ -1098,8 +1098,11 @@ class _Finder:
         # dates of birth read as digits ("oh three one five eighty five")
         dob = self.ctx("dob", w0, w1, left=10)
         dob_d = self.doc.context_distance("dob", w0, left=10)
-        gid_d = self.doc.context_distance("generic_id", w0, left=10)
-        if dob and 4 <= n <= 8 and (gid_d is None or (dob_d is not None and dob_d < gid_d)):
+        # another number's word nearer than the birth date's names this number ("dob 14.02.87 and
+        # sort code 20-32-19 acc no 31926819")
+        other_d = min((d for d in (self.doc.context_distance(k, w0, left=10) for k in ("generic_id", "routing"))
+                       if d is not None), default=None)
+        if dob and 4 <= n <= 8 and (other_d is None or (dob_d is not None and dob_d < other_d)):
             self.add(t0, t1, "DATE_OF_BIRTH", 0.8, f"digits near '{dob}'")
             return
 

@@ -276,6 +276,15 @@ def test_a_national_insurance_number_in_lower_case_or_after_ni_is_one_item(text,
     assert ("NATIONAL_ID", number) in found(text)
 
 
+@pytest.mark.parametrize("text,plate", [("reg is ab12 cde if that helps", "ab12 cde"), ("my car reg: sb16 qgb", "sb16 qgb")])
+def test_a_british_plate_typed_in_lower_case_after_its_word_is_an_identifier(text, plate):
+    assert ("GENERIC_ID", plate) in found(text)
+
+
+def test_a_lower_case_plate_shape_without_a_plate_word_is_no_plate():
+    assert categories("my reg is fine thanks and ab12 cde is a code name") == set()
+
+
 def test_a_lower_case_nino_shape_without_its_word_is_not_a_national_insurance_number():
     assert "NATIONAL_ID" not in categories("the score was ab 12 34 56 c")
 

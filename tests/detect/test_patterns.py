@@ -102,6 +102,16 @@ def test_a_sort_code_is_a_routing_number_not_a_date_or_a_reference(text, code):
     assert (code, "ROUTING") in spans, spans
 
 
+def test_a_numbers_own_word_nearer_than_the_birth_dates_names_it():
+    """"dob ... sort code 20-32-19 acc no 31926819": the birth date's word reached both numbers, so
+    the sort code and the account were dates of birth (their surrogates dates)."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "dob 14.02.87 and sort code 20-32-19 acc no 31926819"
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert got == [("14.02.87", "DATE_OF_BIRTH"), ("20-32-19", "ROUTING"), ("31926819", "GENERIC_ID")]
+
+
 def test_a_date_written_so_without_a_sort_code_word_stays_a_date():
     from redactdesk.detect.pipeline import detect_texts
 
