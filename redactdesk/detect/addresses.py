@@ -38,6 +38,8 @@ _POSTCODE_ONE = re.compile(
 )
 _POSTCODE_FIRST = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z]|\d{4}|\d{3}|[A-Z]\d{2}")  # UK/CA/NL/SE/IE halves
 _POSTCODE_SECOND = re.compile(r"\d[A-Z]{2}|\d[A-Z]\d|[A-Z]{2}|\d{2}|[A-Z\d]{4}")
+_LOWER_UK_CA_FIRST = re.compile(r"[a-z]{1,2}\d[a-z\d]?|[a-z]\d[a-z]")  # British and Canadian halves typed in
+_LOWER_UK_CA_SECOND = re.compile(r"\d[a-z]{2}|\d[a-z]\d")               # lower case: a digit in each
 _SPOKEN_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}|[A-Z]\d[A-Z]\d[A-Z]\d|\d{4}[A-Z]{2}")  # UK, CA, NL
 _POSTAL_DISTRICT = re.compile(r"\d{1,2}[A-Z]?")
 _TOWN_PIN = re.compile(r"[A-Z][\w.-]*-\d{6}")  # a town and its PIN in one word, after a street
@@ -565,6 +567,9 @@ class _Addresses(StreetForms):
                 and self.same(k, k + 1) and any(ch.isdigit() for ch in c + self.cores[k + 1]) and self.v.cased \
                 and not self.v.comma_after[k]:
             return k + 2
+        if not self.v.cased and c and k + 1 < self.n and self.same(k, k + 1) and not self.v.comma_after[k] and (
+                _LOWER_UK_CA_FIRST.fullmatch(c) and _LOWER_UK_CA_SECOND.fullmatch(self.cores[k + 1])):
+            return k + 2  # typed in lower case, as chats are: "ox7 5nh", "h2x 1k4" (digits in both halves)
         # in speech a postcode of letters and numbers first: "six thousand one hundred and ten is" is
         # Dutch "6110 IS", not the number alone
         alnum = 0 if self.v.cased else self._spoken_alnum_postcode(k)
@@ -709,6 +714,13 @@ class _Addresses(StreetForms):
         first word may be an everyday "port", "lake", "north" of ``town_prefixes``), followed by a region
         code or a postcode, or itself after the postcode. "last year" after an address is no town."""
         names = self.names
+        if not after_postcode:  # a postcode typed after it ("chipping norton ox7 5nh"): the words between are the town
+            for e2 in range(k + 1, min(self.n, k + 4)):
+                if not (self.free(e2 - 1) and self.same(k, e2) and self.keys[e2 - 1].isalpha()
+                        and self.keys[e2 - 1] not in self.stop) or self.v.comma_after[e2 - 1] and e2 - 1 > k:
+                    break
+                if any(ch.isdigit() for ch in self.cores[e2]) and self.postcode(e2):
+                    return e2
         prefixes = word_set("town_prefixes")
         e, last, after_particle, particles = k, 0, False, 0
         while e < self.n and e - k - particles < 4 and self.free(e) and self.same(k, e):

@@ -235,6 +235,17 @@ def test_a_towns_postal_district_is_part_of_the_address(text, address):
     assert addresses(text) == [address]
 
 
+@pytest.mark.parametrize("text,address", [
+    ("i live at 5 the green, chipping norton ox7 5nh", "5 the green, chipping norton ox7 5nh"),
+    ("ship to 88 rue sainte-catherine, montreal qc h2x 1k4", "88 rue sainte-catherine, montreal qc h2x 1k4"),
+    ("its 10 downing st, london sw1a 2aa", "10 downing st, london sw1a 2aa"),
+])
+def test_an_address_typed_in_lower_case_runs_on_to_its_postcode(text, address):
+    """Chats are typed in lower case: the postcode's halves were read in capitals only, so the
+    address ended at its town or street and the code and an unlisted town went out."""
+    assert addresses(text) == [address]
+
+
 def test_a_military_address_is_not_a_foreign_tax_number():
     """"9420 APO AA 90324" is a valid Brazilian CNPJ: it beat the address it is part of."""
     from redactdesk.detect.pipeline import detect_texts
