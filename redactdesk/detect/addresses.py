@@ -41,6 +41,7 @@ _POSTCODE_SECOND = re.compile(r"\d[A-Z]{2}|\d[A-Z]\d|[A-Z]{2}|\d{2}|[A-Z\d]{4}")
 _LOWER_UK_CA_FIRST = re.compile(r"[a-z]{1,2}\d[a-z\d]?|[a-z]\d[a-z]")  # British and Canadian halves typed in
 _LOWER_UK_CA_SECOND = re.compile(r"\d[a-z]{2}|\d[a-z]\d")               # lower case: a digit in each
 _SPOKEN_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}|[A-Z]\d[A-Z]\d[A-Z]\d|\d{4}[A-Z]{2}")  # UK, CA, NL
+_ZIP = re.compile(r"\d{5}(?:-\d{4})?")
 _POSTAL_DISTRICT = re.compile(r"\d{1,2}[A-Z]?")
 _TOWN_PIN = re.compile(r"[A-Z][\w.-]*-\d{6}")  # a town and its PIN in one word, after a street
 _PIN = re.compile(r"[1-9]\d{5}")  # an Indian postal index number
@@ -119,6 +120,7 @@ class _Addresses(StreetForms):
         self.locality_labels = word_set("locality_labels")
         self.postcode_labels = word_set("postcode_labels")
         self.region_abbreviations = word_set("region_abbreviations")
+        self.us_states_short = word_set("us_state_abbreviations")
         self.km_roads = word_set("km_roads")
         self.km_words = word_set("km_words")
         self.street_lower = word_set("street_lower_words")
@@ -843,8 +845,9 @@ class _Addresses(StreetForms):
                 prev -= 1
             if self.v.sentence_after[prev] and not self.doc.words[prev].endswith("."):
                 break
-            if self.v.sentence_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end]:
-                break
+            if self.v.sentence_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end] and not (
+                    self.keys[prev] in self.us_states_short and _ZIP.fullmatch(self.cores[end])):
+                break  # (a ZIP code after a state's point goes on: "Springfield, Ill. 62704")
             if self.v.cased and self.cores[end] == "RD" and end + 1 < self.n and self.cores[end + 1].isdigit() and (
                     self.same(end, end + 1)):
                 end += 2  # New Zealand's rural delivery: "48 Stevenson Quay, RD 10, Whangaawa 9611"
@@ -914,8 +917,10 @@ class _Addresses(StreetForms):
                     last_postcode = False
                     continue
                 if self.v.cased and items and self.free(end) and self.v.cap[end] and (
-                        self.keys[end] in self.region_abbreviations) and self.v.comma_after[prev]:
-                    end += 1  # "Guadalajara, Jal.": a state written short after the town
+                        self.keys[end] in self.region_abbreviations or (
+                            self.keys[end] in self.us_states_short
+                            and self.doc.words[end].rstrip(",;:").endswith("."))) and self.v.comma_after[prev]:
+                    end += 1  # "Guadalajara, Jal.", "Austin, Tex.": a state written short after the town
                     items += 1
                     continue
                 c = self.cores[end].replace(".", "")  # "N.L.", "D.C.": a region's letters with dots

@@ -246,6 +246,15 @@ def test_an_address_typed_in_lower_case_runs_on_to_its_postcode(text, address):
     assert addresses(text) == [address]
 
 
+@pytest.mark.parametrize("text,address", [
+    ("He lives at 400 Main St., Austin, Tex., with his wife.", "400 Main St., Austin, Tex"),
+    ("Send it to 12 Oak St., Springfield, Ill. 62704 please.", "12 Oak St., Springfield, Ill. 62704"),
+    ("He lived at 12 Oak St., Springfield, Ill. 2019 was a good year.", "12 Oak St., Springfield, Ill"),
+])
+def test_a_us_state_written_short_as_newspapers_do_is_part_of_the_address(text, address):
+    assert addresses(text) == [address]
+
+
 def test_a_military_address_is_not_a_foreign_tax_number():
     """"9420 APO AA 90324" is a valid Brazilian CNPJ: it beat the address it is part of."""
     from redactdesk.detect.pipeline import detect_texts
