@@ -417,7 +417,7 @@ class AlnumGenerator(Generator):
     priority = 7
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
-        tpl = D.parse(tokens, ctx.language, letters=True)
+        tpl = D.parse(tokens, ctx.language, letters=True, typed_codes=True)
         text = " ".join(split_punct(t)[1] for t in tokens)
         return [Piece(0, len(tokens), "spoken", f"alnum:{norm(text)}", self.name, span.category, text, tpl,
                       derived=True)]

@@ -83,13 +83,18 @@ def _digit_of(word: str, language: str) -> str | None:
     return None
 
 
-def parse(tokens: list[str], language: str, *, letters: bool = False) -> Template:
-    """Find the digit (and, with ``letters``, capital-letter) units of a span's tokens."""
+def parse(tokens: list[str], language: str, *, letters: bool = False, typed_codes: bool = False) -> Template:
+    """Find the digit (and, with ``letters``, capital-letter) units of a span's tokens; with
+    ``typed_codes`` (a span that is one code: a reference, a national number, a plate), lower-case
+    letter groups beside written digits too."""
     table = number_table(language)
     cores = [split_punct(t)[1] for t in tokens]
     low = [c.lower() for c in cores]
     tpl = Template(list(tokens), language)
     i, n = 0, len(tokens)
+    # a code typed in lower case ("ab12 cde", "jg 10 37 58 a"): its letter groups beside its digits
+    # are the code's, not words to keep
+    typed = letters and typed_codes and any(ch.isdigit() for c in cores for ch in c)
     while i < n:
         c, lc = cores[i], low[i]
         age = AGE_WORD.fullmatch(c) if c else None  # "67-year-old": the number changes, the words stay
@@ -107,7 +112,9 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"\D", "", c), layout=layout))
             i += 1
             continue
-        if letters and c and (_CODE.match(c.strip("-./#")) or re.fullmatch(r"[A-Z]{2,4}", c)):  # "-H704725", "PT"
+        if letters and c and (_CODE.match(c.strip("-./#")) or re.fullmatch(r"[A-Z]{2,4}", c) or (
+                typed and re.fullmatch(r"[a-z]{1,4}", c) and _beside_digits(cores, i)
+                and table.parse(low, i) is None)):  # "-H704725", "PT", the "cde" of "ab12 cde"
             layout = re.sub(r"[A-Za-z]", "L", re.sub(r"\d", "d", c))
             tpl.units.append(Unit(i, i + 1, "numeral", re.sub(r"[^A-Za-z\d]", "", c).upper(), layout=layout))
             i += 1
@@ -138,6 +145,11 @@ def parse(tokens: list[str], language: str, *, letters: bool = False) -> Templat
             continue
         i += 1
     return tpl
+
+
+def _beside_digits(cores: list[str], i: int) -> bool:
+    """Is a written token with digits next to token ``i``?"""
+    return any(0 <= k < len(cores) and any(ch.isdigit() for ch in cores[k]) for k in (i - 1, i + 1))
 
 
 def _lower_letter(low: list[str], i: int, language: str) -> bool:

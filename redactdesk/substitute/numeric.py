@@ -35,7 +35,7 @@ class DigitsGenerator(Generator):
     letters = True
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
-        tpl = D.parse(tokens, ctx.language, letters=self.letters)
+        tpl = D.parse(tokens, ctx.language, letters=self.letters, typed_codes=self.letters)
         if not tpl.units:
             return [Piece(0, len(tokens), "words", f"{self.name}:text:{norm(' '.join(tokens))}", self.name,
                           span.category, " ".join(tokens), None, {"unparsed": True})]

@@ -49,3 +49,20 @@ def test_an_organisation_of_generic_words_only_is_replaced_not_kept():
         res = substitute_conversation(conv, secret=f"secret-{k}")
         assert res.replacements[0].surrogate.lower() != "and savings bank"
         assert not scan_text(res.revised_text(), "revised", needles([conv]))
+
+
+def test_a_code_typed_in_lower_case_gets_new_letters_too():
+    """"reg is ab12 cde": the digits generator kept the lower-case letter group ("KC21 cde"), part
+    of the plate; a national number's letters became words ("meadow 89 83 28 hazel")."""
+    cases = [("reg is ab12 cde ok", 2, 4, "GENERIC_ID"), ("my ni number is jg 10 37 58 a", 4, 9, "NATIONAL_ID")]
+    for text, a, b, cat in cases:
+        toks = text.split()
+        words = [Word(t, i * 0.4, i * 0.4 + 0.3) for i, t in enumerate(toks)]
+        conv = Conversation(id="c", words=words, spans=[Span(a, b, cat, status=SpanStatus.ACCEPTED, id=1)])
+        for k in range(10):
+            surrogate = substitute_conversation(conv, secret=f"secret-{k}").replacements[0].surrogate
+            new = surrogate.lower().split()
+            assert len(new) == b - a, surrogate
+            for old, fresh in zip(toks[a:b], new, strict=True):
+                assert len(fresh) == len(old) and fresh.isalpha() == old.isalpha(), surrogate
+                assert not (old.isalpha() and fresh == old and len(old) > 1), surrogate  # the letters changed
