@@ -83,6 +83,29 @@ def test_without_the_public_data_the_script_says_where_it_looks(tmp_path, monkey
     assert list(scratch.iterdir()) == []
 
 
+def _write_prepared(path, ids, labels):
+    """A prepared file of these sentences (one in ten held out), as ``prepare`` writes one."""
+    np.savez_compressed(path, ids=np.concatenate(ids), labels=np.concatenate(labels),
+                        lengths=np.array([len(x) for x in ids], np.int32),
+                        dev=np.array([k % 10 == 0 for k in range(len(ids))]), spoken=np.ones(len(ids), bool),
+                        meta=np.array(json.dumps({})))
+
+
+def _name_mass(folder, ids):
+    """The probability a fitted one-layer network gives the name tags, per piece of the id rows."""
+    import torch
+
+    from redactdesk.learn import train_encoder as te
+    from redactdesk.learn.encoder_model import load_base
+
+    model = te.load_weights(folder)
+    table = load_base(type(model)(len(te.TAGS), layers=1), te._base_dir())
+    x = torch.from_numpy(te._pad(ids, 0))
+    with torch.no_grad():
+        logp = model(table[x], (x != 0).long())
+    return logp[..., 1:].exp().sum(-1)
+
+
 def test_entity_weight_makes_the_fit_favour_names_over_o(tmp_path):
     """A name piece's loss counted more than an O piece's: the same tiny fit tags more words as names."""
     import random
@@ -103,28 +126,12 @@ def test_entity_weight_makes_the_fit_favour_names_over_o(tmp_path):
         tags.append(t)
     ids, labels = te.encode_sentences(sents, tags)
     prepared = tmp_path / "p.npz"
-    np.savez_compressed(prepared, ids=np.concatenate(ids), labels=np.concatenate(labels),
-                        lengths=np.array([len(x) for x in ids], np.int32),
-                        dev=np.array([k % 10 == 0 for k in range(len(ids))]), spoken=np.ones(len(ids), bool),
-                        meta=np.array(json.dumps({})))
+    _write_prepared(prepared, ids, labels)
     quiet = {"epochs": 1, "layers": 1, "batch_tokens": 256, "lr": 1e-5, "head_lr": 1e-4, "log": lambda *_: None}
     te.fit(prepared, tmp_path / "w1", **quiet)
     te.fit(prepared, tmp_path / "w5", entity_weight=5.0, **quiet)
     assert json.loads((tmp_path / "w5" / "fit.json").read_text())["settings"]["entity_weight"] == 5.0
-
-    def name_mass(folder):
-        import torch
-
-        from redactdesk.learn.encoder_model import load_base
-
-        model = te.load_weights(folder)
-        table = load_base(type(model)(len(te.TAGS), layers=1), te._base_dir())
-        x = torch.from_numpy(te._pad(ids[:50], 0))
-        with torch.no_grad():
-            logp = model(table[x], (x != 0).long())
-        return float(logp[..., 1:].exp().sum(-1).mean())
-
-    assert name_mass(tmp_path / "w5") > name_mass(tmp_path / "w1")
+    assert float(_name_mass(tmp_path / "w5", ids[:50]).mean()) > float(_name_mass(tmp_path / "w1", ids[:50]).mean())
 
 
 def test_distillation_loss_is_nothing_when_the_student_says_what_the_teacher_says():
@@ -161,34 +168,20 @@ def test_a_student_learns_the_names_its_teacher_knows_that_the_labels_do_not_say
         sents.append(w)
     ids, labels = te.encode_sentences(sents, [["O"] * len(s) for s in sents])
     prepared = tmp_path / "p.npz"
-    np.savez_compressed(prepared, ids=np.concatenate(ids), labels=np.concatenate(labels),
-                        lengths=np.array([len(x) for x in ids], np.int32),
-                        dev=np.array([k % 10 == 0 for k in range(len(ids))]), spoken=np.ones(len(ids), bool),
-                        meta=np.array(json.dumps({})))
+    _write_prepared(prepared, ids, labels)
     quiet = {"epochs": 4, "layers": 1, "batch_tokens": 256, "lr": 1e-4, "head_lr": 5e-3, "log": lambda *_: None}
     te.fit(prepared, tmp_path / "labels", **quiet)
     te.fit(prepared, tmp_path / "taught", teacher=model_dir("en"), distill=0.9, **quiet)
     settings = json.loads((tmp_path / "taught" / "fit.json").read_text())["settings"]
     assert settings["distill"] == 0.9 and settings["teacher"] == str(model_dir("en"))
+    import torch
 
-    def name_mass(folder):
-        import torch
-
-        from redactdesk.learn.encoder_model import load_base
-
-        model = te.load_weights(folder)
-        table = load_base(type(model)(len(te.TAGS), layers=1), te._base_dir())
-        x = torch.from_numpy(te._pad(ids[:40], 0))
-        with torch.no_grad():
-            logp = model(table[x], (x != 0).long())
-        first = torch.from_numpy(te._pad([lab != te.IGNORE for lab in labels[:40]], 0)).bool()
-        is_name = torch.zeros_like(first)  # the name's words are the sentence's 3rd and 4th
-        for r in range(len(first)):
-            is_name[r, first[r].nonzero().flatten()[2:4]] = True
-        return float(logp[..., 1:].exp().sum(-1)[is_name].mean())
-
-    assert name_mass(tmp_path / "labels") < 0.3
-    assert name_mass(tmp_path / "taught") > 0.5
+    first = torch.from_numpy(te._pad([lab != te.IGNORE for lab in labels[:40]], 0)).bool()
+    is_name = torch.zeros_like(first)  # the name's words are the sentence's 3rd and 4th
+    for r in range(len(first)):
+        is_name[r, first[r].nonzero().flatten()[2:4]] = True
+    assert float(_name_mass(tmp_path / "labels", ids[:40])[is_name].mean()) < 0.3
+    assert float(_name_mass(tmp_path / "taught", ids[:40])[is_name].mean()) > 0.5
 
 
 def test_teacher_layers_are_spread_with_the_first_and_the_last_kept():
