@@ -442,7 +442,7 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     for s in spans:
         comma = next((k for k in range(s.start_word, s.end_word - 1) if doc.words[k].rstrip().endswith(",")), None)
         if s.category in NAME_CATEGORIES and comma is not None and comma + 2 == s.end_word and \
-                _state_written_short(doc.words[comma + 1], states):
+                DENY_SOURCE not in s.sources and _state_written_short(doc.words[comma + 1], states):
             head = [fold_key(strip_word(w)) for w in doc.words[s.start_word:comma + 1]]
             m = places.match(head, 0)
             if m is not None and m[0] == len(head):  # "Austin, Tex.", "Jackson, Miss.": a town and its state
