@@ -384,7 +384,7 @@ def _with_post_nominals(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 # the lexicon's cue lists whose words announce an item: of "name" every word ("spelled", "surname"),
 # of the others the words that are no everyday word ("DOB", "SSN", "e-mail"; "Max Born", "George
 # Best" keep their surnames)
-_CUE_KEYS = ("dob", "ssn", "phone", "email", "passport", "iban", "card", "cvv", "expiry", "postcode")
+_CUE_KEYS = ("dob", "ssn", "phone", "email", "passport", "iban", "card", "cvv", "expiry", "postcode", "generic_id")
 
 
 def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:

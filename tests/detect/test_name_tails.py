@@ -56,6 +56,7 @@ def test_detection_gives_the_name_without_the_day():
 @pytest.mark.parametrize("text,name", [
     ("Kowalski, Anna (DOB 02/11/1985) called.", "Kowalski, Anna"),
     ("my name is spelt d a v i s", "d a v i s"),
+    ("hi im sarah-jane o'connor, acct 55501234, dob 3rd march 1990", "sarah-jane o'connor"),  # a reference's label
 ])
 def test_a_cue_word_at_the_edge_of_a_name_is_no_part_of_it(text, name):
     """A tagger ran on over "(DOB" and "spelt": substitution would have replaced the cue too."""
