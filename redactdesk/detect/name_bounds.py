@@ -391,16 +391,18 @@ def _without_labels(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A form's field label is no part of the name after it: "Details: Gross and Sons", "Contact: Ana
     Ruiz" (a tagger reading written text ran the capitalised label into the name, and substitution
     would have replaced the label). A label is one word of the lexicon's ``form_labels`` with a colon,
-    opening the span; a title's first part stays ("Terminator: The Sarah Connor Chronicles"). A label
+    among the span's first three ("Next of Kin: Mary Jones"); a title's first part stays ("Terminator: The Sarah Connor Chronicles"). A label
     alone is no item: a form read line by line gave "Patient:", "DOB:" to the taggers as names."""
     labels = word_list(doc.lex, "form_labels") if doc.lex is not None else frozenset()
     out = []
     for s in spans:
-        if s.category in NAME_CATEGORIES and doc.words[s.start_word].rstrip().endswith(":") \
-                and doc.lower[s.start_word] in labels:
-            if s.end_word - s.start_word == 1:
+        # the label's own words before it too: "Next of Kin: Mary Jones"
+        k = next((k for k in range(s.start_word, min(s.start_word + 3, s.end_word))
+                  if doc.words[k].rstrip().endswith(":") and doc.lower[k] in labels), None)
+        if s.category in NAME_CATEGORIES and k is not None:
+            if k + 1 >= s.end_word:
                 continue
-            s.start_word += 1
+            s.start_word = k + 1
         out.append(s)
     return out
 

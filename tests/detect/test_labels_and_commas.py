@@ -19,6 +19,8 @@ def spans(fn, text, start, end, category="PERSON", lang="en"):
     ("Details: Gross and Sons; thanks", 4, "Gross and Sons;", "en"),
     ("Contact: Ana Ruiz", 3, "Ana Ruiz", "en"),
     ("Cliente: Ana Ruiz", 3, "Ana Ruiz", "es"),
+    ("Next of Kin: Mary Jones", 5, "Mary Jones", "en"),  # the label's own words before it too
+    ("Emergency Contact: John Smith", 4, "John Smith", "en"),
 ])
 def test_a_field_label_before_a_colon_is_no_part_of_the_name(text, end, name, lang):
     assert spans(_without_labels, text, 0, end, "PERSON", lang) == [(name, "PERSON")]
