@@ -845,6 +845,8 @@ class _Addresses(StreetForms):
                 prev -= 1
             if self.v.sentence_after[prev] and not self.doc.words[prev].endswith("."):
                 break
+            if self.v.sentence_after[prev] and self.v.line_after[prev] and any(ch.isdigit() for ch in self.cores[prev]):
+                break  # "… Auckland 1010.⏎Best regards": a number and a point end the line and the address
             if self.v.sentence_after[prev] and self.doc.words[prev].endswith(".") and not self.v.cap[end] and not (
                     self.keys[prev] in self.us_states_short and _ZIP.fullmatch(self.cores[end])):
                 break  # (a ZIP code after a state's point goes on: "Springfield, Ill. 62704")

@@ -255,6 +255,18 @@ def test_a_us_state_written_short_as_newspapers_do_is_part_of_the_address(text, 
     assert addresses(text) == [address]
 
 
+@pytest.mark.parametrize("text,address", [
+    ("lives at 77 Harbour View, Auckland 1010.\nBest regards,\nLaura", "77 Harbour View, Auckland 1010"),
+    ("Please send it to:\n123 Main St.\nSpringfield, IL 62704\nThanks", "123 Main St.\nSpringfield, IL 62704"),
+])
+def test_a_postcode_and_its_point_at_a_line_end_end_the_address(text, address):
+    """The sign-off on the next line ("Best") was read as the town after the postcode."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "ADDRESS"]
+    assert got == [address]
+
+
 def test_a_military_address_is_not_a_foreign_tax_number():
     """"9420 APO AA 90324" is a valid Brazilian CNPJ: it beat the address it is part of."""
     from redactdesk.detect.pipeline import detect_texts
