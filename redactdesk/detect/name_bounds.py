@@ -441,14 +441,19 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     places, names, cues = load_places(), load_world_names(), word_set("place_only_cues")
     states = word_set("us_state_abbreviations")
     out: list[Span] = []
+    def place_before(s: Span, comma: int):
+        """The place list's entry when the words before the comma are one listed place, else None."""
+        head = [fold_key(strip_word(w)) for w in doc.words[s.start_word:comma + 1]]
+        m = places.match(head, 0)
+        return m[1] if m is not None and m[0] == len(head) else None
+
     for s in spans:
         comma = next((k for k in range(s.start_word, s.end_word - 1) if doc.words[k].rstrip().endswith(",")), None)
         if s.category in NAME_CATEGORIES and comma is not None and comma + 2 == s.end_word and \
                 DENY_SOURCE not in s.sources and _state_written_short(doc.words[comma + 1], states):
-            head = [fold_key(strip_word(w)) for w in doc.words[s.start_word:comma + 1]]
-            m = places.match(head, 0)
-            if m is not None and m[0] == len(head):  # "Austin, Tex.", "Jackson, Miss.": a town and its state
-                out.append(dataclasses.replace(s, category="CITY" if m[1].category == "CITY" else "LOCATION",
+            town = place_before(s, comma)
+            if town is not None:  # "Austin, Tex.", "Jackson, Miss.": a town and its state
+                out.append(dataclasses.replace(s, category="CITY" if town.category == "CITY" else "LOCATION",
                                                reason="a listed town and its state written short"))
                 continue
         if s.category == "PERSON" and comma is not None and comma + 1 < s.end_word:
@@ -464,11 +469,10 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             # the mirror: a place after its cue, a comma, then the person ("After graduating from
             # Oxford, Mary Shelley moved ...", "Born in Leeds, John Smith ..."): a name list written
             # surname first ("Washington, George") has no place cue before it
-            head = [fold_key(strip_word(w)) for w in doc.words[s.start_word:comma + 1]]
-            m = places.match(head, 0)
-            if m is not None and m[0] == len(head) and s.start_word > 0 and (
+            place = place_before(s, comma)
+            if place is not None and s.start_word > 0 and (
                     fold_key(strip_word(doc.words[s.start_word - 1])) in cues) and names.is_first(keys[0]):
-                kind = m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION"
+                kind = place.category if place.category in ("CITY", "COUNTRY") else "LOCATION"
                 out.append(dataclasses.replace(s, end_word=comma + 1, category=kind,
                                                reason="a listed place after its cue, before the person's comma"))
                 out.append(dataclasses.replace(s, start_word=comma + 1))

@@ -36,7 +36,6 @@ _AFTER_KIN_NAME = frozenset({"is", "was", "has", "had", "said", "says", "called"
                              "works", "worked", "will", "would", "can", "could", "and", "who", "does", "did",
                              "usually", "always", "just", "also", "wants", "needs", "told", "asked", "deals",
                              "handles", "pays", "paid"})
-_POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their", "mi", "tu", "su", "nuestro", "nuestra"})
 # before a one-word command verb of the name cues, these make it a noun ("my phone bill", "the call log")
 _NOUN_DETERMINERS = frozenset({"my", "your", "his", "her", "our", "their", "the", "a", "an", "this", "that",
                                "mi", "tu", "su", "el", "la", "un", "una"})
@@ -411,7 +410,8 @@ class _Names:
         """Is word ``i`` right after one's kin or someone close, said with a possessive ("my partner |
         dev", "her son | kit")? The word there is that person's name when it is a name at all."""
         lower = self.doc.lower
-        return i >= 2 and lower[i - 2] in _POSSESSIVES and lower[i - 1] in word_list(self.lex, "kin_words")
+        return i >= 2 and lower[i - 2] in word_list(self.lex, "possessives") and lower[i - 1] in word_list(
+            self.lex, "kin_words")
 
     # runs --------------------------------------------------------------------------------------
     def runs(self) -> list[tuple[int, int]]:
