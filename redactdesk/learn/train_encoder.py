@@ -15,6 +15,10 @@ machine (a GPU) from the prepared file, with nothing there but PyTorch, NumPy an
     python -m redactdesk.learn.train_encoder fit --prepared P.npz --weights W [--device cuda]
     python -m redactdesk.learn.train_encoder export --prepared P.npz --weights W --out DIR
 
+A smaller student learns from the bundled network's distributions (distillation): ``teacher
+--prepared P.npz --teacher DIR --teacher-targets T.npz`` reads them once, ``fit --teacher-targets
+T.npz --layers 3`` learns from them there as here.
+
 Needs ``pip install -e ".[train]"`` (PyTorch's CPU build, safetensors, onnx). ``DIR`` gets
 ``tagger.onnx``, ``tags.json`` and ``TRAINING.md`` (data, licences, settings, held-out scores, time).
 """
@@ -197,6 +201,31 @@ def teacher_log_probs(teacher: Path, rows: Sequence[np.ndarray]) -> list[np.ndar
     return out
 
 
+TARGET_STEP = 0.1  # nats: a stored teacher log-probability's step (8 bits: 0 down to -25.5)
+
+
+def save_teacher_targets(teacher: Path, prepared: Path, out: Path) -> int:
+    """Read the teacher's log-probabilities on every training sentence of ``prepared`` once and store
+    them in 8 bits (steps of :data:`TARGET_STEP` nats; a probability under e^-25.5 is stored as that),
+    so that several fits, or a fit on another machine with nothing but PyTorch, learn from them
+    without ONNX Runtime or the embedding table. Returns the sentences stored."""
+    d = load_prepared(prepared)
+    train_idx = [i for i in range(len(d["ids"])) if not d["dev"][i]]
+    logp = teacher_log_probs(teacher, [d["ids"][i] for i in train_idx])
+    codes = np.concatenate([np.clip(np.rint(-x / TARGET_STEP), 0, 255).astype(np.uint8) for x in logp])
+    np.savez_compressed(out, index=np.asarray(train_idx, np.int64), lengths=np.asarray([len(x) for x in logp]),
+                        codes=codes, teacher=str(teacher))
+    return len(train_idx)
+
+
+def load_teacher_targets(path: Path) -> dict[int, np.ndarray]:
+    """The stored teacher log-probabilities by sentence index (:func:`save_teacher_targets`)."""
+    z = np.load(path)
+    ends = np.cumsum(z["lengths"])
+    rows = np.split(z["codes"].astype(np.float32) * -TARGET_STEP, ends[:-1])
+    return dict(zip(z["index"].tolist(), rows, strict=True))
+
+
 def teacher_layers(teacher_layers: int, layers: int) -> list[int]:
     """Which of the teacher's layers start the student's: spread evenly, the first and the last
     kept (6 -> 3: 0, 2, 5), so the student's top layer is the one the teacher's head reads."""
@@ -235,7 +264,8 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
         batch_tokens: int = 2048, seed: int = 0, device: str = "cpu", threads: int | None = None,
         layers: int = 6, base: Path | None = None, half: bool = False, eval_set: Path | None = None,
         entity_weight: float = 1.0, teacher: Path | None = None, distill: float = 0.5,
-        temperature: float = 2.0, start_from_teacher: bool = False, log=print) -> dict:
+        temperature: float = 2.0, start_from_teacher: bool = False, teacher_targets: Path | None = None,
+        log=print) -> dict:
     """Fine-tune on the prepared sentences and write the trained weights (``weights``: a folder of
     safetensors shards, float32 — float16 when ``half``). ``base``: MiniLM's model folder when the
     package is not installed (another machine). ``entity_weight``: how much more a name piece's loss
@@ -243,8 +273,9 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
     folder (the bundled 6-layer network) whose tag distributions the network also learns, with weight
     ``distill`` against the labels' ``1 - distill`` (:func:`distill_loss`): a smaller, faster student
     keeps more of what the teacher knows than fitted on the labels alone; ``start_from_teacher``: its
-    weights start from the teacher's (:func:`init_from_teacher`) rather than MiniLM's. Returns the
-    held-out scores."""
+    weights start from the teacher's (:func:`init_from_teacher`) rather than MiniLM's;
+    ``teacher_targets``: its distributions read once before (:func:`save_teacher_targets`) instead of
+    from ``teacher``. Returns the held-out scores."""
     import torch
     from safetensors.torch import save_file
 
@@ -276,7 +307,12 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (total - s) / max(1, total - warm)))
     soft: dict[int, np.ndarray] = {}
-    if teacher is not None:
+    if teacher_targets is not None:
+        soft = load_teacher_targets(teacher_targets)
+        if sorted(soft) != train_idx:
+            raise ValueError(f"{teacher_targets} holds other sentences than {prepared}'s training sentences")
+        log(f"teacher targets of {len(soft)} sentences from {teacher_targets}")
+    elif teacher is not None:
         t1 = time.perf_counter()
         soft = dict(zip(train_idx, teacher_log_probs(teacher, [d["ids"][i] for i in train_idx]), strict=True))
         log(f"teacher {teacher}: soft targets of {len(soft)} sentences in {time.perf_counter() - t1:.0f} s")
@@ -334,8 +370,8 @@ def fit(prepared: Path, weights: Path, *, epochs: int = 4, lr: float = 5e-5, hea
     report = {"scores": scores, "seconds": round(time.perf_counter() - t0), "device": device,
               "settings": {"epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_tokens": batch_tokens,
                            "seed": seed, "layers": layers, "entity_weight": entity_weight,
-                           **({"teacher": str(teacher), "distill": distill, "temperature": temperature}
-                              if teacher is not None else {}),
+                           **({"teacher": str(teacher or teacher_targets), "distill": distill,
+                               "temperature": temperature} if soft else {}),
                            **({"start_from_teacher": picks} if picks is not None else {})}}
     (weights / "fit.json").write_text(json.dumps(report, indent=1))
     return report
@@ -560,11 +596,16 @@ def _run(step: str, args: argparse.Namespace, tmp: Path) -> None:
                                  disfluency=args.disfluency)))
         if args.eval is not None:
             print(json.dumps(prepare_eval(args.data, args.eval)))
+    if step == "teacher":
+        if args.teacher is None or args.teacher_targets is None:
+            raise SystemExit("the step 'teacher' needs --teacher DIR and --teacher-targets FILE")
+        print(json.dumps({"sentences": save_teacher_targets(args.teacher, prepared, args.teacher_targets)}))
     if step in ("fit", "all"):
         r = fit(prepared, weights, epochs=args.epochs, lr=args.lr, batch_tokens=args.batch_tokens, seed=args.seed,
                 device=args.device, threads=args.threads, layers=args.layers, base=args.base, half=args.half,
                 entity_weight=args.entity_weight, teacher=args.teacher, distill=args.distill,
                 temperature=args.temperature, start_from_teacher=args.start_from_teacher,
+                teacher_targets=args.teacher_targets,
                 eval_set=args.eval if args.eval is not None and args.eval.exists() else None)
         print(json.dumps(r["scores"].get("all")))
     if step in ("export", "all"):
@@ -580,7 +621,7 @@ def _run(step: str, args: argparse.Namespace, tmp: Path) -> None:
 # --------------------------------------------------------------------------------------------- main
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    step = argv.pop(0) if argv and argv[0] in ("prepare", "fit", "export", "all") else "all"
+    step = argv.pop(0) if argv and argv[0] in ("prepare", "teacher", "fit", "export", "all") else "all"
     ap = argparse.ArgumentParser(prog="python -m redactdesk.learn.train_encoder",
                                  description="Train the contextual tagger from public NER data.")
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[3] / "shared" / "data")
@@ -599,6 +640,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--entity-weight", type=float, default=1.0, help="loss weight of name pieces against O")
     ap.add_argument("--teacher", type=Path, default=None,
                     help="a trained model folder whose tag distributions the network also learns (distillation)")
+    ap.add_argument("--teacher-targets", type=Path, default=None,
+                    help="the teacher's distributions stored by the step 'teacher' (fit reads them)")
     ap.add_argument("--distill", type=float, default=0.5, help="weight of the teacher's loss against the labels'")
     ap.add_argument("--temperature", type=float, default=2.0, help="softening of both distributions in distillation")
     ap.add_argument("--start-from-teacher", action="store_true",

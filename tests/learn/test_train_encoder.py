@@ -182,6 +182,26 @@ def test_a_student_learns_the_names_its_teacher_knows_that_the_labels_do_not_say
         is_name[r, first[r].nonzero().flatten()[2:4]] = True
     assert float(_name_mass(tmp_path / "labels", ids[:40])[is_name].mean()) < 0.3
     assert float(_name_mass(tmp_path / "taught", ids[:40])[is_name].mean()) > 0.5
+    # the teacher's distributions read once and stored (a fit on another machine, several fits):
+    # 8 bits a value, within half a step of the teacher's own, and the student learns the same
+    targets = tmp_path / "targets.npz"
+    train = [i for i in range(len(ids)) if not te.load_prepared(prepared)["dev"][i]]
+    assert te.save_teacher_targets(model_dir("en"), prepared, targets) == len(train)
+    stored = te.load_teacher_targets(targets)
+    direct = te.teacher_log_probs(model_dir("en"), [ids[i] for i in train])
+    assert sorted(stored) == train
+    for i, want in zip(train, direct, strict=True):
+        got = stored[i]
+        assert got.shape == want.shape
+        close = want > -25.5
+        assert np.abs(got[close] - want[close]).max() <= te.TARGET_STEP / 2 + 1e-6
+        assert (got[~close] == -25.5).all()
+    te.fit(prepared, tmp_path / "stored", teacher_targets=targets, distill=0.9, **quiet)
+    assert float(_name_mass(tmp_path / "stored", ids[:40])[is_name].mean()) > 0.5
+    other = tmp_path / "other.npz"
+    _write_prepared(other, ids[:60], labels[:60])
+    with pytest.raises(ValueError, match="other sentences"):
+        te.fit(other, tmp_path / "mismatch", teacher_targets=targets, **quiet)
 
 
 def test_teacher_layers_are_spread_with_the_first_and_the_last_kept():
