@@ -510,6 +510,15 @@ def _generic_body(doc: DetectDoc, w0: int, w1: int) -> bool:
         w in bodies and not (cased and r[:1].isupper()) for w, r in zip(words[1:], raw[1:], strict=True))
 
 
+def _personal_title(doc: DetectDoc, word: str) -> bool:
+    """Is ``word`` a personal title of the language, one that is a strong name cue on its own
+    ("Mr.", "Mrs", "Dr.", "señora", "don")? Titles that also open places and bodies ("Saint",
+    "King", "President") are not among them."""
+    if doc.lex is None:
+        return False
+    return (word.lower().strip("."),) in {ph for ph in doc.lex.hot("name_cue_strong") if len(ph) == 1}
+
+
 def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
     """Does a person the tagger read of two words or more start with a word that opens organisation
     names ("Banca", "Hotel", "Universidad") and that is no first name of its own?"""
@@ -776,6 +785,11 @@ class TaggerSource:
                     # language ("American Express", two words, stays an organisation)
                     # (a listed group of several words too: "He is African American"; a person of one
                     # word that reads as a language or a thing is none: "my old french teacher")
+                    if cat in ("LOCATION", "ORGANIZATION") and b - a > 1 and _personal_title(docs[i], words[a]) and all(
+                            distinctive([w], lang) for w in words[a + 1:b]):
+                        # "glancing at Mr. Whitcombe": a personal title before names alone opens someone's
+                        # name ("at dr greens office", with an everyday word, stays the place)
+                        cat = "PERSON"
                     if cat in ("LOCATION", "ORGANIZATION") or (cat == "PERSON" and w1 - w0 == 1):
                         reading = group_reading(docs[i], w0, w1)
                         if reading == "thing":

@@ -89,3 +89,15 @@ def test_a_rank_that_is_an_everyday_word_is_no_title():
     from redactdesk.detect.pipeline import detect_texts
 
     assert detect_texts(["order general tso's chicken to go"], "en")[0] == []
+
+
+def test_a_tagger_organisation_opening_with_a_personal_title_is_a_person(spans_of):
+    """The cased tagger read "Mr. Whitcombe" after "glancing at" as a firm, and its strong
+    organisation outranked the person that the patterns, the name lists and the spaCy tagger agreed
+    on: the surrogate was a company's name. A personal title before words that are names alone is
+    a person; with an everyday word after it ("dr greens office") the tagger's reading stands."""
+    text = '"I don\'t know," said Harriet, glancing at Mr. Whitcombe across the table.'
+    assert ("Mr. Whitcombe", "PERSON") in spans_of(text)
+    assert ("Sra. Gómez", "PERSON") in spans_of("Ayer vi a la Sra. Gómez en el mercado.", "es")
+    assert ("dr greens office", "ORGANIZATION") in spans_of(
+        "please add an appointment at nine am wednesday at dr greens office")
