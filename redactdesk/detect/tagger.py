@@ -649,6 +649,19 @@ def _group_and_everyday_words(stretch: Sequence[str], language: str) -> bool:
                                  for k, g in zip(keys, in_group, strict=True))
 
 
+def _acronym(doc: DetectDoc, w0: int, w1: int) -> bool:
+    """In cased writing, is the stretch one word of three to six capitals ("IMF", "WTO", "UNICEF")?
+    The everyday-word list holds such bodies' initials, so the tagger's organisation needed a second
+    source that seldom reads them; written in capitals in mixed-case text, they are the body's name."""
+    if w1 - w0 != 1 or not _mixed_case(doc):
+        return False
+    word = doc.words[w0].strip(".,;:!?\"'()[]")
+    return 3 <= len(word) <= 6 and word.isalpha() and word.isupper() and not _ROMAN.fullmatch(word)
+
+
+_ROMAN = re.compile(r"[IVXLCDM]+")  # "Bajnokság II", "Henry VIII": a number, no body
+
+
 def _capitalised(doc: DetectDoc, w0: int, w1: int) -> bool:
     """In cased writing, a stretch whose every word is capitalised — and that is not just a capital
     at the start of a sentence — is a proper noun the tagger is right about ("Ice Cube", "Lady Gaga")."""
@@ -927,7 +940,8 @@ class TaggerSource:
         if backend == "spacy_cased" and alone:
             return True
         if backend == "encoder" and prob is not None:
-            kind = "distinctive" if distinctive(stretch, language) else "everyday"
+            kind = "distinctive" if distinctive(stretch, language) or (
+                cat == "ORGANIZATION" and _acronym(doc, w0, w1)) else "everyday"
             if kind == "everyday" and _lower_in_cased(doc, w0, w1):
                 return False
             return prob >= ENCODER_ALONE[kind].get(cat, 1.01) or _capitalised(doc, w0, w1)
