@@ -30,6 +30,15 @@ _NAME_PARTICLES = frozenset("de del la las los of the".split())
 _GRID_SIGNS = frozenset({"#", "no", "no.", "n°", "nº", "n.º", "n.°", "núm", "núm.", "num", "num.", "número", "numero"})
 _GRID_AFTER = frozenset({"bis", "sur", "este", "norte", "oeste"})
 # a house number: "12", "221B", "797/43" (flat 797 of number 43, as Australians write it)
+# Japan's block addresses written in Latin letters: chōme, block and house numbers ("3-14-7",
+# "2-chome-3-1"; "8 Chome-2-1" as maps write it), a ward or city ("Shibuya-ku", "Chuo City"), the
+# seven-digit postcode ("150-0002", "〒104-0061")
+_JP_BLOCK = re.compile(r"\d{1,2}(?:-[Cc]h[oō]me)?-\d{1,4}(?:-\d{1,4})?")
+_JP_CHOME = re.compile(r"[Cc]h[oō]me-\d{1,4}(?:-\d{1,4})?")
+_JP_WARD = re.compile(r"[A-Z][a-zōū]+-(?:ku|shi|cho|chō|machi|gun|mura|ken)")
+_JP_POSTCODE = re.compile(r"〒?\d{3}-\d{4}")
+_JP_CITY = frozenset({"city", "ward"})
+
 HOUSE = re.compile(r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?|[A-Za-z]?\d{1,5}")
 
 
@@ -252,6 +261,34 @@ class StreetForms:
                 and _KM.fullmatch(self.cores[k + 1])):
             return 0
         return k + 2
+
+    def japanese_block(self, i: int) -> int:
+        """End of a Japanese address written in Latin letters from its block numbers at ``i`` (0 when
+        none): the numbers, the district, the ward or city, the prefecture, the postcode and the
+        country, over commas ("3-14-7 Shibuya, Shibuya-ku, Tokyo 150-0002, Japan", "8 Chome-2-1
+        Ginza, Chuo City, Tokyo 104-0061"). A ward, a city word or a seven-digit postcode among the
+        capitalised words after the numbers is the evidence: "3-1-0 after the first round" is a score."""
+        if not self.v.cased or not self.free(i):
+            return 0
+        c = self.cores[i]
+        if "-" in c and _JP_BLOCK.fullmatch(c):
+            k = i + 1
+        elif c.isdigit() and len(c) <= 2 and i + 1 < self.n and self.same(i, i + 1) and _JP_CHOME.fullmatch(
+                self.cores[i + 1]):
+            k = i + 2
+        else:
+            return 0
+        end, evidence = k, False
+        while k < self.n and k - i <= 10 and self.same(i, k) and self.free(k) and not self.v.stop_after[k - 1]:
+            w = self.cores[k]
+            if _JP_WARD.fullmatch(w) or _JP_POSTCODE.fullmatch(w) or (self.keys[k] in _JP_CITY and self.v.cap[k]):
+                evidence = True
+            elif not (self.v.cap[k] and w.replace("-", "").isalpha()):
+                break
+            k += 1
+            if evidence:
+                end = k
+        return end if evidence else 0
 
     def _signed_house(self, k: int) -> int:
         """End of a house number written after a number sign at ``k`` ("N° 329", "Nº 12", "No. 5", "#

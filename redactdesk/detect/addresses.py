@@ -1005,7 +1005,7 @@ class _Addresses(StreetForms):
                 kind = "street"
                 e = (self.grid_street(i) or self.spoken_grid_street(i) or self.road_and_km(i) or self.number_first(i)
                      or self.type_first(i) or self.name_type_number(i) or self.unit_then_street(i)
-                     or self.name_number_postcode(i) or self.number_name_town(i))
+                     or self.name_number_postcode(i) or self.number_name_town(i) or self.japanese_block(i))
                 if not e and (e := self.localities_and_pin(i)):
                     start = i - 1 if i and self.keys[i - 1] in _HOUSE_NO and self.free(i - 1) else i  # "H.No. 994"
                     self.hits.append(Hit(start, e, "ADDRESS", 0.9, SOURCE, "house number, localities, town and PIN", True))

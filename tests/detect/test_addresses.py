@@ -648,3 +648,24 @@ def test_a_number_that_counts_time_is_no_house_number(text):
 ])
 def test_a_street_named_like_a_time_keeps_its_house_number(text, address):
     assert address in addresses(text, "es" if "vivo" in text else "en")
+
+
+@pytest.mark.parametrize("text, address", [
+    ("Please ship it to 3-14-7 Shibuya, Shibuya-ku, Tokyo 150-0002, Japan. Thanks a lot.",
+     "3-14-7 Shibuya, Shibuya-ku, Tokyo 150-0002, Japan"),
+    ("The shop is at 8 Chome-2-1 Ginza, Chuo City, Tokyo 104-0061.", "8 Chome-2-1 Ginza, Chuo City, Tokyo 104-0061"),
+    ("Our Osaka office: 2-4-9 Umeda, Kita-ku, Osaka 530-0001", "2-4-9 Umeda, Kita-ku, Osaka 530-0001"),
+])
+def test_a_japanese_block_address_in_latin_letters_is_one_item(text, address):
+    """Block numbers, district, ward or city, prefecture, postcode: the numbers were a reference, the
+    ward ("Shibuya-ku") no item at all, and the block numbers ("1-1-2") left in the release."""
+    assert addresses(text) == [address]
+
+
+@pytest.mark.parametrize("text", [
+    "The score was 3-1-0 after the first round.",
+    "They won 2-1 in Tokyo on Sunday.",
+    "Ratios of 1-2-1 Training Sessions are set.",
+])
+def test_block_numbers_without_a_ward_city_or_postcode_are_no_japanese_address(text):
+    assert addresses(text) == []
