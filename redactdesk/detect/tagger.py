@@ -233,6 +233,11 @@ def trim_function_words(words: Sequence[str], start: int, end: int, language: st
     return start, end
 
 
+_QUOTE_ENDS = re.compile(r"[,.!?…][\"”’»]$")  # a quotation closed after its punctuation: 'Fine,"'
+_OPENING_QUOTES = frozenset('"“‘«')
+_CLOSING_QUOTES = frozenset('"”’»')  # a quotation mark written apart ('"Fine, " said' reads '"Fine,', '"')
+
+
 def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tuple]) -> list[tuple]:
     """The tagger's stretches in written text cut where a sentence or clause ends by its punctuation
     inside them: the taggers read words without it, and the cased one joined "... meet Professor
@@ -246,6 +251,11 @@ def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tupl
 
     def ends(w: int) -> bool:  # a title's colon ("Tomb Raider: Definitive Edition") or "U.S." ends nothing here
         raw = doc.words[w].rstrip(CLOSING_MARKS)
+        word, after = doc.words[w], doc.words[w + 1] if w + 1 < len(doc.words) else ""
+        if _QUOTE_ENDS.search(word) or (word in _CLOSING_QUOTES and w > 0 and doc.words[w - 1][-1:] in ",.!?…") or (
+                word.endswith((",", ":")) and after[:1] in _OPENING_QUOTES):
+            return True  # '"Fine," said Grace', 'Grace said, "Fine."': a quotation's edge ends a name
+            # (a nickname inside one stays: 'William "Bill" Smith', 'Harold " Junior " Theriault')
         return view.sentence_after[w] and not raw.endswith(":") and "." not in view.cores[w]
 
     out: list[tuple] = []

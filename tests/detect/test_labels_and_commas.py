@@ -167,3 +167,13 @@ def test_a_name_with_and_the_inside_stays_one(text, end):
     from redactdesk.detect.name_bounds import _two_bodies_joined
 
     assert spans(_two_bodies_joined, text, 0, end, "ORGANIZATION") == [(" ".join(text.split()[:end]), "ORGANIZATION")]
+
+
+def test_a_quotation_ends_at_its_marks_and_the_speaker_after_it_is_the_person(spans_of):
+    """'"Fine," said Grace.' was one person from the opening quote to the name (the taggers read words
+    without their punctuation): the surrogate replaced what was said too. The quotation's edge ends
+    a name; a nickname in quotes inside a name stays part of it."""
+    assert spans_of('"Fine," said Grace.') == [("Grace", "PERSON")]
+    assert spans_of('"We will win," said Thompson.') == [("Thompson", "PERSON")]
+    assert ('William "Bill" Smith', "PERSON") in spans_of('William "Bill" Smith called.')
+    assert ('Harold " Junior " Theriault', "PERSON") in spans_of('Harold " Junior " Theriault won the seat.')
