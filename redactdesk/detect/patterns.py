@@ -1507,6 +1507,11 @@ class _Finder:
                                        f"name after '{' '.join(ph)}'", strong=strength == "strong")
         self._name_answers(gaz)
         self._names_after_kin()
+        from redactdesk.detect.quotations import quotation_speakers
+
+        for s, e in quotation_speakers(doc):
+            if self._free_words(s, e):
+                self.add_words(s, e, "PERSON", 0.75, "name of a quotation's speaker", strong=True)
         # a name before a cue: "Karen speaking", "Juan al habla"; before what a sentence says of a
         # person only a word of no list ("Stoloff was born in"): listed names there are the lists' find
         said_of = set(self.lex.hot("name_cue_said_of"))
