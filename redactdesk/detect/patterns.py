@@ -347,6 +347,16 @@ class _Finder:
             if self.free(k, end):
                 self.add(k, end, "GENERIC_ID", 0.6, "nine digits or more in groups joined by slashes or dots")
 
+    def _site_at_domain(self, w0: int, w1: int) -> bool:
+        """Is the email read aloud over words [w0, w1) a site's name and its domain written with its
+        dots in cased text, with a word for a website or a stop word before the "at" ("our site at
+        brightwater.com", "find us at help.acme.com")? "john at gmail.com" stays an email."""
+        doc = self.doc
+        if not doc.cased() or "." not in doc.words[w1 - 1].strip(".,;:!?"):
+            return False
+        site_words = {w for ph in self.lex.hot("url") for w in ph}
+        return doc.lower[w0] in site_words or doc.lower[w0] in self.lex.stop_words
+
     def addresses_written(self) -> None:
         text = self.norm.text
         for m in _EMAIL.finditer(text):
@@ -355,6 +365,12 @@ class _Finder:
                 continue
             w0, w1 = self.words(*tr)
             spoken = w1 - w0 > 1
+            if spoken and self._site_at_domain(w0, w1):
+                # "visit our site at brightwater.com": a web address, no one's mailbox
+                dom = self.chars_to_tokens(m.start() + m.group(0).index("@") + 1, m.end())
+                if dom and self.free(*dom):
+                    self.add(*dom, "URL", 0.7, "web address / domain after a word for a site")
+                continue
             if is_email(m.group(0), written=not spoken):
                 self.add(*tr, "EMAIL", 0.95, "email address" + (" spoken as 'at ... dot ...'" if spoken else ""))
         for m in _IP.finditer(text):

@@ -941,3 +941,14 @@ def test_years_listed_with_commas_are_no_reference(text):
                                              ("call 2019 2020", "2019 2020")])  # no list: a code
 def test_year_shaped_numbers_after_a_code_word_or_without_commas_stay_a_reference(text, value):
     assert ("GENERIC_ID", value) in found(text)
+
+
+def test_a_site_at_its_domain_in_writing_is_a_web_address_and_a_name_at_one_an_email(spans_of):
+    """"Visit our site at brightwaterlogistics.com" was read as an email spoken aloud ("site" its
+    mailbox): the surrogate, an email, replaced "site at" as well. In cased writing a word for a site
+    or a stop word before the "at", with the domain written with its dots, is a web address."""
+    assert spans_of("Visit our site at brightwaterlogistics.com for details.") == [
+        ("brightwaterlogistics.com", "URL")]
+    assert spans_of("Find us at help.acme.com") == [("help.acme.com", "URL")]
+    assert ("john at gmail.com", "EMAIL") in spans_of("Write to john at gmail.com please")
+    assert ("site at brightwater dot com", "EMAIL") in spans_of("my site at brightwater dot com")
