@@ -249,13 +249,15 @@ def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tupl
         return list(spans)
     view = word_view(doc)
 
-    def ends(w: int) -> bool:  # a title's colon ("Tomb Raider: Definitive Edition") or "U.S." ends nothing here
-        raw = doc.words[w].rstrip(CLOSING_MARKS)
+    def ends(w: int) -> bool:
+        # a quotation's edge ends a name: '"Fine," said Grace', 'Grace said, "Fine."' (a nickname in
+        # quotes inside one stays: 'William "Bill" Smith', 'Harold " Junior " Theriault')
         word, after = doc.words[w], doc.words[w + 1] if w + 1 < len(doc.words) else ""
         if _QUOTE_ENDS.search(word) or (word in _CLOSING_QUOTES and w > 0 and doc.words[w - 1][-1:] in ",.!?…") or (
                 word.endswith((",", ":")) and after[:1] in _OPENING_QUOTES):
-            return True  # '"Fine," said Grace', 'Grace said, "Fine."': a quotation's edge ends a name
-            # (a nickname inside one stays: 'William "Bill" Smith', 'Harold " Junior " Theriault')
+            return True
+        # a title's colon ("Tomb Raider: Definitive Edition") or "U.S." ends nothing here
+        raw = word.rstrip(CLOSING_MARKS)
         return view.sentence_after[w] and not raw.endswith(":") and "." not in view.cores[w]
 
     out: list[tuple] = []
@@ -804,15 +806,15 @@ class TaggerSource:
                         continue  # "G is in George H.": alphabet words are no item; "you." is no organisation
                     a, b = _over_spelling(where, a, b, spelled)
                     w0, w1 = where[a], where[b - 1] + 1
+                    # "glancing at Mr. Whitcombe": a personal title before names alone opens someone's
+                    # name ("at dr greens office", with an everyday word, stays the place)
+                    if cat in ("LOCATION", "ORGANIZATION") and b - a > 1 and _personal_title(docs[i], words[a]) and all(
+                            distinctive([w], lang) for w in words[a + 1:b]):
+                        cat = "PERSON"
                     # a demonym is no place, nor alone an organisation: a group said of someone, or a
                     # language ("American Express", two words, stays an organisation)
                     # (a listed group of several words too: "He is African American"; a person of one
                     # word that reads as a language or a thing is none: "my old french teacher")
-                    if cat in ("LOCATION", "ORGANIZATION") and b - a > 1 and _personal_title(docs[i], words[a]) and all(
-                            distinctive([w], lang) for w in words[a + 1:b]):
-                        # "glancing at Mr. Whitcombe": a personal title before names alone opens someone's
-                        # name ("at dr greens office", with an everyday word, stays the place)
-                        cat = "PERSON"
                     if cat in ("LOCATION", "ORGANIZATION") or (cat == "PERSON" and w1 - w0 == 1):
                         reading = group_reading(docs[i], w0, w1)
                         if reading == "thing":
