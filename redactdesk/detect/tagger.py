@@ -784,6 +784,9 @@ class TaggerSource:
                     spelled and docs[i].lex is not None) else set()
                 for a, b, cat, prob in _within_sentences(docs[i], where, spans):
                     a, b = trim_function_words(words, a, b, lang)
+                    if b - a > 1 and docs[i].lex is not None and words[b - 1].islower() and _mixed_case(docs[i]) and (
+                            words[b - 1] in word_list(docs[i].lex, "reporting_verbs")):
+                        b -= 1  # 'Grace said, "Fine."': a verb of saying in lower case is no part of a name
                     a, b = _one_clause(docs[i], where, a, b)
                     if a >= b:
                         continue  # every piece only frame words ("IBAN; Phone:"): no name

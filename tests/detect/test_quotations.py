@@ -39,3 +39,11 @@ def test_no_speaker_without_a_quotation_a_verb_and_capitalised_words(text):
 
 def test_an_everyday_word_named_as_a_speaker_is_flagged(spans_of):
     assert ("Player", "PERSON") in spans_of('"That was owed to me," says Player.')
+
+
+def test_a_verb_of_saying_after_a_name_is_no_part_of_it(spans_of):
+    """'Grace said, "Fine."' gave the organisation "Grace said" (the tagger reads words without
+    their punctuation); in cased writing a reporting verb in lower case ends the name. A capitalised
+    one is part of a title ("Dark Room Notes")."""
+    assert spans_of('Grace said, "Fine."') == [("Grace", "PERSON")]
+    assert ("Dark Room Notes", "ORGANIZATION") in spans_of("Dark Room Notes formed in Galway.")
