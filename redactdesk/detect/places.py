@@ -284,3 +284,34 @@ def cued_places_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             s.sources = tuple(sorted({*s.sources, SOURCE}))
             s.reason = f"{hit[1].category.lower()} in the place list after '{doc.words[i - 1]}' ({s.reason})"
     return spans
+
+
+def residents_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person right after a phrase of moving or living somewhere (the lexicon's list ``residence_cues``:
+    "moved to", "born in", "drove through") whose words are no name of the lists is the place: the
+    taggers read "They moved to Wagga Wagga", "we drove through Llanfairpwll" as persons, and the
+    surrogate was someone's name where a town was said. A listed name stays a person ("the case moved
+    to Judge Smith" needs none; "moved in with Monte" keeps him); so do the spans the deny list forced."""
+    if doc.lex is None or not any(s.category == "PERSON" for s in spans):
+        return spans
+    cues = [tuple(str(w).lower() for w in ph) for ph in doc.lex.raw.get("residence_cues") or ()]
+    from redactdesk.detect.worldnames import strip_word
+    from redactdesk.lang.folding import fold_key
+
+    names = load_world_names()
+    ends = {w + len(ph) for ph in cues for w in doc.occurrences(ph)}
+    if not ends:
+        return spans
+    places = load_places()
+    for s in spans:
+        if s.category != "PERSON" or DENY_SOURCE in s.sources or s.start_word not in ends:
+            continue
+        keys = [fold_key(strip_word(w)) for w in doc.words[s.start_word:s.end_word]]
+        if any(not k or names.is_name(k) for k in keys):
+            continue
+        hit = places.match(keys, 0, len(keys))
+        s.category = hit[1].category if hit is not None and hit[0] == len(keys) and hit[1].category in (
+            "CITY", "COUNTRY", "LOCATION") else "LOCATION"
+        s.reason = f"a place after '{' '.join(doc.words[max(0, s.start_word - 2):s.start_word])}' ({s.reason})"
+    return spans
+

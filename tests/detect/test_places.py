@@ -158,3 +158,13 @@ def test_a_place_that_is_a_first_name_after_email_to_is_the_person(text, name):
 
     spans = {text[s["start"]:s["end"]]: s["category"] for s in detect_texts([text], "en")[0]}
     assert spans.get(name) == "PERSON", spans
+
+
+def test_a_person_after_moving_or_living_somewhere_is_the_place_unless_the_lists_name_it(spans_of):
+    """"They moved to Wagga Wagga", "we drove through Llanfairpwll": the taggers read persons, and
+    the surrogate was someone's name where a town was said. After a phrase of moving or living
+    somewhere (lexicon residence_cues) words no name list knows are the place; a listed name stays
+    a person."""
+    assert ("Wagga Wagga", "LOCATION") in spans_of("They moved to Wagga Wagga in 1998.")
+    assert ("Llanfairpwll", "LOCATION") in spans_of("We drove through Llanfairpwll on the way home.")
+    assert ("Sarah Jenkins", "PERSON") in spans_of("The case moved to Sarah Jenkins last week.")
