@@ -18,8 +18,16 @@ from dataclasses import dataclass
 from redactdesk.core.types import Span
 from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.sources import DetectDoc, Hit
-from redactdesk.detect.worldnames import data_lines, everyday_words, load_world_names, word_set, word_view
+from redactdesk.detect.worldnames import (
+    data_lines,
+    everyday_words,
+    load_world_names,
+    strip_word,
+    word_set,
+    word_view,
+)
 from redactdesk.lang.calendar import weekday_words
+from redactdesk.lang.folding import fold_key
 from redactdesk.lang.lexicon import month_and_day_words, word_list
 
 SOURCE = "gazetteer"
@@ -290,19 +298,15 @@ def residents_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A person right after a phrase of moving or living somewhere (the lexicon's list ``residence_cues``:
     "moved to", "born in", "drove through") whose words are no name of the lists is the place: the
     taggers read "They moved to Wagga Wagga", "we drove through Llanfairpwll" as persons, and the
-    surrogate was someone's name where a town was said. A listed name stays a person ("the case moved
-    to Judge Smith" needs none; "moved in with Monte" keeps him); so do the spans the deny list forced."""
+    surrogate was someone's name where a town was said. Words a name list knows stay a person ("the
+    case moved to Sarah Jenkins"), and so do the spans the deny list forced."""
     if doc.lex is None or not any(s.category == "PERSON" for s in spans):
         return spans
     cues = [tuple(str(w).lower() for w in ph) for ph in doc.lex.raw.get("residence_cues") or ()]
-    from redactdesk.detect.worldnames import strip_word
-    from redactdesk.lang.folding import fold_key
-
-    names = load_world_names()
     ends = {w + len(ph) for ph in cues for w in doc.occurrences(ph)}
     if not ends:
         return spans
-    places = load_places()
+    names, places = load_world_names(), load_places()
     for s in spans:
         if s.category != "PERSON" or DENY_SOURCE in s.sources or s.start_word not in ends:
             continue
@@ -314,4 +318,3 @@ def residents_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             "CITY", "COUNTRY", "LOCATION") else "LOCATION"
         s.reason = f"a place after '{' '.join(doc.words[max(0, s.start_word - 2):s.start_word])}' ({s.reason})"
     return spans
-
