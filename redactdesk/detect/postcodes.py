@@ -45,6 +45,8 @@ _WRITTEN = [
     (re.compile(_EDGE_L + _IE_MIXED + _EDGE_R), "Irish", 0.75, ""),
     (re.compile(_EDGE_L + _IE_KEY + " ?" + _IE_ID + _EDGE_R), "Irish-shaped", 0.6, "place"),
     (re.compile(_EDGE_L + _DIGITS + _EDGE_R), "5-digit", 0.75, "region"),
+    # Japan's, behind its postal mark (the mark says it; "150-0041" alone is any reference)
+    (re.compile(r"〒 ?\d{3}-?\d{4}" + _EDGE_R), "Japanese", 0.85, ""),
 ]
 _SPOKEN = [
     (re.compile(_UK_STRICT.replace(" ?", "")), "UK", 0.7, ""),

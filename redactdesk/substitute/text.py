@@ -10,7 +10,7 @@ from rapidfuzz import fuzz
 from redactdesk.lang.alphabet import plain_letters as plain_letters  # the substitution stage spells with it
 from redactdesk.lang.folding import strip_accents
 
-PUNCT = ".,?!¿¡;:\"()«»…"
+PUNCT = ".,?!¿¡;:\"()«»…〒"  # 〒: the Japanese postal mark before a postcode, kept as written
 
 
 @functools.lru_cache(maxsize=1 << 17)  # called for every gazetteer entry a generator looks at

@@ -647,3 +647,10 @@ def test_an_iban_typed_in_lower_case_is_one_item(text, iban):
     from redactdesk.detect.pipeline import detect_texts
 
     assert (iban, "IBAN") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+def test_a_postcode_behind_the_japanese_postal_mark_is_one(spans_of):
+    """"〒150-0041" went unflagged (the shape alone is any reference); behind its mark it is a postcode."""
+    assert ("〒150-0041", "POSTCODE") in spans_of("My address in Japan is 〒150-0041, Shibuya.")
+    assert ("〒 104-0061", "POSTCODE") in spans_of("Send it to 〒 104-0061 Tokyo.")
+    assert all(c != "POSTCODE" for _, c in spans_of("The code is 150-0041."))

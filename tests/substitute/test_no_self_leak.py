@@ -66,3 +66,16 @@ def test_a_code_typed_in_lower_case_gets_new_letters_too():
             for old, fresh in zip(toks[a:b], new, strict=True):
                 assert len(fresh) == len(old) and fresh.isalpha() == old.isalpha(), surrogate
                 assert not (old.isalpha() and fresh == old and len(old) > 1), surrogate  # the letters changed
+
+
+def test_a_japanese_postcode_keeps_its_postal_mark_and_gets_new_digits():
+    """"〒150-0041" came back as the placeholder "[POSTCODE]": the mark glued to the digits was no
+    character any generator reads. It is kept as written, like punctuation; the digits are new."""
+    import re
+
+    toks = "My address in Japan is 〒150-0041 Tokyo.".split()
+    words = [Word(t, i * 0.4, i * 0.4 + 0.3) for i, t in enumerate(toks)]
+    conv = Conversation(id="c", words=words, spans=[Span(5, 6, "POSTCODE", status=SpanStatus.ACCEPTED, id=1)])
+    for k in range(5):
+        surrogate = substitute_conversation(conv, secret=f"secret-{k}").replacements[0].surrogate
+        assert re.fullmatch(r"〒\d{3}-\d{4}", surrogate) and surrogate != "〒150-0041", surrogate
