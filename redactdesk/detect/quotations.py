@@ -9,18 +9,22 @@ one's name ('"Go," he said', '"Go." The man said'); punctuation ends the name ('
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.lang.lexicon import word_list
 
-_CLOSING = ('"', "”", "’", "»")
+OPENING_QUOTES = frozenset('"“‘«')
+CLOSING_QUOTES = frozenset('"”’»')
+QUOTE_CLOSED_AFTER_PUNCTUATION = re.compile(r"[,.!?…][\"”’»]$")  # 'Fine,"': a quotation's end in one word
+_STOPS = ",.;:!?"
 MOST_WORDS = 3  # a speaker's name: at most this many capitalised words ("Mary Ann Evans")
 
 
 def _closes_quotation(word: str) -> bool:
     """Does ``word`` end a quotation ('Fine,"', '"', 'fine".', '»')?"""
-    return word.rstrip(",.;:!?").endswith(_CLOSING) or word in _CLOSING
+    return word.rstrip(_STOPS)[-1:] in CLOSING_QUOTES
 
 
 def _name_word(word: str, stop: frozenset[str]) -> bool:
@@ -34,7 +38,7 @@ def _run(words: Sequence[str], k: int, stop: frozenset[str]) -> int:
     n = 0
     while k + n < len(words) and n < MOST_WORDS and _name_word(words[k + n], stop):
         n += 1
-        if words[k + n - 1][-1:] in ",.;:!?\"”’»":
+        if words[k + n - 1][-1:] in _STOPS or words[k + n - 1][-1:] in CLOSING_QUOTES:
             break
     return n
 
@@ -50,13 +54,13 @@ def quotation_speakers(doc: DetectDoc) -> list[tuple[int, int]]:
     for k in range(1, len(words)):
         if not _closes_quotation(words[k - 1]):
             continue
-        if words[k].lower().strip(",.;:!?") in verbs and words[k][-1:] not in ",.;:!?":
+        if words[k].lower().strip(_STOPS) in verbs and words[k][-1:] not in _STOPS:
             n = _run(words, k + 1, stop)  # '... ," says Player.'
             if n:
                 out.append((k + 1, k + 1 + n))
         else:
             n = _run(words, k, stop)  # '... ," May said.'
-            verb_after = k + n < len(words) and words[k + n].lower().strip(",.;:!?") in verbs
-            if n and verb_after and words[k + n - 1][-1:] not in ",.;:!?":
+            verb_after = k + n < len(words) and words[k + n].lower().strip(_STOPS) in verbs
+            if n and verb_after and words[k + n - 1][-1:] not in _STOPS:
                 out.append((k, k + n))
     return out

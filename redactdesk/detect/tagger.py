@@ -37,11 +37,12 @@ from redactdesk.detect.encoder import load_encoder
 from redactdesk.detect.groups import group_reading
 from redactdesk.detect.normalize import letter_joiners
 from redactdesk.detect.places import town_and_state_code
+from redactdesk.detect.quotations import CLOSING_QUOTES, OPENING_QUOTES, QUOTE_CLOSED_AFTER_PUNCTUATION
 from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.spoken_handles import handle_word
 from redactdesk.lang.digits import NUMBER_WORDS
-from redactdesk.lang.lexicon import context_words, word_list
+from redactdesk.lang.lexicon import Lexicon, context_words, word_list
 from redactdesk.lang.word_vectors import fill_vectors
 
 log = logging.getLogger(__name__)
@@ -233,11 +234,6 @@ def trim_function_words(words: Sequence[str], start: int, end: int, language: st
     return start, end
 
 
-_QUOTE_ENDS = re.compile(r"[,.!?…][\"”’»]$")  # a quotation closed after its punctuation: 'Fine,"'
-_OPENING_QUOTES = frozenset('"“‘«')
-_CLOSING_QUOTES = frozenset('"”’»')  # a quotation mark written apart ('"Fine, " said' reads '"Fine,', '"')
-
-
 def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tuple]) -> list[tuple]:
     """The tagger's stretches in written text cut where a sentence or clause ends by its punctuation
     inside them: the taggers read words without it, and the cased one joined "... meet Professor
@@ -253,8 +249,10 @@ def _within_sentences(doc: DetectDoc, where: Sequence[int], spans: Sequence[tupl
         # a quotation's edge ends a name: '"Fine," said Grace', 'Grace said, "Fine."' (a nickname in
         # quotes inside one stays: 'William "Bill" Smith', 'Harold " Junior " Theriault')
         word, after = doc.words[w], doc.words[w + 1] if w + 1 < len(doc.words) else ""
-        if _QUOTE_ENDS.search(word) or (word in _CLOSING_QUOTES and w > 0 and doc.words[w - 1][-1:] in ",.!?…") or (
-                word.endswith((",", ":")) and after[:1] in _OPENING_QUOTES):
+        # (a mark written apart: '"Fine," said' reads '"Fine,', '"')
+        if QUOTE_CLOSED_AFTER_PUNCTUATION.search(word) or (
+                word in CLOSING_QUOTES and w > 0 and doc.words[w - 1][-1:] in ",.!?…") or (
+                word.endswith((",", ":")) and after[:1] in OPENING_QUOTES):
             return True
         # a title's colon ("Tomb Raider: Definitive Edition") or "U.S." ends nothing here
         raw = word.rstrip(CLOSING_MARKS)
@@ -526,9 +524,13 @@ def _personal_title(doc: DetectDoc, word: str) -> bool:
     """Is ``word`` a personal title of the language, one that is a strong name cue on its own
     ("Mr.", "Mrs", "Dr.", "señora", "don")? Titles that also open places and bodies ("Saint",
     "King", "President") are not among them."""
-    if doc.lex is None:
-        return False
-    return (word.lower().strip("."),) in {ph for ph in doc.lex.hot("name_cue_strong") if len(ph) == 1}
+    return doc.lex is not None and word.lower().strip(".") in _personal_titles(doc.lex)
+
+
+@functools.lru_cache(maxsize=4)
+def _personal_titles(lex: Lexicon) -> frozenset[str]:
+    """The lexicon's one-word strong name cues (read once per lexicon: asked for every tagger hit)."""
+    return frozenset(ph[0] for ph in lex.hot("name_cue_strong") if len(ph) == 1)
 
 
 def _opens_with_organisation_word(stretch: Sequence[str]) -> bool:
