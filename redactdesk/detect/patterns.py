@@ -275,6 +275,14 @@ class _Finder:
     def ctx(self, key: str, w0: int, w1: int, left: int | None = None, right: int = 0) -> str | None:
         return self.doc.context(key, w0, w1, self.left if left is None else left, right)
 
+    def _calling_verb(self, w0: int) -> str | None:
+        """A verb of calling said right before word ``w0``, at most two small words between ("call
+        five five five one two three four", "ring us on ...", "llame al ..."): the number is one to dial."""
+        gap = self.doc.context_distance("phone_verbs", w0, left=3)
+        if gap is None or gap > 2 or not all(self.doc.lower[k] in self.lex.stop_words for k in range(w0 - gap, w0)):
+            return None
+        return self.doc.context("phone_verbs", w0, w0, left=3)
+
     def word_after(self, w1: int, n: int = 2) -> list[str]:
         return self.doc.lower[w1 : w1 + n]
 
@@ -1146,7 +1154,7 @@ class _Finder:
 
         # phone numbers (region-aware, phonenumbers)
         if 7 <= n <= 15 and not timeish:
-            phone_ctx = self.ctx("phone", w0, w1, left=12)
+            phone_ctx = self.ctx("phone", w0, w1, left=12) or self._calling_verb(w0)
             plus = before in lex.plus or self.doc.words[w0].strip().startswith("+")
             valid, possible = phone_check(digits, lex.phone_region, plus=plus)
             if not valid and not plus and n >= 10:

@@ -63,3 +63,21 @@ def test_digits_said_with_a_call_prefix_are_a_valid_phone():
     assert phone_check("0049301234567", "US") == (True, True)  # "zero zero four nine three zero ..."
     assert phone_check("011442079460958", "US")[0]
     assert not phone_check("0012345678", "US")[0]
+
+
+def test_digits_said_right_after_a_verb_of_calling_are_a_phone():
+    """"call five five five one two three four" was a reference (GENERIC_ID): its surrogate an account
+    number where a number to dial was said. The verb counts only right before the digits."""
+    assert spans("call five five five one two three four") == [("five five five one two three four", "PHONE")]
+    assert spans("ring us on oh one six one four nine six oh nine two one") == [
+        ("oh one six one four nine six oh nine two one", "PHONE")]
+    # a call mentioned earlier in the sentence says nothing of the account number after it
+    assert spans("i got a call about account four four seven two one nine three") == [
+        ("four four seven two one nine three", "GENERIC_ID")]
+
+
+def test_spanish_digits_said_after_a_verb_of_calling_are_a_phone():
+    (found,) = detect_texts(["llame al nueve uno dos tres cuatro cinco seis siete ocho"], "es")
+    assert [s["category"] for s in found] == ["PHONE"]
+    (found,) = detect_texts(["mi cuenta es la nueve uno dos tres cuatro cinco seis siete ocho"], "es")
+    assert [s["category"] for s in found] == ["GENERIC_ID"]
