@@ -22,6 +22,10 @@ def orgs(text):
     ("I have an appointment at Bright Smile Dental next week.", "Bright Smile Dental"),
     ("We stayed at the Red Roof Inn near the airport.", "Red Roof Inn"),
     ("My daughter goes to Little Acorns Daycare in Leeds.", "Little Acorns Daycare"),
+    # the most generic word of all, either spelling, after the name and before it
+    ("She volunteers for the Sunrise Youth Organisation in Leeds.", "Sunrise Youth Organisation"),
+    ("The World Health Organization said so.", "World Health Organization"),
+    ("He joined the Organization of American States in 1990.", "Organization of American States"),
 ])
 def test_organisations_by_legal_form_and_generic_word(text, org):
     assert any(o.rstrip(".") == org.rstrip(".") for o in orgs(text)), orgs(text)
