@@ -18,24 +18,23 @@ import os
 import platform
 from pathlib import Path
 
+from redactdesk.core.cpu import int8_products_exact
+
 ENV = "REDACTDESK_WHISPER_COMPUTE"
 TYPES = ("int8", "int8_float32", "float32")
-_EXACT_INT8_FLAGS = frozenset({"avx512_vnni", "avx_vnni", "avx512vnni", "avxvnni"})
 
 
 def int8_is_exact(machine: str | None = None, cpuinfo: str | None = None) -> bool:
     """Does this CPU sum 8-bit products without saturating? ARM: yes; x86: only with VNNI in the
-    flags of ``/proc/cpuinfo``; unknown (no such file, another system): no — the slower, exact type."""
-    machine = (machine or platform.machine()).lower()
-    if machine in ("arm64", "aarch64"):
-        return True
+    flags of ``/proc/cpuinfo``; unknown (no such file, another system): no — the slower, exact type
+    (:func:`redactdesk.core.cpu.int8_products_exact`)."""
+    machine = machine or platform.machine()
     if cpuinfo is None:
         try:
             cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
         except OSError:
-            return False
-    flags = {f for line in cpuinfo.splitlines() if line.startswith("flags") for f in line.split(":", 1)[-1].split()}
-    return bool(flags & _EXACT_INT8_FLAGS)
+            cpuinfo = None
+    return int8_products_exact(machine, cpuinfo)
 
 
 @functools.lru_cache(maxsize=1)

@@ -99,20 +99,17 @@ def with_fixed_ranges(model_path: Path, out_path: Path, ranges: dict[str, tuple[
     model.graph.initializer.extend(added)
     onnx.checker.check_model(model)
     _integer_matmuls_to_float(model)
-    unsigned_weights(model)
+    signed_weights(model)
     _save(model, out_path)
 
 
-def unsigned_weights(model) -> int:
-    """Store the 8-bit weights of each integer product unsigned (value + 128, zero point + 128): the
-    same numbers, multiplied by ONNX Runtime's U8U8 kernels instead of its U8S8 ones. On an x86 CPU
-    with AVX2 but no VNNI the U8S8 kernels add pairs of products in 16 bits (VPMADDUBSW), which
-    saturates: there the bundled network's tag probabilities moved by up to 0.19 from the same
-    network's on a VNNI CPU ("the governor of texas": Texas a person), and SLURP direct recall fell
-    from 98.6 to 97.2 % (``benchmarks/bench_detect_public.py`` on an AMD EPYC). U8U8 sums in 32 bits
-    on every CPU: the same answers everywhere, for about a tenth more of the network's time on
-    AVX2. (7-bit weights would also fit 16 bits, but change the network: 5 detection tests moved.)
-    The number of weight tensors changed."""
+def signed_weights(model) -> int:
+    """Store the 8-bit weights of each integer product signed (value - 128, zero point - 128): the
+    same numbers, multiplied by ONNX Runtime's fast signed kernels (VNNI, AMX) where they are exact,
+    and as unsigned ones by ONNX Runtime itself where they are not
+    (:func:`redactdesk.detect.encoder.session_options`). A model exported before stored them
+    unsigned everywhere, which kept the answers exact on every CPU at 2.3 times the network's time
+    on a CPU with VNNI. The number of weight tensors changed."""
     from onnx import numpy_helper
 
     inits = {t.name: t for t in model.graph.initializer}
@@ -124,21 +121,21 @@ def unsigned_weights(model) -> int:
         if weights in done or weights not in inits or zero not in inits:
             continue
         w, z = numpy_helper.to_array(inits[weights]), numpy_helper.to_array(inits[zero])
-        if w.dtype != np.int8:
+        if w.dtype != np.uint8:
             continue
         done.add(weights)
-        inits[weights].CopyFrom(numpy_helper.from_array((w.astype(np.int16) + 128).astype(np.uint8), weights))
-        inits[zero].CopyFrom(numpy_helper.from_array((z.astype(np.int16) + 128).astype(np.uint8), zero))
+        inits[weights].CopyFrom(numpy_helper.from_array((w.astype(np.int16) - 128).astype(np.int8), weights))
+        inits[zero].CopyFrom(numpy_helper.from_array((z.astype(np.int16) - 128).astype(np.int8), zero))
     return len(done)
 
 
-def store_weights_unsigned(model_path: Path) -> int:
-    """:func:`unsigned_weights` on the model file at ``model_path``, rewritten in place when anything
+def store_weights_signed(model_path: Path) -> int:
+    """:func:`signed_weights` on the model file at ``model_path``, rewritten in place when anything
     changed; the number of weight tensors changed."""
     import onnx
 
     model = onnx.load(str(model_path))
-    changed = unsigned_weights(model)
+    changed = signed_weights(model)
     if changed:
         _save(model, model_path)
     return changed
@@ -244,14 +241,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=None, help="model folder (default: the bundled encoder_en)")
     ap.add_argument("--percentile", type=float, default=PERCENTILE)
     ap.add_argument("--weights-only", action="store_true",
-                    help="only store the 8-bit weights unsigned (a model whose ranges are fixed already)")
+                    help="only store the 8-bit weights signed (a model whose ranges are fixed already)")
     args = ap.parse_args(argv)
     from redactdesk.detect.encoder import MODEL_FILE, model_dir, piece_table
 
     folder = args.model or model_dir("en")
     if args.weights_only:
-        changed = store_weights_unsigned(folder / MODEL_FILE)
-        print(f"stored the weights of {changed} integer products unsigned in {folder / MODEL_FILE}")
+        changed = store_weights_signed(folder / MODEL_FILE)
+        print(f"stored the weights of {changed} integer products signed in {folder / MODEL_FILE}")
         return 0
     try:
         fixed = fix_ranges(folder / MODEL_FILE, calibration_rows(args.data), piece_table(), args.percentile)

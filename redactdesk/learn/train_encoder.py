@@ -468,10 +468,10 @@ def export(weights: Path, out: Path, prepared: Path | None = None, *, quantize: 
             train = [row for row, dev in zip(d["ids"], d["dev"], strict=True) if not dev]
             random.Random(0).shuffle(train)
             fix_ranges(final, train[:CALIBRATION_ROWS], runtime.piece_table())
-        else:  # the same answers on every CPU (fix_ranges does this too)
-            from redactdesk.learn.fixed_ranges import store_weights_unsigned
+        else:  # signed weights, as fix_ranges leaves them (quantize_dynamic writes them signed already)
+            from redactdesk.learn.fixed_ranges import store_weights_signed
 
-            store_weights_unsigned(final)
+            store_weights_signed(final)
     else:
         raw.replace(final)
     (out / "tags.json").write_text(json.dumps({"tags": list(TAGS), "base_package": runtime.BASE_PACKAGE,
@@ -561,8 +561,9 @@ embedding table stayed frozen and is not in this folder: detection reads it from
 quantized to 8 bits (ONNX Runtime dynamic quantization, per channel), {result.get("size", 0) / 1e6:.1f} MB; the
 ranges its layers' inputs are quantized with are fixed on training sentences
 (`redactdesk.learn.fixed_ranges`), so a sentence's tags do not depend on the sentences read with it, and the
-weights are stored unsigned (`fixed_ranges.unsigned_weights`), so they do not depend on the CPU either (ONNX
-Runtime's signed-weight kernels saturate on CPUs with AVX2 but no VNNI).
+weights are stored signed and multiplied exactly on every CPU (`redactdesk.detect.encoder.session_options`:
+ONNX Runtime's fast signed kernels where they are exact, its unsigned ones on x86 CPUs without VNNI), so
+the answers do not depend on the CPU either.
 
 ## Data
 {chr(10).join(meta.get("lines", []))}

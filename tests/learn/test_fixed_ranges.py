@@ -89,35 +89,65 @@ def test_the_bundled_network_gives_its_exact_answer_on_this_cpu(enc):
         assert np.abs(np.exp(g) - np.exp(w)).max() < 2e-3  # float sums in another order: 2e-4 at most
 
 
-def test_the_bundled_networks_weights_are_unsigned():
+def test_the_bundled_networks_weights_are_signed():
+    """Signed: ONNX Runtime's fast kernels where they are exact (the session turns on its precision
+    entry where they are not, :func:`redactdesk.detect.encoder.session_options`)."""
     onnx = pytest.importorskip("onnx")
     from onnx import numpy_helper
 
     model = onnx.load(str(model_dir("en") / MODEL_FILE))
     inits = {t.name: t for t in model.graph.initializer}
     weights = [n.input[1] for n in model.graph.node if n.op_type == "MatMulIntegerToFloat"]
-    assert weights and all(numpy_helper.to_array(inits[w]).dtype == np.uint8 for w in weights)
+    assert weights and all(numpy_helper.to_array(inits[w]).dtype == np.int8 for w in weights)
 
 
-def test_storing_weights_unsigned_keeps_the_products():
-    pytest.importorskip("onnx")
-    import onnxruntime as ort
+def _one_product(w, wz, a_zero=7):
     from onnx import TensorProto, helper, numpy_helper
 
-    from redactdesk.learn.fixed_ranges import unsigned_weights
+    k, n = w.shape
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(wz, "wz"),
+             numpy_helper.from_array(np.full(n, 0.01, np.float32), "ws"),
+             numpy_helper.from_array(np.asarray(0.02, np.float32), "as"),
+             numpy_helper.from_array(np.asarray(a_zero, np.uint8), "az")]
+    node = helper.make_node("MatMulIntegerToFloat", ["a", "w", "as", "ws", "az", "wz"], ["y"], domain="com.microsoft")
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("a", TensorProto.UINT8, [2, k])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, n])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+
+
+def test_storing_weights_signed_keeps_the_products():
+    """A model stored with unsigned weights (as exported before) gets signed ones: the same numbers."""
+    pytest.importorskip("onnx")
+    import onnxruntime as ort
+    from onnx import numpy_helper
+
+    from redactdesk.learn.fixed_ranges import signed_weights
 
     rng = np.random.default_rng(0)
-    w = rng.integers(-20, 20, size=(8, 4), dtype=np.int8)  # small: no kernel saturates before or after
-    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(np.asarray([0, 3, -2, 1], np.int8), "wz"),
-             numpy_helper.from_array(np.full(4, 0.01, np.float32), "ws"),
-             numpy_helper.from_array(np.asarray(0.02, np.float32), "as"), numpy_helper.from_array(np.asarray(7, np.uint8), "az")]
-    node = helper.make_node("MatMulIntegerToFloat", ["a", "w", "as", "ws", "az", "wz"], ["y"], domain="com.microsoft")
-    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("a", TensorProto.UINT8, [2, 8])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+    w = rng.integers(100, 160, size=(8, 4), dtype=np.uint8)  # near the zero point: no kernel saturates
+    model = _one_product(w, np.asarray([128, 131, 126, 129], np.uint8))
     a = rng.integers(0, 40, size=(2, 8), dtype=np.uint8)
     before = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
-    assert unsigned_weights(model) == 1 and unsigned_weights(model) == 0  # once; a second pass changes nothing
+    assert signed_weights(model) == 1 and signed_weights(model) == 0  # once; a second pass changes nothing
     after = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
     assert np.allclose(before, after, atol=1e-6)
-    assert numpy_helper.to_array(model.graph.initializer[0]).dtype == np.uint8
+    assert numpy_helper.to_array(model.graph.initializer[0]).dtype == np.int8
+
+
+def test_signed_weights_multiply_exactly_where_pairs_of_products_overflow_sixteen_bits():
+    """255 x 127 twice is 64,770: AVX2's signed kernels clamp such a pair to 32,767. With the tagger's
+    session options the product is the exact one on this CPU, whichever kernels it has."""
+    pytest.importorskip("onnx")
+    import onnxruntime as ort
+
+    from redactdesk.detect.encoder import session_options
+
+    k = 64
+    w = np.full((k, 4), 127, np.int8)
+    w[:, 1] = -128
+    model = _one_product(w, np.zeros(4, np.int8), a_zero=0)
+    a = np.full((2, k), 255, np.uint8)
+    got = ort.InferenceSession(model.SerializeToString(), session_options(),
+                               providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
+    exact = (a.astype(np.int64) @ w.astype(np.int64)) * 0.02 * 0.01
+    assert np.allclose(got, exact, rtol=1e-6)
