@@ -185,7 +185,8 @@ class StreetForms:
 
     def number_name_town(self, i: int) -> int:
         """End of a street named with no type word after its house number (0 when none is at ``i``),
-        where a postcode follows, or a town and a postcode: "41 Kingsway, Manchester M19 2AB", "forty
+        where a postcode follows, or a town (and its region) and a postcode: "41 Kingsway, Manchester M19 2AB",
+        "1180 Kingsway, Vancouver, BC V5V 3C8", "forty
         one kingsway manchester m nineteen two a b", "nine broadway new york new york one zero zero zero
         four" (the type is glued into the name, or there is none). The postcode is the evidence, and
         one no year can be: a British, Canadian or Dutch one, or, said aloud, five digits said one by
@@ -207,6 +208,11 @@ class StreetForms:
                 return e
             t = self.town(e, False) if self.keys[e] not in self.stop else 0  # "in" is a town somewhere
             if t > e and t < self.n and self.same(i, t) and self._yearless_postcode(t):
+                return e
+            # the town's region between it and the postcode, written: "1180 Kingsway, Vancouver, BC V5V 3C8"
+            # (said, a region is too easily a month or a year: "ten th december in nineteen eighty nine")
+            r = self.town(t, False) if self.v.cased and t > e and t < self.n and self.same(i, t) else 0
+            if r > t and r < self.n and self.same(i, r) and self._yearless_postcode(r):
                 return e
         return 0
 

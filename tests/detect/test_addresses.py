@@ -530,6 +530,9 @@ def test_mexicos_circunvalacion_and_ampliacion_open_a_street(address):
      "flat three forty one kingsway manchester m nineteen two a b"),
     ("we're at nine broadway new york new york one zero zero zero four",
      "nine broadway new york new york one zero zero zero four"),
+    # the town's province or state between it and the postcode
+    ("Send the invoice to 1180 Kingsway, Vancouver, BC V5V 3C8.", "1180 Kingsway, Vancouver, BC V5V 3C8"),
+    ("She lives at 77 Broadway, Cambridge, Massachusetts 02142.", "77 Broadway, Cambridge, Massachusetts 02142"),
 ])
 def test_a_street_named_without_a_type_word_before_a_town_and_postcode_is_one_address(text, address):
     """"Kingsway", "Broadway": the type is glued into the name, and the house number (and the flat)
@@ -543,6 +546,7 @@ def test_a_street_named_without_a_type_word_before_a_town_and_postcode_is_one_ad
     "born 12 March 1987 in Leeds",
     "I bought 2 tickets Manchester M1 2AB",
     "we sold 3 units, London W1",
+    "We had 3 kids, London, Ontario was home.",
 ])
 def test_a_number_and_a_word_before_a_town_are_no_street_without_a_postcode_no_year_can_be(text):
     assert addresses(text) == []
