@@ -17,6 +17,11 @@ three kinds of cue (``hotwords``):
   samsung", "send a tweet to dominoes", "file a complaint against comcast"): a company, standing
   alone, unless the words name someone (a listed first name, a job, a kin word: "complain to the
   manager").
+- ``org_cue_caller``: whom an agent calls for ("this is dave calling from british gas", "calling on
+  behalf of octopus energy"): a company unless the words name someone (:func:`_someone`) or a
+  place of the list ("calling from spain"); it stands alone when a word of it is on no everyday list
+  or it ends in a generic organisation word ("gas", "energy": structures.yaml's ``org_after``),
+  else it needs a second source ("calling from upstairs").
 - ``org_cue_employer``: where someone works, banks or studies ("i work for", "employed by", "we bank
   with", "graduated from").
   Often no name follows ("work for a bank", "work at night", "work for the council": the lexicon's
@@ -73,6 +78,22 @@ def _someone(doc: DetectDoc, a: int, b: int) -> bool:
         w in heads or w.removesuffix("s") in heads or w in kin for w in doc.lower[a:b])
 
 
+def _listed_place(doc: DetectDoc, a: int, b: int) -> bool:
+    """Are words ``[a, b)`` a place of the list, whole ("spain", "new york")?"""
+    from redactdesk.detect.places import load_places
+    from redactdesk.detect.worldnames import word_view
+
+    hit = load_places().match(word_view(doc).keys, a, b)
+    return hit is not None and a + hit[0] == b
+
+
+def _ends_generic(doc: DetectDoc, b: int) -> bool:
+    """Does the name end in a generic organisation word ("british gas", "octopus energy")?"""
+    from redactdesk.detect.worldnames import word_set, word_view
+
+    return word_view(doc).keys[b - 1] in word_set("org_after")
+
+
 def _jobs_at(doc: DetectDoc) -> list[tuple[str, tuple[str, ...], int]]:
     """Employer cues made of a job and "at" ("a chartered accountant at Hernandez-Hoffman", "nurse at
     st mary's"): (cue key, cue words, where the name starts), as the lexicon's cues give them."""
@@ -93,7 +114,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
         return []
     lower = doc.lower
     if not any(lex.hot(k) for k in ("org_cue_market_before", "org_cue_market_after", "org_cue_greeting",
-                                    "org_cue_employer", "org_cue_complaint")):
+                                    "org_cue_employer", "org_cue_complaint", "org_cue_caller")):
         return []
     stop = lex.stop_words
     generic = _generic_words(lex)
@@ -123,7 +144,8 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
             hits.append(Hit(a, b, "ORGANIZATION", 0.75 if strong else 0.55, SOURCE, reason, strong))
 
     cues = [(key, ph, w + len(ph)) for key in ("org_cue_market_before", "org_cue_greeting", "org_cue_employer",
-                                               "org_cue_complaint") for ph in doc.said(key) for w in doc.occurrences(ph)]
+                                               "org_cue_complaint", "org_cue_caller")
+            for ph in doc.said(key) for w in doc.occurrences(ph)]
     cues += _jobs_at(doc)
     for key, ph, a in cues:
         if a < len(lower) and lower[a] in articles and a + 1 < len(lower) and a + 1 not in starts:
@@ -146,6 +168,10 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
         elif key == "org_cue_complaint":  # "complain to my manager", "tweet to john": someone
             if not _someone(doc, a, b):
                 add(a, b, True, f"company a complaint goes to, after '{' '.join(ph)}'")
+        elif key == "org_cue_caller":  # "calling on behalf of mr smith", "calling from spain": no company
+            if not _someone(doc, a, b) and not _listed_place(doc, a, b):
+                add(a, b, distinctive(doc.words[a:b], lex.language) or _ends_generic(doc, b),
+                    f"company an agent calls for, after '{' '.join(ph)}'")
         else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica"),
             # and anywhere a word in capitals ("graduating from UCLA!!" in a lower-case tweet); after
             # a cue of being someone's customer (the lexicon's ``org_cue_sure``: "soy cliente de

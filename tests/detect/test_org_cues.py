@@ -221,3 +221,30 @@ def test_no_firm_after_a_customer_cue_without_a_name(text, lang):
     from redactdesk.detect.pipeline import detect_texts
 
     assert detect_texts([text], lang)[0] == []
+
+
+@pytest.mark.parametrize("text,org", [
+    ("hi i'm calling from british gas about your boiler service", "british gas"),  # ends in a generic word
+    ("we're calling on behalf of octopus energy", "octopus energy"),
+    ("this is dave calling from zendesk", "zendesk"),  # a word of no list
+])
+def test_whom_an_agent_calls_for_is_an_organisation(text, org):
+    """"calling from british gas": an agent names the company as the greeting does; "british" a group
+    and "gas" an everyday word, nothing else read it."""
+    assert org in orgs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "i'm calling from spain on my mobile",  # a place
+    "i'm calling from new york",
+    "i'm calling on behalf of mr smith",  # someone
+    "i'm calling from upstairs",  # an everyday word alone needs a second voice
+    "i'm calling from home",
+])
+def test_a_place_or_a_person_an_agent_calls_from_is_no_organisation(text):
+    assert orgs(text) == []
+
+
+def test_spanish_agents_name_the_company_they_call_for():
+    assert orgs("buenos días le llamo de parte de iberdrola por su factura", "es") == ["iberdrola"]
+    assert orgs("le llamo desde madrid", "es") == []
