@@ -20,7 +20,7 @@ from typing import Any
 
 from redactdesk.core.types import Span
 from redactdesk.detect.lists import DENY_SOURCE
-from redactdesk.detect.normalize import NUM
+from redactdesk.detect.normalize import LETTER, NUM
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.vote import NAME_CATEGORIES
 from redactdesk.lang.lexicon import context_words, word_list
@@ -69,12 +69,16 @@ def _without_end_joiners(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A name never ends in a lower-case preposition or joining word (the lexicon's
     ``name_lead_words``): "i'm a manager at the olive garden on fifth street" gave the organisation
     "olive garden on" once the address took the street from the tagger's wider stretch; nor a person
-    in a citation's "et al."."""
+    in a citation's "et al.". A spelled name's last letter is a letter, whatever word it also is
+    ("b l a s c o", "s e r r a n o": Spanish "o", "a", "e", "y" are joining words too)."""
     joiners = word_list(doc.lex, "name_lead_words") if doc.lex is not None else frozenset()
+    spelled = {t.w0 for t in doc.norm.tokens if t.kind == LETTER} if doc.norm is not None and any(
+        s.end_word - s.start_word > 1 for s in spans) else set()
     for s in spans:
         if s.category not in NAME_CATEGORIES or DENY_SOURCE in s.sources:
             continue
-        while s.end_word - s.start_word > 1 and doc.words[s.end_word - 1].strip(".,;:!?\"") in joiners:
+        while s.end_word - s.start_word > 1 and doc.words[s.end_word - 1].strip(".,;:!?\"") in joiners and not (
+                s.end_word - 1 in spelled and s.end_word - 2 in spelled):
             s.end_word -= 1
         # a citation's "et al." is the authors who go unnamed: "Smith et al. (2019)" names Smith
         if s.category == "PERSON" and s.end_word - s.start_word > 2 and [

@@ -166,3 +166,14 @@ def test_how_many_of_a_letter_a_name_has_is_no_code():
     text = "the code with one a two b three c four is it"
     assert ("one a two b three c four", "GENERIC_ID") in [
         (text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("spelled", ["b l a s c o", "s e r r a n o", "c a r r e r a", "a l e m a n y", "d u q u e"])
+def test_a_spanish_surname_spelled_out_keeps_its_last_letter(spelled):
+    """Spanish "o", "a", "e", "y" are joining words too: a spelled surname lost its last letter to the
+    rule that no name ends in one, and the letter stayed in the revised text."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = f"me deletrea el primer apellido sí {spelled} gracias jacinta"
+    people = [text[s["start"]:s["end"]] for s in detect_texts([text], "es")[0] if s["category"] == "PERSON"]
+    assert spelled in people
