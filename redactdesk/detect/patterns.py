@@ -833,6 +833,11 @@ class _Finder:
         if kind:
             self.add(run.t0, run.t1, "ES_ID", 0.95, f"valid Spanish {kind} (check letter)")
             return
+        edges = self._es_id_with_edge_letters(run.t0, run.t1, text)
+        if edges is not None:
+            t0, t1, kind = edges
+            self.add(t0, t1, "ES_ID", 0.95, f"valid Spanish {kind} (check letter), a letter that is a word too")
+            return
         if _ES_ID_SHAPE.fullmatch(text) and (c := self.ctx("es_id", w0, w1, left=10)):
             # "dni ... seis siete zeta": the check letter misheard or misread. No valid ES_ID, but the
             # letter is the identifier's all the same (the number read without it left it behind)
@@ -933,6 +938,30 @@ class _Finder:
             c = self.ctx("name", w0, w1, left=10)
             if c:
                 self.add(k, k + 1, "PERSON", 0.85, f"a name spelled in capitals after '{c}'", strong=True)
+
+    def _es_id_with_edge_letters(self, t0: int, t1: int, text: str) -> tuple[int, int, str] | None:
+        """A Spanish identifier whose first or check letter is also a word, said beside the run and
+        read as the word: "y cuatro siete uno dos nueve nueve cero m" (an NIE's Y is "and"), "z tres
+        cero ocho seis dos cero tres e" (the check letter E is "and" too). Only where the letters
+        make the identifier valid, its check letter included: (first token, end token, kind)."""
+        if self.lex.language != "es":
+            return None
+        toks = self.toks
+
+        def letter(k: int) -> str | None:
+            if not 0 <= k < len(toks) or self.claimed[k] or toks[k].seg != toks[t0].seg:
+                return None
+            tk = toks[k]
+            return tk.text.upper() if tk.kind in (WORD, LETTER) and len(tk.text) == 1 and tk.text.isalpha() else None
+
+        before, after = letter(t0 - 1), letter(t1)
+        for lead, trail in ((before, None), (None, after), (before, after)):
+            if (lead is None and trail is None) or (lead is not None and lead not in "XYZ"):
+                continue  # an NIE opens with X, Y or Z
+            kind = es_id_kind((lead or "") + text + (trail or ""))
+            if kind:
+                return t0 - (lead is not None), t1 + (trail is not None), kind
+        return None
 
     def letter_run(self, t0: int, t1: int) -> None:
         seg = self.toks[t0:t1]

@@ -183,6 +183,22 @@ def test_spanish_ids():
     assert ("NATIONAL_ID", "1 2 3 4 5 6 7 8 B") in got
 
 
+@pytest.mark.parametrize("said", [
+    "y cuatro siete uno dos nueve nueve cero m",  # an NIE's Y, also "and"
+    "z tres cero ocho seis dos cero tres e",  # the check letter E, also "and"
+    "z uno tres dos seis cinco cuatro nueve y",  # the check letter Y
+])
+def test_a_spanish_id_whose_letter_is_also_a_word_is_one_valid_id(said):
+    """The letter read as the word it also is fell outside the run: the rest was a reference of no
+    valid ID and the letter stayed in the revised text."""
+    assert ("ES_ID", said) in found(f"me da su documento sí es el {said} gracias", "es")
+
+
+def test_a_letter_beside_digits_joins_them_only_where_the_id_is_valid():
+    got = found("el pedido y cuatro siete uno dos nueve nueve cero b", "es")  # the check letter fails
+    assert not any(c == "ES_ID" for c, _ in got)
+
+
 def test_a_misheard_check_letter_stays_with_the_dni_in_the_vote():
     from redactdesk.detect.pipeline import detect_texts
 
