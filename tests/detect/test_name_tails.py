@@ -189,3 +189,31 @@ def test_a_day_that_is_part_of_a_written_name_stays():
     doc = DetectDoc.from_words("we watched NBC Today again".split(), "en")
     s = _without_trailing_words(doc, [Span(2, 4, "ORGANIZATION")])[0]
     assert (s.start_word, s.end_word) == (2, 4)
+
+
+def _people(text, language="en"):
+    return [text[s["start"]:s["end"]] for s in detect_texts([text], language)[0] if s["category"] == "PERSON"]
+
+
+@pytest.mark.parametrize("text,person", [
+    ("friedrich the great was lessing's patron", "friedrich the great"),
+    ("giudicato of arborea marianus iv the great thirteen forty seven", "marianus iv the great"),
+    ("In 1547, Ivan the Terrible was crowned.", "Ivan the Terrible"),  # "Terrible" read alone as a firm
+])
+def test_a_rulers_byname_belongs_to_the_name(text, person):
+    """"friedrich the great": the byname was left out, so the item pointed at any Friedrich and the
+    revised text kept "the great" after a surrogate."""
+    assert person in _people(text)
+
+
+def test_a_spanish_byname_after_its_article_belongs_to_the_name():
+    assert "isabel la católica" in _people("isabel la católica y fernando de aragón", "es")
+
+
+@pytest.mark.parametrize("text,person", [
+    ("tell maria the great news", "maria"),  # a noun after the adjective: no byname
+    ("ask sarah the wise choice", "sarah"),
+    ("wayne gretzky the great one", "wayne gretzky"),  # "one" is the noun here, no number
+])
+def test_an_adjective_after_the_is_no_byname_where_a_noun_follows(text, person):
+    assert _people(text) == [person]
