@@ -114,6 +114,8 @@ def session_options(threads: int = 1, exact: bool | None = None):
 
     if exact is None:
         exact = int8_products_exact(platform.machine(), _cpuinfo())
+        log.debug("contextual tagger: 8-bit products on %s", "ONNX Runtime's signed kernels (exact here)" if exact
+                  else "ONNX Runtime's precision entry (this CPU's signed kernels saturate, or its flags are unknown)")
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
