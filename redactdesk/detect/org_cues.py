@@ -22,6 +22,11 @@ three kinds of cue (``hotwords``):
   place of the list ("calling from spain"); it stands alone when a word of it is on no everyday list
   or it ends in a generic organisation word ("gas", "energy": structures.yaml's ``org_after``),
   else it needs a second source ("calling from upstairs").
+- ``org_cue_agent`` and ``org_cue_agent_from``: an agent names themself and the company ("le
+  atiende carmen de movistar", "this is dave from british gas"): after the cue, a listed first name
+  (and perhaps a second), then "de"/"from", the company: a person, a listed place, a surname's
+  particle ("de la torre") or a department (``org_cue_generic``: "from accounts") is none; a brand on
+  the everyday lists stands alone there.
 - ``org_cue_employer``: where someone works, banks or studies ("i work for", "employed by", "we bank
   with", "graduated from").
   Often no name follows ("work for a bank", "work at night", "work for the council": the lexicon's
@@ -94,6 +99,34 @@ def _ends_generic(doc: DetectDoc, b: int) -> bool:
     return word_view(doc).keys[b - 1] in word_set("org_after")
 
 
+def _agents_company(doc: DetectDoc) -> list[tuple[str, tuple[str, ...], int]]:
+    """Where an agent's company starts after their name: "le atiende carmen de | movistar", "this is
+    dave from | british gas" — the lexicon's ``org_cue_agent``, one or two listed first names, then a
+    word of ``org_cue_agent_from``; not before a surname's particle ("carmen de la torre"). (cue key,
+    cue words, where the company starts)."""
+    from redactdesk.detect.worldnames import load_world_names, word_set
+    from redactdesk.lang.folding import fold_key
+
+    lex = doc.lex
+    if lex is None or not lex.hot("org_cue_agent"):
+        return []
+    names, particles = load_world_names(), word_set("name_particles")
+    froms = {ph[0] for ph in lex.hot("org_cue_agent_from") if len(ph) == 1}
+    lower, n = doc.lower, len(doc.lower)
+    out = []
+    for ph in doc.said("org_cue_agent"):
+        for w in doc.occurrences(ph):
+            k = w + len(ph)
+            given = 0
+            while k + given < n and given < 2 and names.is_first(fold_key(lower[k + given])) and (
+                    k + given not in doc.breaks):
+                given += 1
+            f = k + given
+            if given and f + 1 < n and lower[f] in froms and f + 1 not in doc.breaks and lower[f + 1] not in particles:
+                out.append(("org_cue_agent", (*ph, *lower[k:f + 1]), f + 1))
+    return out
+
+
 def _jobs_at(doc: DetectDoc) -> list[tuple[str, tuple[str, ...], int]]:
     """Employer cues made of a job and "at" ("a chartered accountant at Hernandez-Hoffman", "nurse at
     st mary's"): (cue key, cue words, where the name starts), as the lexicon's cues give them."""
@@ -147,6 +180,7 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
                                                "org_cue_complaint", "org_cue_caller")
             for ph in doc.said(key) for w in doc.occurrences(ph)]
     cues += _jobs_at(doc)
+    cues += _agents_company(doc)
     for key, ph, a in cues:
         if a < len(lower) and lower[a] in articles and a + 1 < len(lower) and a + 1 not in starts:
             a += 1  # "work for the bbc", "trabajo en el corte inglés"
@@ -168,9 +202,11 @@ def find_organisations_by_cue(doc: DetectDoc, free: Callable[[int, int], bool]) 
         elif key == "org_cue_complaint":  # "complain to my manager", "tweet to john": someone
             if not _someone(doc, a, b):
                 add(a, b, True, f"company a complaint goes to, after '{' '.join(ph)}'")
-        elif key == "org_cue_caller":  # "calling on behalf of mr smith", "calling from spain": no company
+        elif key in ("org_cue_caller", "org_cue_agent"):  # "on behalf of mr smith", "from spain": no company
+            # after an agent's name a brand on the everyday lists stands too ("le atiende carmen de
+            # movistar"): a department ends the walk ("soy laura de atención al cliente")
             if not _someone(doc, a, b) and not _listed_place(doc, a, b):
-                add(a, b, distinctive(doc.words[a:b], lex.language) or _ends_generic(doc, b),
+                add(a, b, key == "org_cue_agent" or distinctive(doc.words[a:b], lex.language) or _ends_generic(doc, b),
                     f"company an agent calls for, after '{' '.join(ph)}'")
         else:  # in cased writing a capital after the cue is as telling ("Trabajo en Telefónica"),
             # and anywhere a word in capitals ("graduating from UCLA!!" in a lower-case tweet); after

@@ -248,3 +248,26 @@ def test_a_place_or_a_person_an_agent_calls_from_is_no_organisation(text):
 def test_spanish_agents_name_the_company_they_call_for():
     assert orgs("buenos días le llamo de parte de iberdrola por su factura", "es") == ["iberdrola"]
     assert orgs("le llamo desde madrid", "es") == []
+
+
+@pytest.mark.parametrize("text,org,language", [
+    ("buenas tardes le atiende carmen de movistar en qué puedo ayudarle", "movistar", "es"),  # a brand on the everyday lists
+    ("soy ana de vodafone", "vodafone", "es"),
+    ("hi this is dave from british gas", "british gas", "en"),
+    ("this is dave from tesco how can i help", "tesco", "en"),
+])
+def test_the_company_an_agent_names_after_their_own_name_is_an_organisation(text, org, language):
+    assert org in orgs(text, language)
+
+
+@pytest.mark.parametrize("text,language", [
+    ("le atiende carmen de la torre", "es"),  # a surname's particle
+    ("soy carmen de madrid", "es"),  # a place
+    ("soy laura de atención al cliente", "es"),  # a department
+    ("soy marta de facturación", "es"),
+    ("this is sarah from leeds", "en"),
+    ("this is tom from accounts", "en"),
+    ("this is tom from upstairs", "en"),
+])
+def test_a_surname_place_or_department_after_an_agents_name_is_no_company(text, language):
+    assert orgs(text, language) == []
