@@ -476,6 +476,13 @@ class _Finder:
                 found.append((m.start(), m.end(), d, month, y))
         if self.lex.language == "en":
             found += self._said_dates(text)
+        elif self.lex.language == "es":  # "el doce de marzo del ochenta": the year of two digits after "del"
+            for m in _said_date_regex(self.lex).finditer(text):
+                d, mon, yy = int(m.group(1)), self.lex.months[m.group(2)], int(m.group(3))
+                tr = self.chars_to_tokens(m.start(3), m.end(3))
+                if tr is not None and all(w.isalpha() for w in self.doc.lower[slice(*self.words(*tr))]) and is_date(
+                        full_year(yy), mon, d):
+                    found.append((m.start(), m.end(), d, mon, full_year(yy)))
         for m in _NUMERIC_DATE.finditer(text):
             a, b, c = (int(x) for x in m.groups())
             y = full_year(c) if c < 100 else c
@@ -1633,8 +1640,10 @@ def _month_and_digits_regex(lex: Any) -> re.Pattern[str]:
 
 @functools.lru_cache(maxsize=4)
 def _said_date_regex(lex: Any) -> re.Pattern[str]:
-    """"the 23 of april 87": day, month and a year of two digits, as said (English)."""
+    """"the 23 of april 87", "12 de marzo del 80": day, month and a year of two digits, as said."""
     months = month_alternation(lex)
+    if lex.language == "es":
+        return re.compile(rf"(?<![\w])(\d{{1,2}}) de ({months}) del (\d{{2}})(?![\w])")
     return re.compile(rf"(?<![\w])(?:the )?(\d{{1,2}}) of ({months}) (\d{{2}})(?![\w])")
 
 

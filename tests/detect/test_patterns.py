@@ -968,3 +968,10 @@ def test_a_site_at_its_domain_in_writing_is_a_web_address_and_a_name_at_one_an_e
     assert spans_of("Find us at help.acme.com") == [("help.acme.com", "URL")]
     assert ("john at gmail.com", "EMAIL") in spans_of("Write to john at gmail.com please")
     assert ("site at brightwater dot com", "EMAIL") in spans_of("my site at brightwater dot com")
+
+
+@pytest.mark.parametrize("said", ["doce de marzo del ochenta", "treinta y uno de diciembre del setenta y nueve"])
+def test_a_spanish_date_said_with_a_two_digit_year_is_one_date(said):
+    """"nací el doce de marzo del ochenta": the year after "del" was left out of the date of birth,
+    and stayed in the revised text beside a surrogate date."""
+    assert ("DATE_OF_BIRTH", said) in found(f"nací el {said} en sevilla", "es")
