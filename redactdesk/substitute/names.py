@@ -89,6 +89,9 @@ def _given_pool(ctx: Context, gender: str | None, ntok: int, kind: str) -> list[
     return gaz.pool(("given", kind, gender, ntok, ctx.language), make)
 
 
+_BYNAME_ARTICLES = {"en": ("the",), "es": ("el", "la")}
+
+
 class PersonGenerator(Generator):
     name = "person"
     priority = 0
@@ -106,6 +109,11 @@ class PersonGenerator(Generator):
         tail = len(cores)  # and the letters after it: "Anthony Lawson DDS", "Bohumila Vesela Ph.D."
         while tail > lead + 1 and (not cores[tail - 1] or gaz.contains("post_nominals", cores[tail - 1])):
             tail -= 1
+        # and a byname after its article: "Friedrich the Great" -> "Stanley the Great" (no name holds
+        # "the"; Spanish "la" after "de" is a surname's particle: "María de la Cruz")
+        if tail - lead >= 3 and norm(cores[tail - 2]) in _BYNAME_ARTICLES.get(ctx.language, ()) and (
+                norm(cores[tail - 3]) not in ("de", "del")):
+            tail -= 2
         names = [i for i, c in enumerate(cores)
                  if c and lead <= i < tail and not (i > 0 and c.islower() and norm(c) in PARTICLES)]
         pieces: list[Piece] = []

@@ -21,11 +21,20 @@ def norm(text: str) -> str:
     return " ".join(t.split())
 
 
+_POSSESSIVE = re.compile(r"^(.*[^\W\d_].*?)(['’]s)$", flags=re.S)  # letters, then 's
+
+
 def split_punct(token: str) -> tuple[str, str, str]:
-    """(leading punctuation, core, trailing punctuation) of one transcript token."""
+    """(leading punctuation, core, trailing punctuation) of one transcript token. A possessive's "'s"
+    is trailing too: "john's" is the item John (one surrogate with "john"), and the surrogate keeps
+    it ("walton's brother")."""
     m = re.match(rf"^([{re.escape(PUNCT)}]*)(.*?)([{re.escape(PUNCT)}]*)$", token, flags=re.S)
     assert m is not None
-    return m.group(1), m.group(2), m.group(3)
+    lead, core, trail = m.group(1), m.group(2), m.group(3)
+    owner = _POSSESSIVE.match(core)
+    if owner is not None:
+        core, trail = owner.group(1), owner.group(2) + trail
+    return lead, core, trail
 
 
 def case_of(token: str) -> str:

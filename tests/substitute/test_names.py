@@ -211,3 +211,35 @@ def test_every_post_nominal_the_detector_joins_is_one_substitution_keeps():
     for language in ("en", "es"):
         gaz = load_gazetteer(language)
         assert [t for t in sorted(word_set("post_nominals")) if not gaz.contains("post_nominals", t)] == []
+
+
+def test_a_possessive_is_the_same_person_and_stays_a_possessive(make_conv, secret):
+    """"john's brother ... john": "john's" was keyed as the unknown name "john s", so one person got
+    two surrogates, and the revised text lost the possessive ("walton brother")."""
+    conv = make_conv([("c", "i met john's brother and then john himself"), ("a", "It was John’s idea.")],
+                     [(0, "john's", "PERSON"), (0, "john", "PERSON"), (1, "John’s", "PERSON")])
+    res = substitute_conversation(conv, secret=secret)
+    owner, plain, curly = (r.surrogate for r in res.replacements)
+    assert owner == plain + "'s" and curly == plain.capitalize() + "’s"
+    assert len({r.key for r in res.items}) == 1
+
+
+@pytest.mark.parametrize("said,byname,language", [
+    ("friedrich the great was his patron", "the great", "en"),
+    ("In 1547, Ivan the Terrible was crowned.", "the Terrible", "en"),
+    ("isabel la católica y fernando", "la católica", "es"),
+])
+def test_a_rulers_byname_stays_after_the_surrogate(make_conv, secret, said, byname, language):
+    """"friedrich the great" became "stanley shaffer henson": "the" and "great" each a surname's
+    surrogate. A byname identifies no one without the name; it stays ("bennett the great")."""
+    person = said.split(byname)[0].split()[-1] + " " + byname
+    conv = make_conv([("c", said)], [(0, person, "PERSON")], language=language)
+    res = substitute_conversation(conv, secret=secret)
+    new = res.replacements[0].surrogate
+    assert new.endswith(" " + byname) and new.split()[0].lower() != person.split()[0].lower()
+
+
+def test_a_surnames_particle_is_no_byname(make_conv, secret):
+    conv = make_conv([("c", "me llamo maría de la cruz")], [(0, "maría de la cruz", "PERSON")], language="es")
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert not new.endswith("la cruz")
