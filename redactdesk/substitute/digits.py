@@ -138,7 +138,7 @@ def parse(tokens: list[str], language: str, *, letters: bool = False, typed_code
             tpl.units.append(Unit(i, i + k, kind, str(value), tuple(low[i : i + k])))
             i += k
             continue
-        if letters and len(c) == 1 and c.isalpha() and (c.isupper() or _lower_letter(low, i, language)):
+        if letters and len(c) == 1 and c.isalpha() and (c.isupper() or _lower_letter(low, i, language, typed_codes)):
             # a letter of the code; in a lower-case transcript too ("q q one two three four five six c")
             tpl.units.append(Unit(i, i + 1, "letter", c.upper(), tokens=(c,)))
             i += 1
@@ -152,12 +152,16 @@ def _beside_digits(cores: list[str], i: int) -> bool:
     return any(0 <= k < len(cores) and any(ch.isdigit() for ch in cores[k]) for k in (i - 1, i + 1))
 
 
-def _lower_letter(low: list[str], i: int, language: str) -> bool:
+def _lower_letter(low: list[str], i: int, language: str, code: bool = False) -> bool:
     """Is the lower-case one-letter token ``i`` a letter of a code read aloud? A one-letter word
-    ("a", "y") only beside another letter."""
+    ("a", "y") only beside another letter — or, in a span that is one code (``code``), at its first or
+    last token: "y cuatro siete uno dos nueve nueve cero m" is an NIE whose Y is also "and", "... tres
+    e" one whose check letter is (the detector took them into the item because the ID is then valid)."""
     if len(low) < 2:
         return False
     if low[i] not in ONE_LETTER_WORDS.get(language, frozenset()):
+        return True
+    if code and i in (0, len(low) - 1):
         return True
     return any(0 <= k < len(low) and len(low[k]) == 1 and low[k].isalpha() for k in (i - 1, i + 1))
 

@@ -105,6 +105,17 @@ def test_spanish_ids_get_valid_check_letters(make_conv, secret):
         assert dni.is_valid(a) and nie.is_valid(b) and b[0] == "X"
 
 
+@pytest.mark.parametrize("said", ["y cuatro siete uno dos nueve nueve cero m", "z tres cero ocho seis dos cero tres e"])
+def test_a_spanish_id_whose_letter_is_also_a_word_gets_a_valid_surrogate(make_conv, secret, said):
+    """An NIE's Y ("and") or check letter E ("and") said as the word: the surrogate kept the word and
+    re-drew eight characters with no rule, an NIE no validator accepts ("y nueve cuatro ... o")."""
+    for i in range(5):
+        conv = make_conv([("c", f"es el {said} gracias")], [(0, said, "ES_ID")], language="es", cid=f"n{i}")
+        new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+        value = D.parse(new.split(), "es", letters=True, typed_codes=True).value
+        assert nie.is_valid(value) and value[0] == said[0].upper(), new
+
+
 def test_iban_keeps_country_and_checksum(make_conv, secret):
     said = ("E S nine one two one zero zero zero four one eight four five zero two zero zero zero five one three three"
             " two")
