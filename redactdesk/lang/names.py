@@ -35,3 +35,15 @@ def address(locale: str) -> Any:
 def lorem_words() -> tuple[str, ...]:
     """Faker's English lorem word list: everyday words, some of them also names ("will", "mark")."""
     return tuple(_provider("lorem", "en_US").word_list)
+
+
+# countries whose addresses carry a region's code ("Vancouver, BC", "New York, NY 10017", "Sydney NSW 2000"),
+# with the Faker locale and attribute that list the codes
+_REGION_CODES = (("en_US", "states_abbr"), ("en_CA", "provinces_abbr"), ("en_AU", "states_abbr"))
+
+
+@functools.lru_cache(maxsize=1)
+def region_codes() -> tuple[tuple[str, ...], ...]:
+    """The region codes written in addresses, one tuple per country (US states, Canadian provinces,
+    Australian states), from Faker's address providers."""
+    return tuple(tuple(getattr(address(locale), attr)) for locale, attr in _REGION_CODES)

@@ -13,6 +13,7 @@ import random
 import re
 
 from redactdesk.core.types import Span
+from redactdesk.lang.names import region_codes
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
 from redactdesk.substitute.text import norm, split_punct
@@ -109,6 +110,13 @@ def new_ordinal(token: str, rng: random.Random, language: str) -> str:
     return f"{lead}{k}{new_suffix}{trail}"
 
 
+def _region_pool(core: str) -> tuple[str, ...]:
+    """The codes of the country whose region code ``core`` is, written in capitals ("BC", "NSW"); none else."""
+    if not (2 <= len(core) <= 3 and core.isalpha() and core.isupper()):
+        return ()
+    return next((codes for codes in region_codes() if core in codes), ())
+
+
 class AddressGenerator(Generator):
     """A street address as one unit: numbers re-drawn in form, street name replaced, the rest kept."""
 
@@ -118,8 +126,13 @@ class AddressGenerator(Generator):
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
         tpl = D.parse(tokens, ctx.language, letters=True)
         ordinals = {u.start for u in tpl.units if u.end - u.start == 1 and ordinal_parts(tokens[u.start]) is not None}
-        if ordinals:  # "6to", "3rd": an ordinal stays an ordinal (a floor), not a code to re-draw
-            tpl = D.Template(list(tokens), ctx.language, [u for u in tpl.units if u.start not in ordinals])
+        # "Vancouver, BC V5V 3C8": a region's code is a word of the address, re-drawn from its country's
+        # codes, not two random letters ("XS"); a compass point ("Pennsylvania Avenue NW") stays
+        words = {u.start for u in tpl.units if u.end - u.start == 1 and u.text.isalpha() and (
+            _region_pool(split_punct(tokens[u.start])[1]) or ctx.gaz.contains("address_words", split_punct(
+                tokens[u.start])[1]))}
+        if ordinals or words:  # "6to", "3rd": an ordinal stays an ordinal (a floor), not a code to re-draw
+            tpl = D.Template(list(tokens), ctx.language, [u for u in tpl.units if u.start not in ordinals | words])
         literal = [norm(split_punct(tokens[i])[1]) for i in tpl.literal_indices()]
         key = f"address:{tpl.value}|{' '.join(literal)}"
         text = " ".join(split_punct(t)[1] for t in tokens)
@@ -131,6 +144,8 @@ class AddressGenerator(Generator):
             return "keep"
         if ordinal_parts(core) is not None:
             return "ordinal"
+        if _region_pool(core):
+            return "region"
         if gaz.contains("floors", core):
             return "floor"
         if gaz.contains("street_types", core) or gaz.contains("address_words", core):
@@ -148,6 +163,11 @@ class AddressGenerator(Generator):
             kind = self._kind(ctx, split_punct(tokens[i])[1])
             if kind == "ordinal":
                 tokens[i] = new_ordinal(tokens[i], rng, ctx.language)
+            if kind == "region":
+                was = split_punct(tokens[i])[1]
+                pool = [c for c in _region_pool(was) if c != was]
+                lead, _, trail = split_punct(tokens[i])
+                tokens[i] = lead + (ctx.pick(item, pool, "address:region", salt=str(i)) or pool[0]) + trail
             if kind == "floor":
                 floors = [f for f in ctx.gaz.entries("floors") if norm(f) != norm(split_punct(tokens[i])[1])]
                 if floors:

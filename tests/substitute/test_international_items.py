@@ -29,3 +29,32 @@ def test_an_address_of_another_country_is_replaced_whole(make_conv, secret, befo
     assert not any(o in text for o in originals), text
     assert not scan_text(text, "revised", needles([conv]))
     assert text.startswith(before) and text.endswith(after), text
+
+
+@pytest.mark.parametrize("address,code,codes", [
+    ("450 Lexington Ave, New York, NY 10017", "NY", "US"),
+    ("1180 Kingsway, Vancouver, BC V5V 3C8", "BC", "CA"),
+    ("200 George Street, Sydney NSW 2000", "NSW", "AU"),
+])
+def test_a_region_code_becomes_another_region_of_the_same_country(make_conv, secret, address, code, codes):
+    """"Vancouver, BC" became "Grove, XS": the code was re-drawn as two random letters, a region
+    nobody has. Now another real code of the same country takes its place."""
+    from redactdesk.lang.names import region_codes
+
+    pool = dict(zip(("US", "CA", "AU"), region_codes(), strict=True))[codes]
+    for i in range(4):
+        conv = make_conv([("c", f"send it to {address} please")], [(0, address, "ADDRESS")], cid=f"r{i}")
+        new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.replace(",", " ").split()
+        assert code not in new and any(w in pool for w in new), new
+
+
+def test_a_compass_point_and_a_flat_stay_words_of_the_address(make_conv, secret):
+    """"Pennsylvania Avenue NW" became "Juniper Avenue KU" and "Flat 4B" became "Franklin 4P": the
+    quadrant re-drawn as a code, the British flat as a street name."""
+    conv = make_conv([("c", "meet me at 1600 Pennsylvania Avenue NW, Washington, DC 20500"),
+                      ("c", "it's Flat 4B, 17 Queen's Road, Brighton BN1 3XE")],
+                     [(0, "1600 Pennsylvania Avenue NW, Washington, DC 20500", "ADDRESS"),
+                      (1, "Flat 4B, 17 Queen's Road, Brighton BN1 3XE", "ADDRESS")])
+    first, second = (r.surrogate.split() for r in substitute_conversation(conv, secret=secret).replacements)
+    assert "NW," in first and "Pennsylvania" not in first
+    assert second[0] == "Flat" and "Queen's" not in second
