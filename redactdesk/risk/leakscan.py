@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from redactdesk.core.kept_years import YEAR_KEPT, kept_year
 from redactdesk.core.types import Conversation, SpanStatus
 from redactdesk.lang.folding import strip_marks
 from redactdesk.resources import function_words
@@ -24,10 +25,8 @@ TEXT_SUFFIXES = {".json", ".jsonl", ".txt", ".TextGrid", ".textgrid", ".eaf", ".
                  ".srt", ".ctm", ".md",
                  ".stm", ".rttm"}
 MIN_VARIANT_CHARS = 3
-# Categories whose surrogates keep the year on purpose (substitute/dates.py: an event date moves by
-# whole weeks); a birth date or a card expiry always moves its year, so its year stays a needle.
-YEAR_KEPT = frozenset({"DATE"})
-_YEAR = re.compile(r"(19|20)\d\d")
+# Categories whose surrogates keep the year on purpose (core/kept_years.py); a birth date or a card
+# expiry always moves its year, so its year stays a needle.
 
 
 _SPACES = re.compile(r"\s+")
@@ -194,7 +193,7 @@ def needles(conversations: Iterable[Conversation]) -> list[Needle]:
             for v in sorted(variants(original, conv.language)):
                 if v.isdigit() and len(v) < 4:
                     continue  # short numbers (ages, days) occur everywhere; longer runs are caught
-                if span.category in YEAR_KEPT and _YEAR.fullmatch(v):
+                if kept_year(span.category, v):
                     continue  # an event date moves by whole weeks and may keep its year, by design
                 if v.isdigit():  # searched in lines with separators removed: only digit boundaries count
                     pat = re.compile(r"(?<!\d)" + v + r"(?!\d)")

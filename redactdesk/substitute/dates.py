@@ -205,6 +205,10 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
         lengths = {2: [1, 1], 3: [1, 2], 4: [2, 2], 5: [1, 2, 2], 6: [2, 2, 2], 7: [1, 2, 4], 8: [2, 2, 4]}
         if expiry:
             lengths = {3: [1, 2], 4: [2, 2], 5: [1, 4], 6: [2, 4]}
+        iso = _ISO_DATE.fullmatch(cores[0]) if len(cores) == 1 and not expiry else None
+        if iso:  # "2019-03-05": year, month, day, as written in forms and logs
+            lengths = {len(digits_all): [len(iso.group(1)), len(iso.group(3)), len(iso.group(4))]}
+            order = ["year", "month", "day"]
         split = lengths.get(len(digits_all))
         if split is None:
             return None
@@ -216,7 +220,7 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
         template = tpl
     if len(texts) > len(order):
         return None
-    for attempt in (order, ["day", "month", "year"], ["month", "day", "year"]):
+    for attempt in (order, ["day", "month", "year"], ["month", "day", "year"]) if order[0] != "year" else (order,):
         roles = attempt[: len(texts)]
         v = DateValue()
         for role, t in zip(roles, texts, strict=True):
@@ -235,6 +239,9 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
         if expiry:
             break
     return None
+
+
+_ISO_DATE = re.compile(r"(\d{4})([-/.])(\d{1,2})\2(\d{1,2})")
 
 
 def _split_day_year(groups: list[list[D.Unit]]) -> list[list[D.Unit]]:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from redactdesk.core.kept_years import kept_year
 from redactdesk.core.taxonomy import Taxonomy
 from redactdesk.core.types import Conversation, Span, SpanStatus, Turn, Word
 from redactdesk.resources import load_taxonomy
@@ -299,9 +300,17 @@ def _contains_original(rep: Replacement) -> bool:
 
 def _keeps_a_number(rep: Replacement) -> bool:
     """True when a token of the original holding three or more digits ("h704725") is still in the
-    surrogate: a generator left a part of the item it could not read as it was."""
+    surrogate: a generator left a part of the item it could not read as it was. An event date's year
+    is no such part: the date moves by whole weeks and may keep it (core/kept_years.py; "5 March 2019"
+    -> "26 March 2019" was replaced by its tag)."""
     sur = set(_folded_tokens(rep.surrogate))
-    return any(sum(c.isdigit() for c in t) >= 3 and t in sur for t in _folded_tokens(rep.original))
+    return any(sum(c.isdigit() for c in t) >= 3 and t in sur and not kept_year(rep.category, t)
+               and t not in _ON_PURPOSE.get(rep.category, ()) for t in _folded_tokens(rep.original))
+
+
+# digit groups a generator writes on purpose, whatever the original: North America's fictional
+# exchange ("(604) 555-0187" -> "(604) 555-0143" was replaced by its tag, the 555 read as kept)
+_ON_PURPOSE = {"PHONE": frozenset({"555"})}
 
 
 MAX_REDRAWS = 8

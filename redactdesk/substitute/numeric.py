@@ -8,6 +8,7 @@ check letter; IBANs a valid checksum; IP addresses a documentation range (RFC 57
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 
 from stdnum import iban as std_iban
@@ -22,7 +23,7 @@ from stdnum.us import ssn as us_ssn
 from redactdesk.core.types import Span
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, register
-from redactdesk.substitute.text import norm
+from redactdesk.substitute.text import norm, split_punct
 
 Validator = Callable[[str], bool]
 
@@ -180,11 +181,37 @@ class MoneyGenerator(DigitsGenerator):
 
 
 class IpGenerator(DigitsGenerator):
-    """IPv4 addresses: octets keep their length; documentation ranges when the lengths allow."""
+    """IPv4 addresses: octets keep their length; documentation ranges when the lengths allow. IPv6
+    ones written as one token ("2001:db8::ff00:42:8329"): every group re-drawn in hexadecimal with its
+    length, the "::" where it was (they became the tag "[IP_ADDRESS]")."""
 
     name = "ip"
     letters = False
     _DOC = ("192.0.2", "198.51.100", "203.0.113")
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        if len(tokens) == 1 and _ipv6(split_punct(tokens[0])[1]):
+            core = split_punct(tokens[0])[1].lower()
+            return [Piece(0, 1, "ipv6", f"{self.name}:v6:{core}", self.name, span.category, core, core)]
+        return super().analyse(ctx, span_index, tokens, span)
+
+    def generate(self, ctx: Context, item: Item) -> str:
+        if item.occurrences and item.occurrences[0].form == "ipv6":
+            rng = ctx.rng(item)
+            original = str(item.value)
+            for _ in range(20):
+                new = ":".join("".join(rng.choice("0123456789abcdef") for _ in group) if group else ""
+                               for group in original.split(":"))
+                if new != original and _ipv6(new) and not _shares_a_group(new, original):
+                    return new
+            return _tag(item)
+        return super().generate(ctx, item)
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        if occ.form == "ipv6" and item.surrogate is not None:
+            lead, _, trail = split_punct(tokens[0])
+            return [lead + item.surrogate + trail]
+        return super().render(ctx, item, occ, tokens)
 
     def rules(self, ctx: Context, item: Item, value: str) -> tuple[Validator | None, list[dict[int, str]]]:
         tpl = self._template(item)
@@ -214,7 +241,28 @@ class CoordinatesGenerator(DigitsGenerator):
     letters = False
 
 
+def _ipv6(text: str) -> bool:
+    """Is ``text`` an IPv6 address (hexadecimal groups with colons)?"""
+    if ":" not in text:
+        return False
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _shares_a_group(new: str, original: str) -> bool:
+    """Does ``new`` repeat a group of three or more characters of ``original`` ("2001")?"""
+    groups = {g for g in original.split(":") if len(g) >= 3}
+    return any(g in groups for g in new.split(":"))
+
+
 def _octet_lengths(tpl: D.Template) -> list[int]:
+    """Digits per octet: the units said apart ("one nine two dot ..."), or the dotted groups of one
+    written token ("192.168.14.2": its layout "ddd.ddd.dd.d")."""
+    if len(tpl.units) == 1 and tpl.units[0].layout.count(".") == 3:
+        return [len(part) for part in tpl.units[0].layout.strip(".").split(".")]
     lengths: list[int] = []
     current = 0
     prev_end = None

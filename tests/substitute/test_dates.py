@@ -145,3 +145,23 @@ def test_a_written_card_expiry_keeps_its_printed_form(make_conv, secret):
         assert re.fullmatch(r"\d{2}/\d{2}", new), new
         month, year = int(new[:2]), 2000 + int(new[3:])
         assert (year, month) > (2027, 9) and 1 <= month <= 12
+
+
+def test_an_event_date_written_with_its_year_gets_a_date_not_its_tag(make_conv, secret):
+    """"5 March 2019", "March 2019": the date moved by whole weeks and kept its year, which the guard
+    against kept digits read as the original's — the item became "[DATE]"."""
+    conv = make_conv([("c", "the appointment was on 5 March 2019 at the clinic"),
+                      ("c", "she joined in March 2019 as a nurse")],
+                     [(0, "5 March 2019", "DATE"), (1, "March 2019", "DATE")])
+    res = substitute_conversation(conv, secret=secret)
+    day, month = (r.surrogate for r in res.replacements)
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}", day) and day != "5 March 2019"
+    assert re.fullmatch(r"[A-Z][a-z]+ \d{4}", month) and month != "March 2019"
+
+
+def test_an_iso_date_stays_a_valid_iso_date(make_conv, secret):
+    """"2024-07-15" became "2644-99-42": the digits re-drawn with no calendar."""
+    conv = make_conv([("c", "the meeting is scheduled for 2024-07-15.")], [(0, "2024-07-15.", "DATE")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new.endswith(".") and new != "2024-07-15."
+    dt.date.fromisoformat(new[:-1])

@@ -174,3 +174,35 @@ def test_an_amount_with_its_cents_after_the_currency_keeps_its_words(make_conv, 
     res = substitute_conversation(_conv_with(make_conv, "twelve dollars fifty", "MONEY", cid="c1"), secret=secret)
     said = res.replacements[0].surrogate.split()
     assert "dollars" in said and said != "twelve dollars fifty".split() and not said[0].startswith("["), said
+
+
+def test_an_ipv4_written_as_one_token_gets_valid_octets(make_conv, secret):
+    """"192.168.14.2" became "461.891.20.1": the octets of one written token were not read apart."""
+    import ipaddress
+
+    for i in range(5):
+        res = substitute_conversation(_conv_with(make_conv, "192.168.14.2", "IP_ADDRESS", cid=f"ip{i}"), secret=secret)
+        new = res.replacements[0].surrogate
+        ipaddress.IPv4Address(new)
+        assert new != "192.168.14.2"
+
+
+def test_an_ipv6_gets_a_surrogate_in_its_own_shape(make_conv, secret):
+    """"2001:db8::ff00:42:8329." became the tag "[IP_ADDRESS]" and lost its full stop."""
+    import ipaddress
+
+    conv = make_conv([("c", "a request from 2001:db8::ff00:42:8329. then")],
+                     [(0, "2001:db8::ff00:42:8329.", "IP_ADDRESS")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new.endswith(".") and "[" not in new and "::" in new
+    ipaddress.IPv6Address(new[:-1])
+    assert not {g for g in new[:-1].split(":") if len(g) >= 3} & {"2001", "ff00", "8329"}
+
+
+@pytest.mark.parametrize("said", ["+1 (604) 555-0187", "(415) 555-0132"])
+def test_a_phone_in_the_fictional_exchange_gets_a_surrogate_not_its_tag(make_conv, secret, said):
+    """"(415) 555-0132" became "[PHONE]": the generator draws 555 on purpose, and the guard against
+    kept digits read it as the original's."""
+    conv = make_conv([("c", f"call me on {said} today")], [(0, said, "PHONE")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert "[" not in new and new != said and re.fullmatch(r"(\+1 )?\(\d{3}\) 555-\d{4}", new), new
