@@ -23,7 +23,10 @@ TITLE_GENDER = {
     "senor": "m", "sr": "m", "don": "m", "senora": "f", "sra": "f", "senorita": "f", "srta": "f",
     "dona": "f", "doctora": "f",
 }
-PARTICLES = {"de", "del", "la", "las", "los", "y", "i", "van", "von", "der", "den", "da", "di", "le", "du"}
+# small words inside a surname, kept as said ("María de la Cruz", "Mohammed bin Salman"); none that is
+# also a given name ("ben", "al", "abu" stay names: in a lower-case transcript kept, they would leak one)
+PARTICLES = {"de", "del", "la", "las", "los", "y", "i", "van", "von", "der", "den", "da", "di", "le", "du",
+             "bin", "ibn", "bint", "ter", "ten", "zu", "della", "dos", "das", "ould"}
 
 
 def _title_gender(ctx: Context, span: Span, tokens: list[str]) -> str | None:

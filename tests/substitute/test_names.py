@@ -243,3 +243,10 @@ def test_a_surnames_particle_is_no_byname(make_conv, secret):
     conv = make_conv([("c", "me llamo maría de la cruz")], [(0, "maría de la cruz", "PERSON")], language="es")
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert not new.endswith("la cruz")
+
+
+def test_an_arabic_surnames_particle_stays_a_particle(make_conv, secret):
+    """"Mohammed bin Salman" became "Veronica herrera Gallagher": "bin" drawn as a surname, in lower case."""
+    conv = make_conv([("c", "the owner is Mohammed bin Salman today")], [(0, "Mohammed bin Salman", "PERSON")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    assert new[1] == "bin" and "Mohammed" not in new and "Salman" not in new
