@@ -42,10 +42,23 @@ def _title_gender(ctx: Context, span: Span, tokens: list[str]) -> str | None:
 
 def _spelled_piece(ctx: Context, tokens: list[str], span: Span) -> Piece | None:
     sp = spelling.parse(tokens, ctx.language, ctx.gaz.spelling_words)
-    if sp is None:
-        return None
+    if sp is None or (sp.letter_positions and sp.letter_positions[0] > 0):
+        return None  # "walsh w a l s h": the name said before its spelling is a name (:func:`_spelled_tail`)
     return Piece(0, len(tokens), "spelled", f"spelled:{sp.letters}", "spelled", span.category,
                  " ".join(sp.letters), sp.letters, style=sp)
+
+
+def _spelled_tail(ctx: Context, tokens: list[str], span: Span) -> Piece | None:
+    """The spelling that ends a name's span ("john smith | s m i t h"): three letters or more after
+    at least one word, as a spelled piece at its place in the span (None when there is none)."""
+    for k in range(1, len(tokens) - 2):
+        if len(split_punct(tokens[k])[1].strip("-")) != 1:
+            continue  # the spelling starts at a letter ("smith | s m i t h"), not at the word it spells
+        sp = spelling.parse(tokens[k:], ctx.language, ctx.gaz.spelling_words)
+        if sp is not None and len(sp.letters) >= 3:
+            return Piece(k, len(tokens), "spelled", f"spelled:{sp.letters}", "spelled", span.category,
+                         " ".join(sp.letters), sp.letters, style=sp)
+    return None
 
 
 def _calendar_words(language: str) -> set[str]:
@@ -103,6 +116,11 @@ class PersonGenerator(Generator):
         spelled = _spelled_piece(ctx, tokens, span)
         if spelled is not None:
             return [spelled]
+        tail = _spelled_tail(ctx, tokens, span)
+        if tail is not None:
+            # "john smith s m i t h": the name, then its spelling — re-spelled from the surrogate
+            # ("lonnie macdonald m a c d o n a l d"), never read as names ("parsons simpson i oneal")
+            return self.analyse(ctx, span_index, tokens[:tail.start], span) + [tail]
         gaz = ctx.gaz
         cores = [split_punct(t)[1] for t in tokens]
         gender_hint = _title_gender(ctx, span, tokens)

@@ -250,3 +250,14 @@ def test_an_arabic_surnames_particle_stays_a_particle(make_conv, secret):
     conv = make_conv([("c", "the owner is Mohammed bin Salman today")], [(0, "Mohammed bin Salman", "PERSON")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
     assert new[1] == "bin" and "Mohammed" not in new and "Salman" not in new
+
+
+@pytest.mark.parametrize("said,name", [("john smith s m i t h", "smith"), ("walsh w a l s h", "walsh")])
+def test_a_name_spelled_after_it_in_one_item_is_re_spelled_from_its_surrogate(make_conv, secret, said, name):
+    """"my name is john smith s m i t h" became "lonnie macdonald parsons simpson i oneal savage" (each
+    letter read as a name), and "walsh w a l s h" "g a r z a" (the name said before its spelling lost)."""
+    conv = make_conv([("c", f"my name is {said} thanks")], [(0, said, "PERSON")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    letters = [w for w in new if len(w) == 1]
+    surname = new[-len(letters) - 1]
+    assert "".join(letters) == surname.lower() and surname.lower() != name and len(letters) == len(surname)
