@@ -98,7 +98,21 @@ class Gazetteer:
                 return "f"
             if wm > 2 * wf:
                 return "m"
-        return None
+            return None
+        return self.world_given(first)[1]  # "Priya", "Oluwaseun": a name of another country
+
+    def world_given(self, name: str) -> tuple[bool, str | None]:
+        """(a given name somewhere in the world, its gender or None) for a name this language's lists
+        do not know at all ("priya", "oluwaseun"): Faker's names of every locale (lang.names)."""
+        from redactdesk.lang.folding import fold_key
+        from redactdesk.lang.names import world_first_names
+
+        first = name.split()[0] if name.split() else name
+        if self.is_first_name(first) or self.contains("surnames", first):
+            return False, None
+        key = fold_key(first)
+        table = world_first_names()
+        return (key in table, table.get(key))
 
     def canonical(self, text: str) -> str:
         """Key of a name after spelling variants (Marc and Mark give the same key)."""

@@ -160,7 +160,8 @@ class PersonGenerator(Generator):
                 if not roles:
                     first = cores[run[0]]
                     titled = gender_hint is not None and len(run) == 1 and not multi  # "Mr Jordan": a surname
-                    if (gaz.is_first_name(first) and not titled) or (multi and len(run) > 1):
+                    given = gaz.is_first_name(first) or gaz.world_given(first)[0]  # "priya", "yuki"
+                    if (given and not titled) or (multi and len(run) > 1):
                         roles.append((run[0], run[0] + 1, "given"))
                         j = 1
             rest = run[j:]

@@ -261,3 +261,13 @@ def test_a_name_spelled_after_it_in_one_item_is_re_spelled_from_its_surrogate(ma
     letters = [w for w in new if len(w) == 1]
     surname = new[-len(letters) - 1]
     assert "".join(letters) == surname.lower() and surname.lower() != name and len(letters) == len(surname)
+
+
+@pytest.mark.parametrize("name,gender", [("priya", "f"), ("fatima", "f"), ("ahmed", "m"), ("Mohammed", "m")])
+def test_a_given_name_of_another_country_gets_a_given_name_of_its_gender(make_conv, secret, name, gender):
+    """"i spoke to your colleague priya" became "... colleague townsend": a name the English lists do
+    not hold was taken for a surname, of no gender. Faker's given names of every locale say it is one."""
+    en = load_gazetteer("en")
+    conv = make_conv([("c", f"i spoke to your colleague {name} yesterday")], [(0, name, "PERSON")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert en.is_first_name(new) and en.gender(new) == gender, new
