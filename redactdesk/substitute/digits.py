@@ -138,6 +138,13 @@ def parse(tokens: list[str], language: str, *, letters: bool = False, typed_code
             tpl.units.append(Unit(i, i + k, kind, str(value), tuple(low[i : i + k])))
             i += k
             continue
+        if letters and (named := _letter_names(language).get(lc)) is not None and len(lc) > 1 and (
+                _beside_digits(cores, i) or typed_codes):
+            # a letter said by its name ("... nueve ocho equis", "zeta uno dos ..."): the code's letter,
+            # said by the name of the new one
+            tpl.units.append(Unit(i, i + 1, "letter", named.upper(), tokens=(c,), layout="name"))
+            i += 1
+            continue
         if letters and len(c) == 1 and c.isalpha() and (c.isupper() or _lower_letter(low, i, language, typed_codes)):
             # a letter of the code; in a lower-case transcript too ("q q one two three four five six c")
             tpl.units.append(Unit(i, i + 1, "letter", c.upper(), tokens=(c,)))
@@ -150,6 +157,23 @@ def parse(tokens: list[str], language: str, *, letters: bool = False, typed_code
 def _beside_digits(cores: list[str], i: int) -> bool:
     """Is a written token with digits next to token ``i``?"""
     return any(0 <= k < len(cores) and any(ch.isdigit() for ch in cores[k]) for k in (i - 1, i + 1))
+
+
+@functools.lru_cache(maxsize=4)
+def _letter_names(language: str) -> dict[str, str]:
+    """The language's names of letters ("equis" -> "x", "zeta" -> "z"), one word each."""
+    from redactdesk.lang.lexicon import load_lexicon
+
+    return {k: v for k, v in load_lexicon(language).letter_names.items() if " " not in k and len(v) == 1}
+
+
+@functools.lru_cache(maxsize=4)
+def _name_of_letter(language: str) -> dict[str, str]:
+    """Each letter's first-listed name ("x" -> "equis")."""
+    out: dict[str, str] = {}
+    for name, letter in _letter_names(language).items():
+        out.setdefault(letter, name)
+    return out
 
 
 def _lower_letter(low: list[str], i: int, language: str, code: bool = False) -> bool:
@@ -303,7 +327,8 @@ def _needs_stability(tpl: Template) -> bool:
 def stable(tpl: Template, value: str) -> bool:
     """Does ``value``, said in the template's form, read back as the same units? ("eighty" then
     "two" would be heard as eighty-two, where the original's "twenty" "zero" could not merge.)"""
-    again = parse(render(tpl, value), tpl.language, letters=any(u.kind == "letter" for u in tpl.units))
+    coded = any(u.kind == "letter" for u in tpl.units)  # read back as the code was read (typed_codes)
+    again = parse(render(tpl, value), tpl.language, letters=coded, typed_codes=coded)
     return again.value == value and len(again.units) == len(tpl.units)
 
 
@@ -336,6 +361,8 @@ def _digit_words(text: str, language: str, zero: str) -> list[str]:
 
 def _say_unit(u: Unit, text: str, language: str, zero: str) -> list[str]:
     table = number_table(language)
+    if u.kind == "letter" and u.layout == "name" and text.isalpha():
+        return [_name_of_letter(language).get(text.lower(), text.upper())]
     if u.kind == "letter" or (len(text) == 1 and text.isalpha() and u.kind != "numeral"):
         return [text.upper()] if text.isalpha() else _digit_words(text, language, zero)
     if u.kind == "numeral":

@@ -206,3 +206,14 @@ def test_a_phone_in_the_fictional_exchange_gets_a_surrogate_not_its_tag(make_con
     conv = make_conv([("c", f"call me on {said} today")], [(0, said, "PHONE")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert "[" not in new and new != said and re.fullmatch(r"(\+1 )?\(\d{3}\) 555-\d{4}", new), new
+
+
+def test_a_check_letter_said_by_its_name_gets_a_valid_one_said_by_its_name(make_conv, secret):
+    """"... nueve ocho equis": the letter said by its name stayed as it was beside eight new digits — a
+    DNI no validator accepts. Now the new check letter is computed and said by its name."""
+    for i in range(6):
+        said = "cinco tres cuatro dos uno cero nueve ocho equis"
+        conv = make_conv([("c", f"mi dni es {said} vale")], [(0, said, "ES_ID")], language="es", cid=f"q{i}")
+        new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+        value = D.parse(new.split(), "es", letters=True, typed_codes=True).value
+        assert dni.is_valid(value) and new.split()[-1] != "X", new
