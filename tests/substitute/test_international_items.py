@@ -58,3 +58,18 @@ def test_a_compass_point_and_a_flat_stay_words_of_the_address(make_conv, secret)
     first, second = (r.surrogate.split() for r in substitute_conversation(conv, secret=secret).replacements)
     assert "NW," in first and "Pennsylvania" not in first
     assert second[0] == "Flat" and "Queen's" not in second
+
+
+@pytest.mark.parametrize("said,kept,language", [
+    ("Lagos University Teaching Hospital", ("University", "Teaching", "Hospital"), "en"),
+    ("the university of edinburgh", ("university", "of"), "en"),
+    ("universidad de sevilla", ("universidad", "de"), "es"),
+])
+def test_an_organisations_generic_words_stay_around_a_new_name(make_conv, secret, said, kept, language):
+    """"Lagos University Teaching Hospital" became "Woodgrove Bank", "universidad de sevilla" "vientel de
+    bravalia": a hospital turned bank, a university lost — the revised text no longer said what kind of
+    body it was. The generic words stay, the name is replaced."""
+    conv = make_conv([("c", f"she works at {said} now")], [(0, said, "ORGANIZATION")], language=language)
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    assert all(w in new for w in kept) and new != said.split()
+    assert not set(new) & (set(said.split()) - set(kept) - {"the"})
