@@ -25,8 +25,6 @@ TEXT_SUFFIXES = {".json", ".jsonl", ".txt", ".TextGrid", ".textgrid", ".eaf", ".
                  ".srt", ".ctm", ".md",
                  ".stm", ".rttm"}
 MIN_VARIANT_CHARS = 3
-# Categories whose surrogates keep the year on purpose (core/kept_years.py); a birth date or a card
-# expiry always moves its year, so its year stays a needle.
 
 
 _SPACES = re.compile(r"\s+")

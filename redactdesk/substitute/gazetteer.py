@@ -24,7 +24,7 @@ from redactdesk.substitute.text import norm
 LISTS = (
     "female_names", "male_names", "surnames", "cities", "countries", "streets", "street_types",
     "address_words", "floors", "organizations", "brands", "org_words", "domains", "products", "months",
-    "username_words", "titles", "post_nominals",
+    "username_words", "titles", "post_nominals", "epithets",
 )
 
 

@@ -116,11 +116,11 @@ class PersonGenerator(Generator):
         spelled = _spelled_piece(ctx, tokens, span)
         if spelled is not None:
             return [spelled]
-        tail = _spelled_tail(ctx, tokens, span)
-        if tail is not None:
+        spelling_after = _spelled_tail(ctx, tokens, span)
+        if spelling_after is not None:
             # "john smith s m i t h": the name, then its spelling — re-spelled from the surrogate
-            # ("lonnie macdonald m a c d o n a l d"), never read as names ("parsons simpson i oneal")
-            return self.analyse(ctx, span_index, tokens[:tail.start], span) + [tail]
+            # ("lonnie novak n o v a k"), never read as names ("parsons simpson i oneal")
+            return self.analyse(ctx, span_index, tokens[:spelling_after.start], span) + [spelling_after]
         gaz = ctx.gaz
         cores = [split_punct(t)[1] for t in tokens]
         gender_hint = _title_gender(ctx, span, tokens)
@@ -130,10 +130,11 @@ class PersonGenerator(Generator):
         tail = len(cores)  # and the letters after it: "Anthony Lawson DDS", "Bohumila Vesela Ph.D."
         while tail > lead + 1 and (not cores[tail - 1] or gaz.contains("post_nominals", cores[tail - 1])):
             tail -= 1
-        # and a byname after its article: "Friedrich the Great" -> "Stanley the Great" (no name holds
-        # "the"; Spanish "la" after "de" is a surname's particle: "María de la Cruz")
+        # and a byname of the gazetteer's epithets after its article: "Friedrich the Great" -> "Stanley
+        # the Great" ("the Ripper" names who it is, and is replaced; Spanish "la" after "de" is a
+        # surname's particle: "María de la Cruz")
         if tail - lead >= 3 and norm(cores[tail - 2]) in _BYNAME_ARTICLES.get(ctx.language, ()) and (
-                norm(cores[tail - 3]) not in ("de", "del")):
+                norm(cores[tail - 3]) not in ("de", "del")) and gaz.contains("epithets", cores[tail - 1]):
             tail -= 2
         names = [i for i, c in enumerate(cores)
                  if c and lead <= i < tail and not (i > 0 and c.islower() and norm(c) in PARTICLES)]

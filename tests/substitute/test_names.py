@@ -271,3 +271,10 @@ def test_a_given_name_of_another_country_gets_a_given_name_of_its_gender(make_co
     conv = make_conv([("c", f"i spoke to your colleague {name} yesterday")], [(0, name, "PERSON")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert en.is_first_name(new) and en.gender(new) == gender, new
+
+
+def test_a_byname_that_names_someone_is_replaced_with_the_rest(make_conv, secret):
+    """Only bynames that describe stay ("the great"); "the Ripper" says who it is."""
+    conv = make_conv([("c", "a film about Jack the Ripper tonight")], [(0, "Jack the Ripper", "PERSON")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert "Ripper" not in new and "Jack" not in new
