@@ -217,3 +217,13 @@ def test_a_spanish_byname_after_its_article_belongs_to_the_name():
 ])
 def test_an_adjective_after_the_is_no_byname_where_a_noun_follows(text, person):
     assert _people(text) == [person]
+
+
+@pytest.mark.parametrize("text,person", [
+    ("el señor juan del valle llamó ayer", "señor juan del valle"),
+    ("la señora ana pérez pagó la factura", "señora ana pérez"),
+])
+def test_what_a_spanish_caller_did_is_no_part_of_the_name(text, person):
+    """"el señor juan del valle llamó": the verb ran into the name after the title, and the surrogate
+    replaced it ("... del trillo llamas")."""
+    assert _people(text, "es") == [person]
