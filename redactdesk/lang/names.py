@@ -71,3 +71,20 @@ def world_first_names() -> dict[str, str | None]:
                 if key and key.isalpha():
                     votes.setdefault(key, [0, 0])[side] += 1
     return {k: "f" if f >= 2 * m else "m" if m >= 2 * f else None for k, (f, m) in votes.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def particle_surnames() -> dict[str, tuple[str, ...]]:
+    """Surnames said after their particles, by the particles ("de la" -> Fuente, Garza, Rosa, Torre ...;
+    "del" -> Río, Valle): Faker's Spanish-language surname lists that write them so."""
+    out: dict[str, list[str]] = {}
+    for locale in ("es_MX", "es_ES", "es_CO", "es_AR", "es_CL"):
+        try:
+            names = getattr(person(locale), "last_names", ()) or ()
+        except ImportError:  # pragma: no cover - a locale this Faker lacks
+            continue
+        for name in names:
+            words = str(name).split()
+            if len(words) >= 2 and words[0].islower() and len(words[-1]) > 1:
+                out.setdefault(" ".join(words[:-1]), []).append(words[-1])
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}

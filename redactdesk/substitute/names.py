@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from redactdesk.core.types import Span
+from redactdesk.lang.names import particle_surnames
 from redactdesk.substitute import spelling
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
 from redactdesk.substitute.text import norm, plain_letters, resembles, split_punct
@@ -173,7 +174,11 @@ class PersonGenerator(Generator):
                 roles.append((idx, idx + 1, role))
             for a, b, role in roles:
                 text = " ".join(cores[a:b])
-                pieces.append(self._component(ctx, a, b, role, text, span, gender_hint))
+                piece = self._component(ctx, a, b, role, text, span, gender_hint)
+                lead = " ".join(norm(c) for c in cores[max(0, a - 2):a] if norm(c) in PARTICLES)
+                if role == "surname" and lead and a >= 1 and norm(cores[a - 1]) in PARTICLES:
+                    piece.info["after"] = lead  # "maría de la | cruz": a surname said after its particles
+                pieces.append(piece)
         return pieces
 
     def _component(self, ctx: Context, a: int, b: int, role: str, text: str, span: Span,
@@ -217,6 +222,9 @@ class PersonGenerator(Generator):
                 pool = _given_pool(ctx, None, 1, "any")
         else:
             pool = gaz.pool(("surname", ctx.language), lambda: _not_calendar(ctx, _surnames(gaz)))
+            after = particle_surnames().get(str(item.info.get("after", "")), ())
+            if len([p for p in after if norm(p) != norm(item.original)]) >= 2:
+                pool = list(after)  # "de la cruz" -> "de la torre", not "de la morales"
         pool = [p for p in pool if not resembles(p, item.original)] or pool  # "Danielle" gives "Daniel" away
         if spelled:
             n_letters = len(plain_letters(item.original))

@@ -278,3 +278,13 @@ def test_a_byname_that_names_someone_is_replaced_with_the_rest(make_conv, secret
     conv = make_conv([("c", "a film about Jack the Ripper tonight")], [(0, "Jack the Ripper", "PERSON")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert "Ripper" not in new and "Jack" not in new
+
+
+def test_a_surname_after_its_particles_gets_one_said_so(make_conv, secret):
+    """"maría de la cruz" became "bárbara de la morales": the particles stayed and any surname followed.
+    A surname written after "de la" in Faker's Spanish lists follows them now ("de la torre")."""
+    from redactdesk.lang.names import particle_surnames
+
+    conv = make_conv([("c", "me llamo maría de la cruz")], [(0, "maría de la cruz", "PERSON")], language="es")
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    assert new[1:3] == ["de", "la"] and new[3] in {w.lower() for w in particle_surnames()["de la"]} and new[3] != "cruz"
