@@ -278,10 +278,11 @@ class _Finder:
     def _calling_verb(self, w0: int) -> str | None:
         """A verb of calling said right before word ``w0``, at most two small words between ("call
         five five five one two three four", "ring us on ...", "llame al ..."): the number is one to dial."""
-        gap = self.doc.context_distance("phone_verbs", w0, left=3)
-        if gap is None or gap > 2 or not all(self.doc.lower[k] in self.lex.stop_words for k in range(w0 - gap, w0)):
+        found = self.doc.find_phrase(self.lex.hot("phone_verbs"), w0 - 3, w0)
+        if found is None:
             return None
-        return self.doc.context("phone_verbs", w0, w0, left=3)
+        after = found[0] + len(found[1])  # the small words between the verb and the number
+        return " ".join(found[1]) if all(self.doc.lower[k] in self.lex.stop_words for k in range(after, w0)) else None
 
     def word_after(self, w1: int, n: int = 2) -> list[str]:
         return self.doc.lower[w1 : w1 + n]

@@ -305,12 +305,7 @@ def _keeps_a_number(rep: Replacement) -> bool:
     -> "26 March 2019" was replaced by its tag)."""
     sur = set(_folded_tokens(rep.surrogate))
     return any(sum(c.isdigit() for c in t) >= 3 and t in sur and not kept_year(rep.category, t)
-               and t not in _ON_PURPOSE.get(rep.category, ()) for t in _folded_tokens(rep.original))
-
-
-# digit groups a generator writes on purpose, whatever the original: North America's fictional
-# exchange ("(604) 555-0187" -> "(604) 555-0143" was replaced by its tag, the 555 read as kept)
-_ON_PURPOSE = {"PHONE": frozenset({"555"})}
+               and t not in numeric.DRAWN_ON_PURPOSE.get(rep.category, ()) for t in _folded_tokens(rep.original))
 
 
 MAX_REDRAWS = 8

@@ -128,9 +128,9 @@ class AddressGenerator(Generator):
         ordinals = {u.start for u in tpl.units if u.end - u.start == 1 and ordinal_parts(tokens[u.start]) is not None}
         # "Vancouver, BC V5V 3C8": a region's code is a word of the address, re-drawn from its country's
         # codes, not two random letters ("XS"); a compass point ("Pennsylvania Avenue NW") stays
+        cores = [split_punct(t)[1] for t in tokens]
         words = {u.start for u in tpl.units if u.end - u.start == 1 and u.text.isalpha() and (
-            _region_pool(split_punct(tokens[u.start])[1]) or ctx.gaz.contains("address_words", split_punct(
-                tokens[u.start])[1]))}
+            _region_pool(cores[u.start]) or ctx.gaz.contains("address_words", cores[u.start]))}
         if ordinals or words:  # "6to", "3rd": an ordinal stays an ordinal (a floor), not a code to re-draw
             tpl = D.Template(list(tokens), ctx.language, [u for u in tpl.units if u.start not in ordinals | words])
         literal = [norm(split_punct(tokens[i])[1]) for i in tpl.literal_indices()]
