@@ -23,6 +23,7 @@ from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.normalize import LETTER, NUM
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.vote import NAME_CATEGORIES
+from redactdesk.lang.digits import NUMBER_WORDS
 from redactdesk.lang.lexicon import context_words, word_list
 
 
@@ -143,10 +144,14 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 doc.words[s.end_word - 1].islower() and \
                 without_possessive(doc.lower[s.end_word - 1].strip(".,;:!?")) in days:
             s.end_word -= 1
-    if doc.cased() or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+    if doc.cased():
+        return spans
+    _without_counted_tail(doc, spans)
+    if not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
         return spans
     tail = word_list(doc.lex, "name_tail_words") | day_words(doc.lex)  # "call mike tmrw"
     verbs = word_list(doc.lex, "name_tail_verbs")
+    objects = word_list(doc.lex, "object_pronouns")
     names = load_world_names()
     after_verbs: list[Span] = []
     for s in spans:
@@ -164,7 +169,34 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             if word not in tail or names.is_name(fold_key(word)):
                 break
             s.end_word -= 1
+        # an object pronoun follows a verb, never a name: "my brother david lent me", "sarah gave us"
+        if s.end_word - s.start_word > 1 and s.end_word < len(doc.lower) and s.end_word not in doc.breaks \
+                and doc.lower[s.end_word] in objects and doc.words[s.end_word - 1].isalpha():
+            s.end_word -= 1
     return sorted(spans + after_verbs, key=lambda s: (s.start_word, s.end_word)) if after_verbs else spans
+
+
+def _without_counted_tail(doc: DetectDoc, spans: list[Span]) -> None:
+    """In speech a name's last words that count something ("i called comcast three times", "we
+    stayed in leeds two weeks"; a number said in words, then a unit of the lexicon's ``time_after``
+    inside the span or right after it) are how often or how long, no part of the name. Spans change
+    in place."""
+    units = {ph[0] for ph in doc.lex.hot("time_after") if len(ph) == 1}
+    numbers = NUMBER_WORDS.get(doc.lex.language, frozenset())
+    n = len(doc.lower)
+    for s in spans:
+        if s.category not in NAME_CATEGORIES or s.end_word - s.start_word < 2:
+            continue
+        end = s.end_word
+        if doc.lower[end - 1] in units:
+            end -= 1
+        elif end >= n or end in doc.breaks or doc.lower[end] not in units:
+            continue
+        k = end
+        while k > s.start_word + 1 and doc.lower[k - 1] in numbers:
+            k -= 1
+        if k < end:
+            s.end_word = k
 
 
 def _ended_at_possessive(doc: DetectDoc, spans: list[Span]) -> list[Span]:

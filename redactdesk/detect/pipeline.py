@@ -261,13 +261,17 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     out = [s for s in spans if (s.category not in _KIN_NO_NAME or not kin_only(s))
            and not _did_after_kin(doc, s, kin, owners)]
     for s in out:  # "call my brother jake": what he is to the speaker opens no name; his name is the item
-        k = s.start_word
-        if s.category not in _KIN_NO_NAME or DENY_SOURCE in s.sources or doc.lower[k] not in owners:
+        k = s.start_word  # (the owner inside the span, or just before it: "my [sister kelly]")
+        if s.category not in _KIN_NO_NAME or DENY_SOURCE in s.sources:
             continue
-        k += 1
+        if doc.lower[k] in owners:
+            k += 1
+        elif k == 0 or k in doc.breaks or doc.lower[k - 1] not in owners:
+            continue
+        k0 = k
         while k < s.end_word - 1 and without_possessive(doc.lower[k]) in kin:
             k += 1
-        if k > s.start_word + 1 and _listed_people(doc, k, s.end_word):
+        if k > k0 and _listed_people(doc, k, s.end_word):
             s.start_word, s.category = k, "PERSON"
     return out
 

@@ -111,3 +111,21 @@ def test_a_verb_after_ones_kin_is_no_name(text):
     from redactdesk.detect.pipeline import detect_texts
 
     assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+
+
+@pytest.mark.parametrize(("words", "start", "end", "category", "name"), [
+    ("we went to see my sister kelly and her husband", 5, 7, "PERSON", "kelly"),  # the owner before the span
+    ("i was talking to my aunt linda yesterday", 5, 7, "ORGANIZATION", "linda"),
+])
+def test_a_kin_word_after_an_owner_opens_no_name_when_the_span_starts_at_it(monkeypatch, words, start, end,
+                                                                             category, name):
+    """"my [sister kelly]": the contextual tagger's person began at the kin word; substitution
+    would have replaced "sister" with a name. A kin word without an owner ("sister mary joseph", a
+    nun's title) is left to the title rules."""
+    only_source(monkeypatch, category, start, end)
+    doc = DetectDoc.from_words(words.split(), "en")
+    (spans,) = detect_docs([doc])
+    assert [(" ".join(doc.words[s.start_word:s.end_word]), s.category) for s in spans] == [(name, "PERSON")]
+    doc = DetectDoc.from_words("sister mary joseph taught us".split(), "en")
+    only_source(monkeypatch, "PERSON", 0, 3)
+    assert [(s.start_word, s.end_word) for s in detect_docs([doc])[0]] == [(0, 3)]

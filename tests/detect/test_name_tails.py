@@ -227,3 +227,42 @@ def test_what_a_spanish_caller_did_is_no_part_of_the_name(text, person):
     """"el señor juan del valle llamó": the verb ran into the name after the title, and the surrogate
     replaced it ("... del trillo llamas")."""
     assert _people(text, "es") == [person]
+
+
+@pytest.mark.parametrize("text, start, end, name", [
+    ("my brother david lent me the money", 2, 4, "david"),   # a verb before an object pronoun
+    ("and sarah jones gave him a lift", 1, 4, "sarah jones"),
+    ("we asked tom hand them over", 2, 4, "tom"),
+])
+def test_a_persons_last_word_before_an_object_pronoun_is_what_the_person_did(text, start, end, name):
+    """A pronoun like "me" or "him" follows a verb, never a name: the word before it ("lent", a
+    surname too) is what the person did, and substitution would have replaced it."""
+    assert trimmed(text, start, end) == name
+
+
+def test_us_after_a_name_may_be_the_country_and_stays_out_of_the_cut():
+    assert trimmed("phil hall us writer", 0, 2) == "phil hall"
+
+
+@pytest.mark.parametrize("text, start, end, category, name", [
+    ("i called comcast three times and they still have not fixed it", 2, 5, "ORGANIZATION", "comcast"),
+    ("i've been with barclays twenty years", 3, 5, "ORGANIZATION", "barclays"),  # the unit after the span
+    ("we stayed in leeds for two weeks in may", 3, 4, "LOCATION", "leeds"),
+    ("gigs at tower records two pm on saturday", 2, 5, "ORGANIZATION", "tower records"),
+])
+def test_a_count_said_after_a_name_is_no_part_of_it(text, start, end, category, name):
+    """"comcast three times": how often, not the firm; substitution would have replaced the count."""
+    doc = DetectDoc.from_words(text.split(), "en")
+    s = _without_trailing_words(doc, [Span(start, end, category)])[0]
+    assert " ".join(doc.words[s.start_word:s.end_word]) == name
+
+
+@pytest.mark.parametrize("text, start, end", [
+    ("i listen to radio one every morning", 3, 5),        # a number in the name, no unit after it
+    ("he sang with the four tops", 4, 6),
+    ("Comcast Three Times is a show", 0, 3),             # written: the taggers' call
+])
+def test_a_name_with_a_number_and_no_count_stays_whole(text, start, end):
+    doc = DetectDoc.from_words(text.split(), "en")
+    s = _without_trailing_words(doc, [Span(start, end, "ORGANIZATION")])[0]
+    assert (s.start_word, s.end_word) == (start, end)
