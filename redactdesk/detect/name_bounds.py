@@ -30,7 +30,7 @@ from redactdesk.lang.lexicon import context_words, word_list
 def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The document's voted spans with their bounds fitted to the names (the steps in order)."""
     spans = _without_cue_words(doc, _affiliation_after_of(doc, _two_bodies_joined(doc, _place_after_comma(
-        doc, _without_labels(doc, _without_frame_words(doc, spans))))))
+        doc, _cut_at_comma_before_clause(doc, _without_labels(doc, _without_frame_words(doc, spans)))))))
     spans = _without_leading_year(doc, _ended_at_possessive(doc, spans))
     spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_end_joiners(
         doc, _cut_at_inner_function_word(doc, spans)))))
@@ -555,6 +555,32 @@ def _place_after_comma(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 continue
         out.append(s)
     return out
+
+
+def _cut_at_comma_before_clause(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person that runs over a comma into a function word ("My name's Dave, I'm 34", "this is Maria,
+    we spoke") ends at the comma: a new clause opens there, and substitution would have replaced
+    "I'm". "Kowalski, Anna" stays whole (a listed name or a word in capitals after the comma is no
+    function word); organisations and places are left as they are ("Comprehensive Environmental
+    Response, Compensation, and Liability Act" is one name)."""
+    from redactdesk.detect.worldnames import load_world_names, strip_word
+    from redactdesk.lang.folding import fold_key
+
+    if doc.lex is None or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+        return spans
+    stop, names = doc.lex.stop_words, load_world_names()
+    for s in spans:
+        if s.category != "PERSON" or DENY_SOURCE in s.sources:
+            continue
+        for k in range(s.start_word, s.end_word - 1):
+            if not doc.words[k].rstrip().endswith(","):
+                continue
+            after = strip_word(doc.words[k + 1])
+            base = after.lower().split("'")[0].split("\u2019")[0]
+            if base in stop and not names.is_name(fold_key(base)) and (not after.isupper() or base == "i"):
+                s.end_word = k + 1
+                break
+    return spans
 
 
 def _state_written_short(word: str, states: frozenset[str]) -> bool:

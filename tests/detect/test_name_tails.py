@@ -266,3 +266,19 @@ def test_a_name_with_a_number_and_no_count_stays_whole(text, start, end):
     doc = DetectDoc.from_words(text.split(), "en")
     s = _without_trailing_words(doc, [Span(start, end, "ORGANIZATION")])[0]
     assert (s.start_word, s.end_word) == (start, end)
+
+
+@pytest.mark.parametrize("text,name", [
+    ("My name's Dave, I'm 34, and I live in Leicester.", "Dave"),
+    ("Hi, this is Maria, we spoke yesterday about the refund.", "Maria"),
+])
+def test_a_person_ends_at_a_comma_that_opens_a_clause(text, name):
+    """The contextual tagger ran "Dave" on over ", I'm": substitution would have replaced "I'm"."""
+    (spans,) = detect_texts([text], "en")
+    assert [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"] == [name]
+
+
+def test_a_name_written_surname_first_stays_whole_over_its_comma():
+    text = "Kowalski, Anna called about her account."
+    (spans,) = detect_texts([text], "en")
+    assert [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"] == ["Kowalski, Anna"]
