@@ -1507,6 +1507,9 @@ class _Finder:
         titles = word_set("titles")
         hot_first |= titles  # "speaking with mister Rahman": the title is no name, the name follows it
         hot_first |= day_words(self.lex)  # "she called yesterday": a day is no name
+        from redactdesk.detect.worldnames import load_world_names
+
+        first_names = load_world_names()
         cased = doc.cased()
         # written text: a full stop ends a name after its cue; a timed transcript's stops are ASR's guesses
         ends = word_view(doc).stop_after if doc.starts is None else [False] * len(doc.words)
@@ -1529,6 +1532,12 @@ class _Finder:
                         self.add_words(s, s + 1, "PERSON", 0.7, f"name after '{' '.join(ph)}' in the opening turn",
                                        strong=True)
                         continue
+                    # a month that is a given name, alone after "i'm", "soy", "thanks" and before the
+                    # utterance's end or a comma, is what the person is called ("soy abril,", "thanks may")
+                    month_named = (strength == "weak" and ph in _INTRO_CUES and ph != ("this", "is") and s < len(lower)
+                                   and lower[s] in self.lex.months and first_names.is_first(lower[s]) and (
+                                       s + 1 == len(lower) or s + 1 in doc.breaks
+                                       or doc.words[s].rstrip()[-1:] in (",", ".", "!", "?")))
                     particles = word_set("name_particles")
                     while e < len(lower) and e - s - sum(w in particles for w in lower[s:e]) < 3:
                         word = lower[e]
@@ -1540,8 +1549,12 @@ class _Finder:
                         # written after a title, a capitalised word is a surname whatever else it is: "Mrs. May", "Mr. Will"
                         titled = (e == s and cased and len(ph) == 1 and ph[0] in titles and doc.words[e][:1].isupper()
                                   and gaz.is_name(word))
+                        # right after a cue of two words or more a given name that is a stop word too is
+                        # the name: "you're speaking with may", "my name is may" (not "speaking with good")
+                        stop_named = e == s and word in stop and word not in hot_first and first_names.is_first(
+                            word) and ((strength == "strong" and len(ph) > 1) or month_named)
                         if t is None or self.claimed[t] or not _name_letters(word) or (
-                                (word in stop or word in hot_first) and not titled):
+                                (word in stop or word in hot_first) and not titled and not stop_named):
                             break
                         if e > s and (doc.breaks and e in doc.breaks):
                             break
@@ -1564,8 +1577,9 @@ class _Finder:
                     while e > s and lower[e - 1] in particles:
                         e -= 1  # no name ends in a particle ("ask for de")
                     if e > s and self._free_words(s, e):
-                        self.add_words(s, e, "PERSON", 0.75 if strength == "strong" else 0.55,
-                                       f"name after '{' '.join(ph)}'", strong=strength == "strong")
+                        strong = strength == "strong" or (month_named and e == s + 1)
+                        self.add_words(s, e, "PERSON", 0.75 if strong else 0.55,
+                                       f"name after '{' '.join(ph)}'", strong=strong)
         self._name_answers(gaz)
         self._names_after_kin()
         from redactdesk.detect.quotations import quotation_speakers

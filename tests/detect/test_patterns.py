@@ -975,3 +975,29 @@ def test_a_spanish_date_said_with_a_two_digit_year_is_one_date(said):
     """"nací el doce de marzo del ochenta": the year after "del" was left out of the date of birth,
     and stayed in the revised text beside a surrogate date."""
     assert ("DATE_OF_BIRTH", said) in found(f"nací el {said} en sevilla", "es")
+
+
+@pytest.mark.parametrize("text,name,language", [
+    ("thank you for calling northwest energy you're speaking with may how can i help", "may", "en"),
+    ("my name is may and i'm calling about my bill", "may", "en"),
+    ("no that's great thanks may", "may", "en"),
+    ("thanks april", "april", "en"),
+    ("soy abril, ¿en qué puedo ayudarle?", "abril", "es"),
+    ("muchas gracias abril", "abril", "es"),
+])
+def test_a_month_that_is_a_given_name_after_a_naming_cue_is_the_person(persons, text, name, language):
+    """"you're speaking with may": the agent's name is a month and a modal verb too; right after a
+    cue of two words or more, or alone after "thanks" / "soy" before the turn's end or a comma, it
+    is the name, and substitution replaces it."""
+    assert persons(text, language) == [name]
+
+
+@pytest.mark.parametrize("text,language", [
+    ("hi may i speak to the manager", "en"),      # the modal after a greeting
+    ("thanks may i ask who is calling", "en"),
+    ("thanks, see you in june", "en"),
+    ("you're speaking with good morning", "en"),  # a stop word that is a surname, no given name
+    ("soy de abril", "es"),
+])
+def test_a_month_or_modal_after_a_weak_cue_in_a_sentence_is_no_name(persons, text, language):
+    assert persons(text, language) == []
