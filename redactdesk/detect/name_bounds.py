@@ -562,24 +562,37 @@ def _cut_at_comma_before_clause(doc: DetectDoc, spans: list[Span]) -> list[Span]
     we spoke") ends at the comma: a new clause opens there, and substitution would have replaced
     "I'm". "Kowalski, Anna" stays whole (a listed name or a word in capitals after the comma is no
     function word); organisations and places are left as they are ("Comprehensive Environmental
-    Response, Compensation, and Liability Act" is one name)."""
+    Response, Compensation, and Liability Act" is one name). Any name that runs over a comma into a
+    job title ("Wei Zhang, Senior Analyst": the contextual tagger's organisation) ends at the comma
+    too, and is the person where a listed given name opens it and listed names are all it holds; an
+    organisation or place that opens with a job title and a comma starts after them."""
+    from redactdesk.detect.occupations import job_title_at
     from redactdesk.detect.worldnames import load_world_names, strip_word
     from redactdesk.lang.folding import fold_key
 
-    if doc.lex is None or not any(s.category == "PERSON" and s.end_word - s.start_word > 1 for s in spans):
+    if doc.lex is None or not any(s.category in NAME_CATEGORIES and s.end_word - s.start_word > 1 for s in spans):
         return spans
     stop, names = doc.lex.stop_words, load_world_names()
     for s in spans:
-        if s.category != "PERSON" or DENY_SOURCE in s.sources:
+        if s.category not in NAME_CATEGORIES or DENY_SOURCE in s.sources:
             continue
         for k in range(s.start_word, s.end_word - 1):
             if not doc.words[k].rstrip().endswith(","):
                 continue
             after = strip_word(doc.words[k + 1])
             base = after.lower().split("'")[0].split("\u2019")[0]
-            if base in stop and not names.is_name(fold_key(base)) and (not after.isupper() or base == "i"):
+            if s.category == "PERSON" and base in stop and not names.is_name(fold_key(base)) and (
+                    not after.isupper() or base == "i"):
                 s.end_word = k + 1
                 break
+            if job_title_at(doc.lower, k + 1, s.end_word, doc.language):
+                keys = [fold_key(strip_word(w)) for w in doc.words[s.start_word:k + 1]]
+                if len(keys) > 1 and names.is_first(keys[0]) and all(names.is_name(w) for w in keys):
+                    s.category = "PERSON"
+                s.end_word = k + 1
+                break
+            if s.category != "PERSON" and job_title_at(doc.lower, s.start_word, k + 1, doc.language):
+                s.start_word = k + 1  # "Consultant Cardiologist, St Thomas' Hospital": the job, then where
     return spans
 
 

@@ -100,3 +100,30 @@ def test_an_office_of_a_place_or_body_leaves_the_place_or_body(text, item, categ
 def test_a_persons_office_of_everyday_words_leaves_nothing():
     text = "He met the Secretary of State in Washington."
     assert not any(v.startswith(("Secretary", "State")) for v in named(text)), named(text)
+
+
+@pytest.mark.parametrize("text, items", [
+    # the contextual tagger read "Wei Zhang, Senior Analyst" as one organisation: the surrogate of a
+    # firm stood for the person, and the title went with it
+    ("Contact: Wei Zhang, Senior Analyst, Tencent Holdings Ltd., Shenzhen 518057, China", [("Wei Zhang", "PERSON")]),
+    ("Hazza al-Majali, Prime Minister of Jordan (1959\u20131960)", [("Hazza al-Majali", "PERSON")]),
+])
+def test_a_name_ends_at_the_comma_before_a_job_title(text, items):
+    (spans,) = detect_texts([text], "en")
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in spans]
+    for item in items:
+        assert item in got, got
+    assert not any("Analyst" in t or "Prime" in t for t, _ in got), got
+
+
+def test_a_job_title_and_a_comma_do_not_open_an_organisation():
+    from redactdesk.core.types import Span
+    from redactdesk.detect.name_bounds import _cut_at_comma_before_clause
+    from redactdesk.detect.sources import DetectDoc
+
+    doc = DetectDoc.from_words("write to Wei Zhang, Senior Analyst, today".split(), "en")
+    (s,) = _cut_at_comma_before_clause(doc, [Span(2, 6, "ORGANIZATION")])
+    assert (" ".join(doc.words[s.start_word:s.end_word]), s.category) == ("Wei Zhang,", "PERSON")
+    doc = DetectDoc.from_words("she is a Senior Analyst, Tencent Holdings in Shenzhen".split(), "en")
+    (s,) = _cut_at_comma_before_clause(doc, [Span(3, 7, "ORGANIZATION")])
+    assert " ".join(doc.words[s.start_word:s.end_word]) == "Tencent Holdings"
