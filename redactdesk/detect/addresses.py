@@ -313,6 +313,9 @@ class _Addresses(StreetForms):
         if u >= 0 and self.keys[u] in ("no", "number", "nº", "num", "#") and u > 0 and self.keys[u - 1] in self.units:
             u -= 1  # "apartment number five"
         ok = u >= 0 and self.keys[u] in self.units and self.same(u, i) and not self.taken[u] and self.unit(u) == i
+        while not ok and u > 0 and start - u < 4 and self.num[u]:  # a number said in pieces: "apartment two | oh four"
+            u -= 1
+            ok = self.keys[u] in self.units and self.same(u, i) and not self.taken[u] and self.unit(u) == i
         return u if ok else None
 
     def _flat_and_building_before(self, i: int) -> int:
@@ -324,6 +327,10 @@ class _Addresses(StreetForms):
         if k >= 1 and self.keys[k - 1] in self.building_joiners and self.free(k - 1) and self.same(k - 1, i):
             k -= 1
         e = k  # the building's words end here
+        if k < i and k >= 2 and self.same(k - 1, k):  # a flat, "at", the street: "apartment 4B at 310 West 72nd St"
+            u = self._unit_word_before(k)
+            if u is not None:
+                return u
         if e < 2 or not self.free(e - 1) or self.keys[e - 1] not in self.buildings_before or not self.same(e - 1, i):
             return i
         b = e - 1
@@ -631,7 +638,17 @@ class _Addresses(StreetForms):
             if e < self.n and self.same(k, e) and self.free(e) and (
                     self.num[e] or self.ordinal[e] or _UNIT_ID.fullmatch(self.cores[e] or "-")) and (
                     self.num[e] or self.ordinal[e] or len(self.cores[e]) <= 3) and self.cores[e][:1] != "(":
-                e = self.num_end[e] if self.num[e] else e + 1
+                if self.num[e] and not any(ch.isdigit() for ch in self.cores[e]):
+                    # said digit by digit or in pairs, as a flat's number is: "apartment two oh four"
+                    digits, f = self._spoken_digits(e), e
+                    e = self.num_end[e]
+                    while 0 < digits <= 2 and e < self.n and self.num[e] and self.same(k, e) and self.free(e) and (
+                            not any(ch.isdigit() for ch in self.cores[e])) and 0 < (d := self._spoken_digits(e)) <= 2 \
+                            and digits + d <= 4 and e - f < 4:
+                        digits += d
+                        e = self.num_end[e]
+                else:
+                    e = self.num_end[e] if self.num[e] else e + 1
                 if e < self.n and self.same(k, e) and self.free(e) and re.fullmatch(r"[A-Za-z]", self.cores[e]) and (
                         not self.v.comma_after[e - 1]):
                     e += 1

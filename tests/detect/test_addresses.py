@@ -673,3 +673,18 @@ def test_a_japanese_block_address_in_latin_letters_is_one_item(text, address):
 ])
 def test_block_numbers_without_a_ward_city_or_postcode_are_no_japanese_address(text):
     assert addresses(text) == []
+
+
+@pytest.mark.parametrize("text, address", [
+    # a flat, "at", then the house: the flat's number was left out of the item, or read as a firm
+    ("I live in apartment 4B at 310 West 72nd Street, New York.", "apartment 4B at 310 West 72nd Street, New York"),
+    ("it's apartment two oh four at fifteen hundred main street", "apartment two oh four at fifteen hundred main street"),
+    # a flat's number said in pieces, right before the house number
+    ("it's apartment two oh four fifteen hundred main street", "apartment two oh four fifteen hundred main street"),
+])
+def test_a_flat_said_before_the_house_is_part_of_the_address(text, address):
+    assert addresses(text) == [address]
+
+
+def test_a_word_that_is_no_flat_before_at_and_an_address_stays_out():
+    assert addresses("I was on the floor at 12 Main Street") == ["12 Main Street"]
