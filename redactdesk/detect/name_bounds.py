@@ -35,7 +35,7 @@ def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_end_joiners(
         doc, _cut_at_inner_function_word(doc, spans)))))
     spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
-    spans = _with_epithet(doc, spans)
+    spans = _with_epithet(doc, _without_place_at(doc, spans))
     spans = _with_time_after(doc, spans)
     return _with_possessives(doc.words, spans)
 
@@ -174,6 +174,37 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 and doc.lower[s.end_word] in objects and doc.words[s.end_word - 1].isalpha():
             s.end_word -= 1
     return sorted(spans + after_verbs, key=lambda s: (s.start_word, s.end_word)) if after_verbs else spans
+
+
+def _without_place_at(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """In speech a name that opens with "at" in the middle of a sentence ("book a table at nandos",
+    "he began his career at footscray") starts after it: "at" is where, not part of the name (the
+    contextual tagger learnt "at" + a handle from tweets read aloud, where it stands for the "@").
+    "at" stays where a handle is said — opening a turn, after a cue such as "rt" or "follow", after
+    another handle —, anywhere in a text that reads as a post (a cue word or a handle anywhere in it,
+    a link said: "t dot co"), before a word no list holds (a handle's made-up word: "me and at
+    amberrnickkolee are watching") and before a short word ("at t", the firm)."""
+    from redactdesk.detect.spoken_handles import handle_word
+
+    if doc.cased() or doc.lex is None or "at" not in doc.lower:
+        return spans
+    lower = doc.lower
+    cues = frozenset(doc.lex.raw.get("handle_cues") or ())
+    starts = {0, *doc.breaks}
+    handles = {s.end_word for s in spans if s.category == "USERNAME"}
+    post = bool(handles) or any(w in cues for w in lower) or any(
+        lower[k:k + 3] == ["t", "dot", "co"] for k in range(len(lower) - 2))
+    for s in spans:
+        k = s.start_word
+        if s.category not in NAME_CATEGORIES or DENY_SOURCE in s.sources or lower[k] != "at" \
+                or s.end_word - k < 2 or k in starts or lower[k - 1] in cues or k in handles \
+                or lower[k - 1] == "at" or len(lower[k + 1]) < 2:
+            continue
+        word = without_possessive(lower[k + 1])
+        if post or len(word) < 4 or handle_word(word, doc.lex):
+            continue  # "happy birthday to you at justinbieber", "rt ... by at john", "at za one hundred"
+        s.start_word = k + 1
+    return spans
 
 
 def _without_counted_tail(doc: DetectDoc, spans: list[Span]) -> None:

@@ -282,3 +282,31 @@ def test_a_name_written_surname_first_stays_whole_over_its_comma():
     text = "Kowalski, Anna called about her account."
     (spans,) = detect_texts([text], "en")
     assert [text[s["start"]:s["end"]] for s in spans if s["category"] == "PERSON"] == ["Kowalski, Anna"]
+
+
+@pytest.mark.parametrize("text, start, end, name", [
+    ("he began his career in nineteen twenty six at footscray", 8, 10, "footscray"),
+    ("there were plans for races at zandvoort before the war", 5, 7, "zandvoort"),
+])
+def test_at_before_a_listed_place_in_a_sentence_is_no_part_of_the_name(text, start, end, name):
+    """The contextual tagger learnt "at" + a handle from tweets read aloud; in a sentence "at" before
+    a listed place is where, and substitution would have replaced it."""
+    from redactdesk.detect.name_bounds import _without_place_at
+
+    doc = DetectDoc.from_words(text.split(), "en")
+    (s,) = _without_place_at(doc, [Span(start, end, "PERSON")])
+    assert " ".join(doc.words[s.start_word:s.end_word]) == name
+
+
+@pytest.mark.parametrize("text, start, end", [
+    ("me and at amberrnickkolee are finally watching it", 2, 4),  # a word no list holds: a handle
+    ("rt at pgatour the water hazard at pinehurst no two", 6, 8),  # a post: "rt"
+    ("at footscray they won", 0, 2),                               # opening the turn: a reply
+    ("i switched to at t last year", 3, 5),                        # the firm
+])
+def test_at_stays_where_a_handle_may_be_said(text, start, end):
+    from redactdesk.detect.name_bounds import _without_place_at
+
+    doc = DetectDoc.from_words(text.split(), "en")
+    (s,) = _without_place_at(doc, [Span(start, end, "PERSON")])
+    assert (s.start_word, s.end_word) == (start, end)
