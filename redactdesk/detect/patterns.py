@@ -23,6 +23,7 @@ from redactdesk.detect.org_cues import find_organisations_by_cue
 from redactdesk.detect.relative_dates import day_words
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
 from redactdesk.detect.validators import (
+    EMAIL_SHAPE,
     es_id_kind,
     full_year,
     is_book_number,
@@ -51,7 +52,7 @@ _ES_ID_SHAPE = re.compile(r"(?:\d{8}|[xyz]\d{7})[a-z]", re.IGNORECASE)  # a DNI 
 _URL = re.compile(
     r"(?<![\w@.])(?:https?://)?(?:www\.)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.([a-z]{2,})(?:/[\w./-]*)?(?![\w@])"
 )
-_EMAIL = re.compile(r"(?<![\w.'])[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+'-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}")
+_EMAIL = re.compile(r"(?<![\w.'])" + EMAIL_SHAPE + r"(?![^\W\d_])")
 _IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
 _NUMERIC_DATE = re.compile(r"(?<![\w/])(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})(?![\w/])")
 # what comes before "años" when it is a span of time, not someone's age

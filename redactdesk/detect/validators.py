@@ -25,7 +25,11 @@ from redactdesk.lang.lexicon import TLDS
 # Its own switch keeps every compiled pattern (a few thousand, a few MB).
 phonenumbers.re_util.enable_pattern_cache()
 
-_EMAIL = re.compile(r"[a-z0-9ñáéíóúü][a-z0-9ñáéíóúü._%+'-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,})")
+# an e-mail address: letters of any script in the name and the domain ("josé.garcía@telefónica.es":
+# said aloud, ASR writes a brand with its accent; written, an internationalised domain), the top-level
+# domain in ASCII letters (group 1). Detection finds addresses in running text with the same shape.
+EMAIL_SHAPE = r"[^\W_][\w.%+'-]*@(?:[^\W_]|-)+(?:\.(?:[^\W_]|-)+)*\.([a-z]{2,})"
+_EMAIL = re.compile(EMAIL_SHAPE)
 
 
 def is_card(digits: str) -> bool:

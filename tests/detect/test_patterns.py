@@ -1001,3 +1001,19 @@ def test_a_month_that_is_a_given_name_after_a_naming_cue_is_the_person(persons, 
 ])
 def test_a_month_or_modal_after_a_weak_cue_in_a_sentence_is_no_name(persons, text, language):
     assert persons(text, language) == []
+
+
+@pytest.mark.parametrize("text, email, lang", [
+    # ASR writes the brand with its accent; the address was lost, its name read as two persons
+    ("mi correo es paco punto ruiz arroba telefónica punto es", "paco punto ruiz arroba telefónica punto es", "es"),
+    ("mi correo es pacoruiz arroba telefónica punto es", "pacoruiz arroba telefónica punto es", "es"),
+    # written: an internationalised name and domain
+    ("write to josé.garcía@telefónica.es today", "josé.garcía@telefónica.es", "en"),
+    ("contact müller@beispiel.de", "müller@beispiel.de", "en"),
+])
+def test_an_email_with_letters_of_other_alphabets_is_one_item(text, email, lang):
+    assert ("EMAIL", email) in found(text, lang)
+
+
+def test_an_email_needs_an_ascii_top_level_domain():
+    assert not any(c == "EMAIL" for c, _ in found("ana@café.cafè is no address"))
