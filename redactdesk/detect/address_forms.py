@@ -214,7 +214,25 @@ class StreetForms:
             r = self.town(t, False) if self.v.cased and t > e and t < self.n and self.same(i, t) else 0
             if r > t and r < self.n and self.same(i, r) and self._yearless_postcode(r):
                 return e
+            # said, the region only as its code spelled, before a postcode of letters and digits:
+            # "eleven eighty kingsway vancouver b c v five v three c eight" (no month or year is that)
+            if not self.v.cased and t > e and self._spelled_region_code(t) and self.same(i, t + 2) and (
+                    self._spoken_alnum_postcode(t + 2) > t + 2):
+                return e
         return 0
+
+    def _spelled_region_code(self, k: int) -> bool:
+        """Are words ``k`` and ``k + 1`` a state's or province's code spelled letter by letter ("b c",
+        "o n", "n y")?"""
+        from redactdesk.detect.places import load_places
+
+        if k + 1 >= self.n or not self.same(k, k + 1):
+            return False
+        a, b = self.keys[k], self.keys[k + 1]
+        if not (len(a) == 1 == len(b) and a.isalpha() and b.isalpha()):
+            return False
+        place = load_places().get(a + b)
+        return place is not None and place.category == "REGION_CODE"
 
     def _yearless_postcode(self, k: int) -> bool:
         """Is a postcode no year can be at ``k``: written, one with letters or of five digits or more;

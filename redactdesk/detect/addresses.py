@@ -935,6 +935,14 @@ class _Addresses(StreetForms):
                     items += 1
                     last_postcode = False
                     continue
+                # said letter by letter before its postcode: "vancouver b c v five v three c eight"
+                if items and not self.v.cased and self.free(end) and self.free(end + 1) and (
+                        self._spelled_region_code(end)) and self.same(end, end + 2) and (
+                        self._spoken_alnum_postcode(end + 2) > end + 2):
+                    end += 2
+                    items += 1
+                    last_postcode = False
+                    continue
                 if self.v.cased and items and self.free(end) and self.v.cap[end] and (
                         self.keys[end] in self.region_abbreviations or (
                             self.keys[end] in self.us_states_short

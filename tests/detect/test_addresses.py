@@ -688,3 +688,19 @@ def test_a_flat_said_before_the_house_is_part_of_the_address(text, address):
 
 def test_a_word_that_is_no_flat_before_at_and_an_address_stays_out():
     assert addresses("I was on the floor at 12 Main Street") == ["12 Main Street"]
+
+
+@pytest.mark.parametrize("text, address", [
+    # a street with no type word, its town, the province spelled, the postcode: the address stopped at
+    # the town and the province went with the postcode
+    ("it's eleven eighty kingsway vancouver b c v five v three c eight",
+     "eleven eighty kingsway vancouver b c v five v three c eight"),
+    ("it's twelve forty five yonge street toronto o n m four w one a one",
+     "twelve forty five yonge street toronto o n m four w one a one"),
+])
+def test_a_canadian_address_said_aloud_with_its_province_spelled_is_one_item(text, address):
+    assert addresses(text) == [address]
+
+
+def test_letters_that_are_no_region_code_do_not_join_a_street_to_a_postcode():
+    assert addresses("it's eleven eighty kingsway vancouver q q v five v three c eight") == []
