@@ -169,7 +169,7 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             if word not in tail or names.is_name(fold_key(word)):
                 break
             s.end_word -= 1
-        # an object pronoun follows a verb, never a name: "my brother david lent me", "sarah gave us"
+        # an object pronoun follows a verb, never a name: "my brother david lent me", "sarah jones gave him"
         if s.end_word - s.start_word > 1 and s.end_word < len(doc.lower) and s.end_word not in doc.breaks \
                 and doc.lower[s.end_word] in objects and doc.words[s.end_word - 1].isalpha():
             s.end_word -= 1
@@ -177,8 +177,8 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
 
 def _without_place_at(doc: DetectDoc, spans: list[Span]) -> list[Span]:
-    """In speech a name that opens with "at" in the middle of a sentence ("book a table at nandos",
-    "he began his career at footscray") starts after it: "at" is where, not part of the name (the
+    """In speech a name that opens with "at" in the middle of a sentence ("races at zandvoort", "he
+    began his career at footscray") starts after it: "at" is where, not part of the name (the
     contextual tagger learnt "at" + a handle from tweets read aloud, where it stands for the "@").
     "at" stays where a handle is said — opening a turn, after a cue such as "rt" or "follow", after
     another handle —, anywhere in a text that reads as a post (a cue word or a handle anywhere in it,
