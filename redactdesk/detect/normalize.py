@@ -241,6 +241,13 @@ def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
             out.extend(_Piece(digit, nxt.kind if nxt.kind == NUM else WORD, p.w0, nxt.w1) for _ in range(reps))
             i += 2
             continue
+        if (p.text in lex.double or p.text in lex.triple) and nxt is not None and nxt.kind == LETTER and (
+                (out and out[-1].kind == LETTER) or (i + 2 < n and pieces[i + 2].kind == LETTER)):
+            # a letter said twice inside a spelling: "p h i double l i p s" (not "double a batteries")
+            reps = 2 if p.text in lex.double else 3
+            out.extend(_Piece(nxt.text, LETTER, p.w0, nxt.w1) for _ in range(reps))
+            i += 2
+            continue
         if (p.text in lex.double or p.text in lex.triple) and nxt is not None and nxt.kind == NUM and (
                 nxt.text.isdigit() and 1 < len(nxt.text) and not nxt.ordinal):
             # ASR writes "double two oh four one" as "double 2041": the first digit said twice

@@ -177,3 +177,21 @@ def test_a_spanish_surname_spelled_out_keeps_its_last_letter(spelled):
     text = f"me deletrea el primer apellido sí {spelled} gracias jacinta"
     people = [text[s["start"]:s["end"]] for s in detect_texts([text], "es")[0] if s["category"] == "PERSON"]
     assert spelled in people
+
+
+@pytest.mark.parametrize("text,item", [
+    # "double l" inside a spelling: the letters were two items and "double" was left between them
+    ("it's double l in the middle so p h i double l i p s", "p h i double l i p s"),
+])
+def test_a_letter_said_twice_inside_a_spelling_is_one_item(text, item):
+    (spans,) = detect_texts([text], "en")
+    assert [text[s["start"]:s["end"]] for s in spans] == [item]
+
+
+def test_double_a_without_a_spelling_is_no_letter():
+    from redactdesk.detect.normalize import normalize_words
+
+    n = normalize_words("buy some double a batteries".split(), "en", ())
+    assert [t.text for t in n.tokens].count("a") == 1
+    n = normalize_words("so p h i double l i p s".split(), "en", ())
+    assert "".join(t.text for t in n.tokens if t.kind == "letter") == "phillips"
