@@ -241,11 +241,15 @@ def _spoken_digits(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
             out.extend(_Piece(digit, nxt.kind if nxt.kind == NUM else WORD, p.w0, nxt.w1) for _ in range(reps))
             i += 2
             continue
-        if (p.text in lex.double or p.text in lex.triple) and nxt is not None and nxt.kind == LETTER and (
-                (out and out[-1].kind == LETTER) or (i + 2 < n and pieces[i + 2].kind == LETTER)):
-            # a letter said twice inside a spelling: "p h i double l i p s" (not "double a batteries")
+        if (p.text in lex.double or p.text in lex.triple) and nxt is not None and _letter_said(nxt, lex) and (
+                (out and _letter_said(out[-1], lex)) or (i + 2 < n and _letter_said(pieces[i + 2], lex))):
+            # a letter said twice inside a spelling: "p h i double l i p s", "eme u erre i doble ele o"
+            # (not "double a batteries")
             reps = 2 if p.text in lex.double else 3
-            out.extend(_Piece(nxt.text, LETTER, p.w0, nxt.w1) for _ in range(reps))
+            letter = nxt.text if nxt.kind == LETTER else lex.letter_names[nxt.text]
+            # the first letter stands on "double", the others on the letter said: each word is a letter's
+            out.append(_Piece(letter, LETTER, p.w0, p.w1))
+            out.extend(_Piece(letter, LETTER, nxt.w0, nxt.w1) for _ in range(reps - 1))
             i += 2
             continue
         if (p.text in lex.double or p.text in lex.triple) and nxt is not None and nxt.kind == NUM and (
@@ -378,6 +382,11 @@ def _whisper_spanish_compounds(pieces: list[_Piece], lex: Lexicon) -> list[_Piec
         out.append(p)
         i += 1
     return out
+
+
+def _letter_said(p: _Piece, lex: Lexicon) -> bool:
+    """A single letter, or a letter's name ("ele", "erre")."""
+    return p.kind == LETTER or (p.kind == WORD and p.text in lex.letter_names)
 
 
 def _letter_of(p: _Piece, lex: Lexicon) -> str | None:

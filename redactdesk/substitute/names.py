@@ -53,8 +53,9 @@ def _spelled_tail(ctx: Context, tokens: list[str], span: Span) -> Piece | None:
     """The spelling that ends a name's span ("john smith | s m i t h"): three letters or more after
     at least one word, as a spelled piece at its place in the span (None when there is none)."""
     for k in range(1, len(tokens) - 2):
-        if len(split_punct(tokens[k])[1].strip("-")) != 1:
-            continue  # the spelling starts at a letter ("smith | s m i t h"), not at the word it spells
+        if len(split_punct(tokens[k])[1].strip("-")) != 1 and not spelling.starts_spelling(tokens[k], ctx.language):
+            continue  # the spelling starts at a letter ("smith | s m i t h", "murillo | eme u erre"), not
+            # at the word it spells
         sp = spelling.parse(tokens[k:], ctx.language, ctx.gaz.spelling_words)
         if sp is not None and len(sp.letters) >= 3:
             return Piece(k, len(tokens), "spelled", f"spelled:{sp.letters}", "spelled", span.category,

@@ -66,6 +66,45 @@ def _is_letter(core: str) -> bool:
     return len(core) == 1 and core.isalpha()
 
 
+def _letter_names(language: str) -> dict[tuple[str, ...], str]:
+    """The language's names of letters, as word tuples ("eme" -> M, "uve doble" -> W; the lexicon's
+    ``letter_names``; English has none: its letters are said as letters)."""
+    from redactdesk.lang.lexicon import load_lexicon
+
+    names = load_lexicon(language).letter_names
+    return {tuple(strip_accents(k).lower().split()): v.upper() for k, v in names.items()}
+
+
+def _named_letter_at(low: list[str], i: int, language: str) -> tuple[str, int] | None:
+    """(letter, words) of a letter said by its name at ``i`` ("eme", "uve doble"), or None."""
+    names = _letter_names(language)
+    for k in (2, 1):
+        got = names.get(tuple(low[i:i + k])) if i + k <= len(low) else None
+        if got is not None:
+            return got, k
+    return None
+
+
+def _doubled_at(low: list[str], cores: list[str], i: int, language: str) -> tuple[str, int, int] | None:
+    """(letter, times, words) of "double l", "doble ele", "triple a" at ``i``, or None."""
+    from redactdesk.lang.lexicon import load_lexicon
+
+    lex = load_lexicon(language)
+    times = 2 if low[i] in lex.double else 3 if low[i] in lex.triple else 0
+    if not times or i + 1 >= len(low):
+        return None
+    if _is_letter(cores[i + 1]):
+        return cores[i + 1].upper(), times, 2
+    named = _named_letter_at(low, i + 1, language)
+    return (named[0], times, 1 + named[1]) if named else None
+
+
+def starts_spelling(token: str, language: str) -> bool:
+    """Can a spelling start at ``token``: a single letter, or a letter's name ("eme")?"""
+    core = split_token(token)[1]
+    return _is_letter(core) or (strip_accents(core).lower(),) in _letter_names(language)
+
+
 def _connector_at(low: list[str], i: int, language: str) -> tuple[str, ...] | None:
     for conn in _CONNECTORS.get(language, []):
         k = len(conn)
@@ -106,6 +145,7 @@ def parse(tokens: list[str], language: str, spelling_words: dict[str, str] | Non
     trails: list[str] = []
     word_trails: list[str] = []
     covered = 0
+    said_names = 0  # letters said by their names ("eme u erre"): re-spelled the same way
     i, n = 0, len(tokens)
     while i < n:
         c = cores[i]
@@ -117,6 +157,18 @@ def parse(tokens: list[str], language: str, spelling_words: dict[str, str] | Non
             i += 1
             continue
         if not _is_letter(c):
+            doubled = _doubled_at(low, cores, i, language)
+            named = _named_letter_at(low, i, language) if doubled is None else None
+            if doubled is not None or named is not None:  # "doble ele", "eme": letters said by name
+                letter, times, k = doubled if doubled is not None else (named[0], 1, named[1])
+                letters += [letter] * times
+                positions += [i] * times
+                leads.append(parts[i][0])
+                trails.append(parts[i + k - 1][2])
+                said_names += times if doubled is None or not _is_letter(cores[i + 1]) else 0
+                covered += k
+                i += k
+                continue
             i += 1
             continue
         letter = c.upper()
@@ -152,8 +204,11 @@ def parse(tokens: list[str], language: str, spelling_words: dict[str, str] | Non
         return None
     upper = sum(1 for p in positions if cores[p].isupper() or _fused(cores[p], language)) * 2 >= len(positions)
     nato = sum(1 for w in alpha_words if w in NATO_WORDS)
+    # by name where at least half the consonants were (vowels are said as themselves)
+    consonants = sum(1 for x in letters if x not in "AEIOU")
+    style = "as_in" if connectors else "names" if said_names and said_names * 2 >= consonants else "letters"
     return Spelled(
-        "".join(letters), "as_in" if connectors else "letters", _most_conn(connectors), upper, covered, positions,
+        "".join(letters), style, _most_conn(connectors), upper, covered, positions,
         "nato" if alpha_words and nato * 2 > len(alpha_words) else "list",
         _most(leads[1:]), _most(trails[:-1]) if not connectors else _most(trails), _most(word_trails[:-1]),
         (parts[0][0] if parts else "", parts[-1][2] if parts else ""))
@@ -170,6 +225,13 @@ def alphabet_word(letter: str, language: str, sp: Spelled | None, spelling_words
     return spelling_words.get(letter, letter)
 
 
+def letter_name(letter: str, language: str) -> str:
+    """The name a language says ``letter`` by ("m" -> "eme"; the shortest of the lexicon's names,
+    "erre" before "ere"), or the letter itself (vowels, and letters of languages with no names)."""
+    said = [" ".join(k) for k, v in _letter_names(language).items() if v == letter.upper()]
+    return min(said, key=lambda w: (len(w.split()), -len(w))) if said else letter.lower()
+
+
 def render(word: str, language: str, sp: Spelled | None, spelling_words: dict[str, str]) -> list[str]:
     """Spell ``word`` the way ``sp`` was said: letters only or with alphabet words from the same list,
     with the same connector, case and separators ("M -D -D" → "S -M -I -T -H", "C, A" → "R, U")."""
@@ -183,6 +245,10 @@ def render(word: str, language: str, sp: Spelled | None, spelling_words: dict[st
     for k, letter in enumerate(letters):
         last = k == len(letters) - 1
         said = letter if upper else letter.lower()
+        if style == "names":  # "ge a erre erre i ge a": a letter by its name, vowels as themselves
+            name = letter_name(letter, language).split()
+            out += name[:-1] + [name[-1] + ("" if last else trail)]
+            continue
         if style == "as_in":
             out.append((lead if k else "") + said + trail)
             words = alphabet_word(letter, language, sp, spelling_words).replace("-", " ").split() or [letter]

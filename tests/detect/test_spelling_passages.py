@@ -195,3 +195,15 @@ def test_double_a_without_a_spelling_is_no_letter():
     assert [t.text for t in n.tokens].count("a") == 1
     n = normalize_words("so p h i double l i p s".split(), "en", ())
     assert "".join(t.text for t in n.tokens if t.kind == "letter") == "phillips"
+
+
+@pytest.mark.parametrize("text,item", [
+    # "ere" (a name of r) broke the spelling, "doble ele" was no letter: "e ere e zeta" was left in
+    ("mi apellido es pérez pe e ere e zeta", "pérez pe e ere e zeta"),
+    ("mi apellido es murillo eme u ere i doble ele o", "murillo eme u ere i doble ele o"),
+])
+def test_a_spanish_spelling_by_letter_names_is_covered_to_its_last_letter(text, item):
+    (spans,) = detect_texts([text], "es")
+    start = text.index(item)
+    covered = {i for s in spans if s["category"] == "PERSON" for i in range(s["start"], s["end"])}
+    assert all(i in covered for i in range(start, len(text)) if not text[i].isspace())

@@ -288,3 +288,28 @@ def test_a_surname_after_its_particles_gets_one_said_so(make_conv, secret):
     conv = make_conv([("c", "me llamo maría de la cruz")], [(0, "maría de la cruz", "PERSON")], language="es")
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
     assert new[1:3] == ["de", "la"] and new[3] in {w.lower() for w in particle_surnames()["de la"]} and new[3] != "cruz"
+
+
+@pytest.mark.parametrize("said,name", [
+    ("murillo eme u erre i doble ele o", "murillo"),  # letters said by their names, a double one
+    ("pérez pe e ere e zeta", "pérez"),
+])
+def test_a_spanish_name_spelled_by_letter_names_is_re_spelled_the_same_way(make_conv, secret, said, name):
+    """"murillo eme u ere i doble ele o" became "manu gibert palmer badía i sanz ..." (each letter's
+    name read as a surname): the spelling is the surrogate's letters, said by their names."""
+    from redactdesk.substitute.spelling import letter_name, parse
+
+    conv = make_conv([("c", f"mi apellido es {said} gracias")], [(0, said, "PERSON")], language="es")
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    surname, spelled = new[0], new[1:]
+    assert surname != name
+    sp = parse(spelled, "es")
+    assert sp is not None and sp.style == "names" and sp.letters.lower() == surname.lower()
+    assert any(w == letter_name(c, "es") for w in spelled for c in surname if c not in "aeiou")
+
+
+def test_a_letter_said_twice_is_two_letters_of_the_spelling():
+    from redactdesk.substitute.spelling import parse
+
+    assert parse("p h i double l i p s".split(), "en").letters == "PHILLIPS"
+    assert parse("eme u erre i doble ele o".split(), "es").letters == "MURILLO"
