@@ -462,6 +462,17 @@ def _digits_before(pieces: list[_Piece]) -> int:
     return n
 
 
+def _code_digits_before(pieces: list[_Piece]) -> int:
+    """Digits said in the run of numbers and letters that ends ``pieces``, where letters are among them
+    ("seven five three one one six s m nine": 7; "nineteen ninety": 0, a year or a decade)."""
+    n, k, letters = 0, len(pieces), False
+    while k > 0 and ((pieces[k - 1].kind == NUM and not pieces[k - 1].ordinal) or pieces[k - 1].kind == LETTER):
+        n += len(pieces[k - 1].text) if pieces[k - 1].kind == NUM else 0
+        letters |= pieces[k - 1].kind == LETTER
+        k -= 1
+    return n if letters else 0
+
+
 def _digits_after(pieces: list[_Piece], k: int) -> int:
     """How many digits the number pieces from ``k`` on write, up to the first other piece."""
     n = 0
@@ -522,6 +533,10 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
             # a DNI's "... seis siete zeta"
             or (len(run) == 1 and not before_digits and _digits_before(result) >= 3 and (
                 (run[0].kind == LETTER and run[0].text not in amb) or run[0].text in lex.unambiguous_letter_names))
+            # ... or two or three letters closing a code of letters and three digits or more, one of them
+            # no word: a British driving licence's check letters ("... six s m nine i j")
+            or (2 <= len(run) <= 3 and not before_digits and after_digits and _code_digits_before(result) >= 3
+                and all(p.kind == LETTER for p in run) and strong >= 1)
         ):
             for p in run:
                 result.append(_Piece(_letter_of(p, lex) or p.text, LETTER, p.w0, p.w1, formatted=p.formatted))

@@ -151,3 +151,17 @@ def test_a_plural_scale_word_alone_is_a_crowd_not_a_number():
 ])
 def test_letters_between_digits(text, lang, letters):
     assert [t.text for t in norm(text, lang).tokens if t.kind == LETTER] == letters
+
+
+def test_letters_closing_a_code_of_letters_and_digits_are_letters():
+    """A British driving licence said aloud ends in two check letters ("... s m nine i j"): "i" is a
+    word too, and the two were left out of the reference."""
+    n = norm("my driving licence number is morga seven five three one one six s m nine i j")
+    assert [t.text for t in n.tokens[-2:]] == ["i", "j"] and all(t.kind == "letter" for t in n.tokens[-2:])
+
+
+@pytest.mark.parametrize("text", ["since the nineteen ninety s a growing number of people",
+                                  "i have one two three a i think"])
+def test_words_after_a_year_or_plain_digits_stay_words(text):
+    n = norm(text)
+    assert not any(t.kind == "letter" and t.text in ("a", "i") for t in n.tokens)
