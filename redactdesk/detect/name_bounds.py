@@ -35,6 +35,7 @@ def fit_name_bounds(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     spans = _with_title_before(doc, _with_initial_after(doc, _without_trailing_words(doc, _without_end_joiners(
         doc, _cut_at_inner_function_word(doc, spans)))))
     spans = _with_post_nominals(doc, _with_split_given_name(doc, _with_name_after_particle(doc, spans)))
+    spans = _with_legal_form(doc, spans)
     spans = _with_epithet(doc, _without_place_at(doc, spans))
     spans = _with_time_after(doc, spans)
     return _with_possessives(doc.words, spans)
@@ -205,6 +206,49 @@ def _without_place_at(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             continue  # "happy birthday to you at justinbieber", "rt ... by at john", "at za one hundred"
         s.start_word = k + 1
     return spans
+
+
+def _with_legal_form(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """An organisation runs on over its legal form right after it ("construcciones garcía s.a.",
+    "talleres ruiz s l"; the lists' ``org_legal``, its dots dropped): the form is part of the name,
+    and read apart the letters of "s.a." were a spelled item of their own. A form that is a stop word
+    of the language on its own ("se": "telefónica se comprometió") is none, nor is one word written
+    without dots before more of the clause ("southwest conference co player": a prefix said apart)."""
+    from redactdesk.detect.worldnames import structures
+
+    if doc.lex is None or not any(s.category == "ORGANIZATION" for s in spans):
+        return spans
+    forms = sorted(structures().get("org_legal", ()), key=len, reverse=True)
+    stop = doc.lex.stop_words
+    keys = [w.lower().replace(".", "").strip(",;:!?()\"'") for w in doc.words]
+    gone: set[int] = set()
+    for s in spans:
+        e = s.end_word
+        if s.category != "ORGANIZATION" or DENY_SOURCE in s.sources:
+            continue
+        # the form starts after the span or inside its last two words ("garcía [s] a": a tagger took "s")
+        end = next((j + len(f) for j in range(max(s.start_word + 1, e - 2), e + 1) for f in forms
+                    if j + len(f) > e and tuple(keys[j:j + len(f)]) == f
+                    and not any(k in doc.breaks for k in range(j + 1, j + len(f)))
+                    and not (len(f) == 1 and (f[0] in stop or (
+                        "." not in doc.words[j] and not _clause_goes_on(doc, j + 1))))), 0)
+        if not end:
+            continue
+        for t in spans:  # the form's letters read as a spelling or a reference of their own
+            if t is not s and e <= t.start_word and t.end_word <= end and t.category not in NAME_CATEGORIES:
+                gone.add(id(t))
+        if not any(id(t) not in gone and t is not s and t.start_word < end and e < t.end_word for t in spans):
+            s.end_word = end
+    return [t for t in spans if id(t) not in gone] if gone else spans
+
+
+def _clause_goes_on(doc: DetectDoc, k: int) -> bool:
+    """Does a legal form of one word end where word ``k`` starts: the end of the text or turn, a
+    punctuation mark, or a stop word next ("garcía sa desde", "acme co in leeds"; not "southwest
+    conference co player", a word's prefix said apart)?"""
+    if doc.cased() or k >= len(doc.words) or k in doc.breaks or doc.words[k - 1].rstrip()[-1:] in ",.;:!?":
+        return True
+    return doc.lex is not None and doc.lower[k] in doc.lex.stop_words
 
 
 def _without_counted_tail(doc: DetectDoc, spans: list[Span]) -> None:

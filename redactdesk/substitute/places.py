@@ -57,7 +57,8 @@ class OrganizationGenerator(PhraseGenerator):
 
     def generate(self, ctx: Context, item: Item) -> str:
         words = item.original.split()
-        generic = [ctx.gaz.contains("org_words", w) for w in words]
+        # a legal form keeps its dots as written ("Ltd.", "S.A."): the key is the word without the last
+        generic = [ctx.gaz.contains("org_words", w.rstrip(".,;:")) for w in words]
         if any(generic) and not all(generic):
             rng_item = item
             out = []

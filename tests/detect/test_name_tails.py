@@ -310,3 +310,27 @@ def test_at_stays_where_a_handle_may_be_said(text, start, end):
     doc = DetectDoc.from_words(text.split(), "en")
     (s,) = _without_place_at(doc, [Span(start, end, "PERSON")])
     assert (s.start_word, s.end_word) == (start, end)
+
+
+@pytest.mark.parametrize("text,org,language", [
+    # the legal form read apart: "s.a." a spelled item of its own, "s a" half in the firm
+    ("trabajo en construcciones garcía s.a. desde hace años", "construcciones garcía s.a.", "es"),
+    ("trabajo en construcciones garcía s a desde hace años", "construcciones garcía s a", "es"),
+    ("crown pacific partners l.p was a publicly traded partnership", "crown pacific partners l.p", "en"),
+])
+def test_an_organisation_runs_on_over_its_legal_form(text, org, language):
+    (spans,) = detect_texts([text], language)
+    assert [text[s["start"]:s["end"]] for s in spans if s["category"] == "ORGANIZATION"] == [org]
+    assert not any(s["category"] == "SPELLED_LETTERS" for s in spans)
+
+
+@pytest.mark.parametrize("text, start, end, language", [
+    ("telefónica se comprometió a bajar el precio", 0, 1, "es"),      # a form that is a pronoun too
+    ("he was southwest conference co player of the year", 2, 4, "en"),  # a prefix said apart
+])
+def test_a_word_that_only_looks_like_a_legal_form_stays_out(text, start, end, language):
+    from redactdesk.detect.name_bounds import _with_legal_form
+
+    doc = DetectDoc.from_words(text.split(), language)
+    (s,) = _with_legal_form(doc, [Span(start, end, "ORGANIZATION")])
+    assert (s.start_word, s.end_word) == (start, end)

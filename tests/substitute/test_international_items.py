@@ -64,6 +64,10 @@ def test_a_compass_point_and_a_flat_stay_words_of_the_address(make_conv, secret)
     ("Lagos University Teaching Hospital", ("University", "Teaching", "Hospital"), "en"),
     ("the university of edinburgh", ("university", "of"), "en"),
     ("universidad de sevilla", ("universidad", "de"), "es"),
+    # a legal form with its dots ("Ltd." became "Ambermoor."), or with none
+    ("Tencent Holdings Ltd.", ("Holdings", "Ltd."), "en"),
+    ("Acme Widgets LLC", ("LLC",), "en"),
+    ("Construcciones García S.L.", ("Construcciones", "S.L."), "es"),
 ])
 def test_an_organisations_generic_words_stay_around_a_new_name(make_conv, secret, said, kept, language):
     """"Lagos University Teaching Hospital" became "Woodgrove Bank", "universidad de sevilla" "vientel de
