@@ -88,3 +88,20 @@ def particle_surnames() -> dict[str, tuple[str, ...]]:
             if len(words) >= 2 and words[0].islower() and len(words[-1]) > 1:
                 out.setdefault(" ".join(words[:-1]), []).append(words[-1])
     return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def country_keys() -> frozenset[str]:
+    """Names of the world's countries and territories, in key form (lower case, no accents), in every
+    language Babel's CLDR data writes them in that this project speaks and in the languages of the
+    addresses it meets most ("France", "Deutschland", "Italia", "España", "United Kingdom"), and the
+    short forms addresses end in ("USA", "UK")."""
+    from babel import Locale
+
+    from redactdesk.lang.folding import strip_accents
+
+    out: set[str] = set()
+    for lang in ("en", "es", "fr", "de", "it", "pt"):  # (not Dutch: its "Norfolk" is the island)
+        for name in Locale.parse(lang).territories.values():
+            out.add(" ".join(strip_accents(name).lower().replace("-", " ").split()))
+    return frozenset(out | {"usa", "uk", "uae", "u s a", "u k"})  # short forms addresses end in

@@ -153,6 +153,27 @@ class AddressGenerator(Generator):
             return "keep"
         return "name"
 
+    @staticmethod
+    def _place_pool(ctx: Context, tokens: list[str], run: list[int], r_i: int) -> list[str]:
+        """Surrogates for a run of an address's words that is no street: the countries where it names
+        one ("France", "Deutschland"), the towns where it comes after the street and a comma or a
+        postcode ("..., 75001 Paris"); none (a street's name) otherwise."""
+        from redactdesk.lang.names import country_keys
+
+        text = norm(" ".join(split_punct(tokens[i])[1] for i in run))
+        n = len(run)
+
+        def sized(entries: list[str]) -> list[str]:
+            same = [e for e in entries if len(e.split()) == n]
+            return same if len(same) >= 3 else entries
+
+        if text in country_keys():
+            return [c for c in sized(ctx.gaz.entries("countries")) if norm(c) != text]
+        before = split_punct(tokens[run[0] - 1]) if run[0] > 0 else ("", "", "")
+        if r_i > 0 and ("," in before[2] or any(ch.isdigit() for ch in before[1])):
+            return [c for c in sized(ctx.gaz.entries("cities")) if norm(c) != text]
+        return []
+
     def generate(self, ctx: Context, item: Item) -> str:
         occ = item.occurrences[0]
         tpl: D.Template = occ.style
@@ -174,12 +195,18 @@ class AddressGenerator(Generator):
                 if floors:
                     tokens[i] = phrase_tokens(rng.choice(floors), [tokens[i]])[0]
             if kind == "name":
-                if runs and runs[-1][-1] == i - 1:
+                # a comma ends a run: "Rue de Rivoli, 75001 Paris, France" is a street, a town and a country
+                if runs and runs[-1][-1] == i - 1 and "," not in split_punct(tokens[i - 1])[2]:
                     runs[-1].append(i)
                 else:
                     runs.append([i])
         for r_i, run in enumerate(runs):
             n = len(run)
+            place = self._place_pool(ctx, tokens, run, r_i)
+            if place:  # a country for a country, a town for a town after the street
+                tokens[run[0]:run[-1] + 1] = phrase_tokens(
+                    ctx.pick(item, place, "address:place", salt=f"run{r_i}") or place[0], tokens[run[0]:run[-1] + 1])
+                continue
             streets = [s for s in ctx.gaz.entries("streets") if len(s.split()) == n]
             if not streets and n > 1:  # the nearest shorter street name, never one surname said n times
                 shorter = [s for s in ctx.gaz.entries("streets") if len(s.split()) < n]
@@ -194,7 +221,9 @@ class AddressGenerator(Generator):
                 ctx.claim("address:street", choice)
                 words = choice.split()
             new = phrase_tokens(" ".join(words), [tokens[i] for i in run])
-            new += [""] * (len(run) - len(new))  # a shorter street name: the run's other words go
+            if len(new) < len(run):  # a shorter street name: the run's other words go, not its last comma
+                new[-1] += split_punct(tokens[run[-1]])[2]
+                new += [""] * (len(run) - len(new))
             for i, w in zip(run, new, strict=True):
                 tokens[i] = w
         units = [D.Unit(u.start, u.end, u.kind, u.text, u.tokens, u.zero, u.layout) for u in tpl.units]

@@ -77,3 +77,28 @@ def test_an_organisations_generic_words_stay_around_a_new_name(make_conv, secret
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
     assert all(w in new for w in kept) and new != said.split()
     assert not set(new) & (set(said.split()) - set(kept) - {"the"})
+
+
+@pytest.mark.parametrize("address,street_type,town,country", [
+    ("15 Rue de Rivoli, 75001 Paris, France", "Rue", "Paris", "France"),
+    ("Via Roma 10, 00184 Roma RM, Italia", "Via", "Roma", "Italia"),
+    ("7 Hawthorn Close, Little Snoring, NR21 0AB", "Close", "Snoring", None),
+])
+def test_an_addresss_street_type_town_and_country_stay_what_they_are(make_conv, secret, address, street_type,
+                                                                     town, country):
+    """"15 Rue de Rivoli, 75001 Paris, France" became "10 Stone bridge 78756 Cedar Point": the street
+    type, the commas and the country went, and the town became a street's name. The type stays, a
+    town becomes a town of the list, a country a country, each between its commas."""
+    from redactdesk.lang.names import country_keys
+    from redactdesk.substitute.gazetteer import load_gazetteer
+
+    conv = make_conv([("c", f"send it to {address} please")], [(0, address, "ADDRESS")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    parts = [p.strip() for p in new.split(",")]
+    assert len(parts) == address.count(",") + 1, new
+    assert street_type in new.replace(",", " ").split() and town not in new
+    towns = {c.lower() for c in load_gazetteer("en").entries("cities")}
+    assert any(t in p.lower() for p in parts[1:] for t in towns), new
+    if country:
+        assert country not in new and parts[-1].lower() in country_keys() | {
+            c.lower() for c in load_gazetteer("en").entries("countries")}, new
