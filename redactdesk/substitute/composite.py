@@ -8,6 +8,7 @@ web addresses; digits keep their form; other words come from a list of harmless 
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -418,6 +419,8 @@ class AlnumGenerator(Generator):
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
         tpl = D.parse(tokens, ctx.language, letters=True, typed_codes=True)
+        if len(tokens) == 1 and _HEX_GROUPS.fullmatch(split_punct(tokens[0])[1]):
+            tpl = D.Template(list(tokens), ctx.language, [])  # hexadecimal: re-drawn as such in generate
         text = " ".join(split_punct(t)[1] for t in tokens)
         return [Piece(0, len(tokens), "spoken", f"alnum:{norm(text)}", self.name, span.category, text, tpl,
                       derived=True)]
@@ -429,6 +432,10 @@ class AlnumGenerator(Generator):
         seps = set(SEP_WORDS[ctx.language]) | set(AT_WORDS[ctx.language])
         for pos, i in enumerate(tpl.literal_indices()):
             core = norm(split_punct(tokens[i])[1])
+            if _HEX_GROUPS.fullmatch(split_punct(tokens[i])[1]):
+                # a MAC address written "00:1A:2B:3C:4D:5E": hexadecimal re-drawn in place (it was a word)
+                tokens[i] = _new_hex(tokens[i], rng)
+                continue
             if core and core not in seps:
                 pool = [w for w in ctx.gaz.entries("username_words") if norm(w) != core]
                 tokens[i] = phrase_tokens(ctx.pick(item, pool, "username_words", salt=f"w{pos}") or core,
@@ -437,6 +444,21 @@ class AlnumGenerator(Generator):
         value = D.fill(new_tpl, rng, avoid=tpl.value) if tpl.units else None
         said = D.render(new_tpl, value) if value else tokens
         return " ".join(split_punct(t)[1] for t in said)
+
+
+_HEX_GROUPS = re.compile(r"[0-9A-Fa-f]{2,4}(?:[:.-][0-9A-Fa-f]{2,4}){2,7}")  # MAC: 00:1A:.. 001a.2b3c.4d5e
+
+
+def _new_hex(token: str, rng: random.Random) -> str:
+    """``token`` with every hexadecimal digit re-drawn (letters keep their case), separators kept,
+    never the original."""
+    core = split_punct(token)[1]
+    pool = "0123456789abcdef" if any(c.islower() for c in core) else "0123456789ABCDEF"
+    while True:
+        out = "".join(rng.choice(pool) if c in "0123456789abcdefABCDEF" else c for c in core)
+        if out != core:
+            lead, _, trail = split_punct(token)
+            return lead + out + trail
 
 
 for _g in (DomainGenerator(), EmailGenerator(), UsernameGenerator(), UrlGenerator(), AlnumGenerator()):

@@ -160,12 +160,19 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
         for f in fields:
             if f.form == "month_name":
                 value.month = month_of(cores[f.start], language)
-            elif f.form == "ordinal":
-                value.day = ords[tuple(low[f.start : f.end])]
+                continue
+            if f.form == "ordinal":
+                n = ords[tuple(low[f.start : f.end])]
             elif f.form == "num_ordinal":
                 mo = _NUM_ORDINAL.match(cores[f.start])
                 assert mo is not None
-                value.day = int(mo.group(1))
+                n = int(mo.group(1))
+            else:
+                continue
+            if value.day is not None and value.month is None and not has_month_name and 1 <= n <= 12:
+                f.role, value.month = "month", n  # "the fifth of the eleventh": the second ordinal is the month
+            else:
+                value.day = n
         month_pos = next((f.start for f in fields if f.form == "month_name"), None)
         for g in _split_day_year(groups):
             text = "".join(u.text for u in g)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import pytest
+
 from redactdesk.substitute import substitute_conversation
 from redactdesk.substitute.dates import DateValue, parse_date
 
@@ -165,3 +167,15 @@ def test_an_iso_date_stays_a_valid_iso_date(make_conv, secret):
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert new.endswith(".") and new != "2024-07-15."
     dt.date.fromisoformat(new[:-1])
+
+
+@pytest.mark.parametrize("said", ["the fifth of the eleventh eighty two", "the 5th of the 11th 1982",
+                                  "the twenty third of the ninth nineteen seventy one"])
+def test_a_month_said_as_an_ordinal_is_a_month(make_conv, secret, said):
+    """"the fifth of the eleventh eighty two" became "the twentieth of the twentieth eighty four":
+    both ordinals were read as the day, and the month got the new day's number."""
+    conv = make_conv([("c", f"my date of birth is {said} yes")], [(0, said, "DATE_OF_BIRTH")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    style = parse_date(new.split(), "en")
+    assert style is not None and style.value.month is not None and 1 <= style.value.month <= 12, new
+    assert style.value.day is not None and new != said

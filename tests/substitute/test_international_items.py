@@ -102,3 +102,16 @@ def test_an_addresss_street_type_town_and_country_stay_what_they_are(make_conv, 
     if country:
         assert country not in new and parts[-1].lower() in country_keys() | {
             c.lower() for c in load_gazetteer("en").entries("countries")}, new
+
+
+@pytest.mark.parametrize("mac", ["00:1A:2B:3C:4D:5E", "001a.2b3c.4d5e", "3c-22-fb-1a-9e-01"])
+def test_a_mac_address_becomes_another_mac_address(make_conv, secret, mac):
+    """"00:1A:2B:3C:4D:5E" became "KOALA" (the token read as a word): hexadecimal is re-drawn in its
+    groups, separators and case."""
+    import re as _re
+
+    conv = make_conv([("c", f"my mac is {mac} ok")], [(0, mac, "MAC_ADDRESS")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    shape = _re.sub(r"[0-9a-fA-F]", "h", mac)
+    assert new != mac and _re.sub(r"[0-9a-fA-F]", "h", new) == shape, new
+    assert (new.upper() == new) == (mac.upper() == mac)
