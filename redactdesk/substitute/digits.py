@@ -29,7 +29,7 @@ from redactdesk.substitute.numbers import (
 from redactdesk.substitute.text import apply_case, case_of, split_punct
 
 LETTERS = string.ascii_uppercase
-_NUMERAL = re.compile(r"^\d(?:[\d\-./]*\d)?$")
+_NUMERAL = re.compile(r"^\d(?:[\d\-./,]*\d)?$")  # "2,500": a thousands comma stays
 # an amount written with its currency's sign ("$1,200", "US$5.99", "45,50€", "£3.2m"): the sign,
 # the separators and a size letter stay as they are, the digits change
 _SIGN = f"[{re.escape(CURRENCY_SIGNS)}]"

@@ -217,3 +217,13 @@ def test_a_check_letter_said_by_its_name_gets_a_valid_one_said_by_its_name(make_
         new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
         value = D.parse(new.split(), "es", letters=True, typed_codes=True).value
         assert dni.is_valid(value) and new.split()[-1] != "X", new
+
+
+@pytest.mark.parametrize("said", ["2,500 EUR", "2,500 dollars"])
+def test_an_amount_with_a_thousands_comma_and_no_sign_becomes_another_amount(make_conv, secret, said):
+    """"Transfer 2,500 EUR" became "Transfer [MONEY] EUR": the comma made the number no numeral."""
+    import re as _re
+
+    conv = make_conv([("c", f"transfer {said} from my account")], [(0, said, "MONEY")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert "[" not in new and new != said and _re.fullmatch(r"\d,\d{3} \w+", new), new
