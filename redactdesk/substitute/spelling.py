@@ -13,6 +13,7 @@ words came from (NATO or the language's list), so the re-spelled surrogate reads
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -66,6 +67,7 @@ def _is_letter(core: str) -> bool:
     return len(core) == 1 and core.isalpha()
 
 
+@functools.lru_cache(maxsize=8)
 def _letter_names(language: str) -> dict[tuple[str, ...], str]:
     """The language's names of letters, as word tuples ("eme" -> M, "uve doble" -> W; the lexicon's
     ``letter_names``; English has none: its letters are said as letters)."""
