@@ -157,7 +157,7 @@ class AddressGenerator(Generator):
     def _place_pool(ctx: Context, tokens: list[str], run: list[int], r_i: int) -> list[str]:
         """Surrogates for a run of an address's words that is no street: the countries where it names
         one ("France", "Deutschland"), the towns where it comes after the street and a comma or a
-        postcode ("..., 75001 Paris"); none (a street's name) otherwise."""
+        postcode ("..., 75001 Paris"); none (a street's name) before a street type or otherwise."""
         from redactdesk.lang.names import country_keys
 
         text = norm(" ".join(split_punct(tokens[i])[1] for i in run))
@@ -170,6 +170,9 @@ class AddressGenerator(Generator):
         if text in country_keys():
             return [c for c in sized(ctx.gaz.entries("countries")) if norm(c) != text]
         before = split_punct(tokens[run[0] - 1]) if run[0] > 0 else ("", "", "")
+        after = split_punct(tokens[run[-1] + 1])[1] if run[-1] + 1 < len(tokens) else ""
+        if after and ctx.gaz.contains("street_types", after):
+            return []  # "Rosewood Court, 12 Hill Road": a street's name before its type
         if r_i > 0 and ("," in before[2] or any(ch.isdigit() for ch in before[1])):
             return [c for c in sized(ctx.gaz.entries("cities")) if norm(c) != text]
         return []

@@ -115,3 +115,15 @@ def test_a_mac_address_becomes_another_mac_address(make_conv, secret, mac):
     shape = _re.sub(r"[0-9a-fA-F]", "h", mac)
     assert new != mac and _re.sub(r"[0-9a-fA-F]", "h", new) == shape, new
     assert (new.upper() == new) == (mac.upper() == mac)
+
+
+def test_a_street_after_a_building_and_a_house_number_stays_a_street(make_conv, secret):
+    """After "Rosewood Court, 12" a town would fit the place, but "Hill" is the name of "Hill Road"."""
+    from redactdesk.substitute.gazetteer import load_gazetteer
+
+    address = "Flat 4, Rosewood Court, 12 Hill Road, Brighton BN1 3XE"
+    conv = make_conv([("c", f"it's {address} ok")], [(0, address, "ADDRESS")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.replace(",", "").split()
+    road = new.index("Road")
+    towns = {c.lower() for c in load_gazetteer("en").entries("cities")}
+    assert new[road - 1] != "Hill" and new[road - 1].lower() not in towns, new
