@@ -90,6 +90,17 @@ def particle_surnames() -> dict[str, tuple[str, ...]]:
     return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
 
 
+# the same countries' regions by name ("Georgia", "British Columbia", "New South Wales")
+_REGION_NAMES = (("en_US", "states"), ("en_CA", "provinces"), ("en_AU", "states"))
+
+
+@functools.lru_cache(maxsize=1)
+def region_names() -> tuple[tuple[str, ...], ...]:
+    """The names of US states, Canadian provinces and Australian states, one tuple per country, from
+    Faker's address providers."""
+    return tuple(tuple(getattr(address(locale), attr)) for locale, attr in _REGION_NAMES)
+
+
 @functools.lru_cache(maxsize=1)
 def country_keys() -> frozenset[str]:
     """Names of the world's countries and territories, in key form (lower case, no accents), in every

@@ -111,6 +111,9 @@ def new_ordinal(token: str, rng: random.Random, language: str) -> str:
     return f"{lead}{k}{new_suffix}{trail}"
 
 
+_COMPASS = frozenset({"N", "S", "E", "W", "NE", "NW", "SE", "SW"})
+
+
 def _region_pool(core: str) -> tuple[str, ...]:
     """The codes of the country whose region code ``core`` is, written in capitals ("BC", "NSW"); none else."""
     if not (2 <= len(core) <= 3 and core.isalpha() and core.isupper()):
@@ -155,10 +158,10 @@ class AddressGenerator(Generator):
 
     @staticmethod
     def _place_pool(ctx: Context, tokens: list[str], run: list[int], r_i: int) -> list[str]:
-        """Surrogates for a run of an address's words that is no street: the countries where it names
-        one ("France", "Deutschland"), the towns where it comes after the street and a comma or a
+        """Surrogates for a run of an address's words that is no street: the states or provinces of
+        its country where it names one ("Georgia", "Ontario"), the countries where it names one ("France", "Deutschland"), the towns where it comes after the street and a comma or a
         postcode ("..., 75001 Paris"); none (a street's name) before a street type or otherwise."""
-        from redactdesk.lang.names import country_keys
+        from redactdesk.lang.names import country_keys, region_names
 
         text = norm(" ".join(split_punct(tokens[i])[1] for i in run))
         n = len(run)
@@ -167,6 +170,9 @@ class AddressGenerator(Generator):
             same = [e for e in entries if len(e.split()) == n]
             return same if len(same) >= 3 else entries
 
+        for regions in region_names():  # a state for a state ("Atlanta, Georgia": not the country)
+            if text in {norm(r) for r in regions}:
+                return [r for r in sized(list(regions)) if norm(r) != text]
         if text in country_keys():
             return [c for c in sized(ctx.gaz.entries("countries")) if norm(c) != text]
         before = split_punct(tokens[run[0] - 1]) if run[0] > 0 else ("", "", "")
@@ -186,6 +192,9 @@ class AddressGenerator(Generator):
         runs: list[list[int]] = []
         for i in literal:
             kind = self._kind(ctx, split_punct(tokens[i])[1])
+            if kind == "region" and split_punct(tokens[i])[1] in _COMPASS and i > 0 and ctx.gaz.contains(
+                    "street_types", split_punct(tokens[i - 1])[1]):
+                kind = "keep"  # "Peachtree Street NE": the quadrant after the type, not Nebraska
             if kind == "ordinal":
                 tokens[i] = new_ordinal(tokens[i], rng, ctx.language)
             if kind == "region":
@@ -233,17 +242,23 @@ class AddressGenerator(Generator):
         new_tpl = D.Template(tokens, tpl.language, units)
         if units:
             door = [u for u in units if u.kind == "letter"]
-            spans, pos = [], 0
+            spans, starts, pos = [], [], 0
             for u in units:  # a house number of two digits or more never stays (the original's "96")
                 if len(u.text) >= 2 and u.text.isdigit():
                     spans.append((pos, pos + len(u.text), u.text))
+                if u.kind == "numeral" and u.text[:1].isdigit() and u.text[0] != "0":
+                    starts.append(pos)  # a number that opened with no zero opens with none ("7 Hawthorn Close" → "0 …")
                 pos += len(u.text)
 
             def valid(s: str) -> bool:
                 return (not door or all(ch in "ABCDEF" for ch in s if ch.isalpha())) and all(
-                    s[a:b] != was for a, b, was in spans)
-            value = D.fill(new_tpl, rng, avoid=tpl.value, validator=valid if door or spans else None)
-            said = D.render(new_tpl, value or tpl.value)
+                    s[a:b] != was for a, b, was in spans) and all(s[k] != "0" for k in starts if k < len(s))
+            value = D.fill(new_tpl, rng, avoid=tpl.value, validator=valid if door or spans or starts else None)
+            if value is None:  # no number met every wish: any new one, never the original's (fail closed)
+                value = D.fill(new_tpl, rng, avoid=tpl.value)
+            if value is None:
+                return f"[{item.category}]"
+            said = D.render(new_tpl, value)
         else:
             said = tokens
         return " ".join(c for c in (split_punct(t)[1] for t in said) if c)

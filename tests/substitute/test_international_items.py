@@ -127,3 +127,26 @@ def test_a_street_after_a_building_and_a_house_number_stays_a_street(make_conv, 
     road = new.index("Road")
     towns = {c.lower() for c in load_gazetteer("en").entries("cities")}
     assert new[road - 1] != "Hill" and new[road - 1].lower() not in towns, new
+
+
+def test_a_state_named_after_its_town_becomes_another_state_and_a_quadrant_stays(make_conv, secret):
+    """"Atlanta, Georgia" became "Tucson, Zimbabwe" (the state read as the country), and "Peachtree
+    Street NE" "Mill Street WI" (the quadrant read as Nebraska's code)."""
+    from redactdesk.lang.names import region_names
+
+    address = "1200 Peachtree Street NE, Atlanta, Georgia 30309"
+    conv = make_conv([("c", f"I live at {address} now")], [(0, address, "ADDRESS")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    words = new.replace(",", "").split()
+    assert "NE" in words and "Georgia" not in words, new
+    states = region_names()[0]
+    assert any(s in new for s in states), new
+
+
+@pytest.mark.parametrize("address", ["7 Hawthorn Close, Little Snoring", "5 Main Street, Springfield",
+                                     "3 Elm Road, Leeds"])
+def test_a_house_number_that_opened_with_no_zero_is_never_drawn_as_zero(make_conv, secret, address):
+    for k in range(12):
+        conv = make_conv([("c", f"it's {address} ok")], [(0, address, "ADDRESS")], cid=f"h{k}")
+        new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+        assert not new.startswith("0"), new
