@@ -150,3 +150,17 @@ def test_a_house_number_that_opened_with_no_zero_is_never_drawn_as_zero(make_con
         conv = make_conv([("c", f"it's {address} ok")], [(0, address, "ADDRESS")], cid=f"h{k}")
         new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
         assert not new.startswith("0"), new
+
+
+@pytest.mark.parametrize("category,said", [("PASSWORD", "blue 4521"), ("ADDRESS", "7 Hawthorn Close, Leeds")])
+def test_where_no_new_value_can_be_drawn_the_tag_stands_never_the_original(make_conv, secret, monkeypatch,
+                                                                          category, said):
+    """Fail closed: where no new digits could be drawn, an address kept its house number (its street
+    replaced, so the engine's check for a surrogate equal to the original let it pass); a password
+    falls back to its tag through the engine's guard against kept digits."""
+    from redactdesk.substitute import digits as D
+
+    monkeypatch.setattr(D, "fill", lambda *a, **k: None)
+    conv = make_conv([("c", f"it is {said} ok")], [(0, said, category)])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new == f"[{category}]", new
