@@ -157,8 +157,12 @@ def _new_word(ctx: Context, item: Item, word: str, pos: int, index: dict[str, st
         if len(a) == 1 and b in index:
             continue
     if len(word) == 1:
-        for key in (k for w, k in index.items() if w.startswith(word) and ":given:" in k and "#" not in k):
-            return _plain_surrogate(ctx, key)[:1]
+        # an initial: of a given name first where it opens the name ("j.smith"), of a surname where it
+        # follows ("hannah.k": Kowalczyk's k becomes the new surname's initial)
+        roles = (":given:", ":surname:") if pos == 0 else (":surname:", ":given:")
+        for role in roles:
+            for key in (k for w, k in index.items() if w.startswith(word) and role in k and "#" not in k):
+                return _plain_surrogate(ctx, key)[:1]
         rng = ctx.rng(item, f"letter{pos}")
         return rng.choice("abcdefghijklmnoprstvwz".replace(word, ""))
     for cut in range(1, len(word) - 1):  # "jsmith": an initial glued to a known name

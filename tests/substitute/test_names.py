@@ -313,3 +313,15 @@ def test_a_letter_said_twice_is_two_letters_of_the_spelling():
 
     assert parse("p h i double l i p s".split(), "en").letters == "PHILLIPS"
     assert parse("eme u erre i doble ele o".split(), "es").letters == "MURILLO"
+
+
+def test_an_initial_after_a_given_name_in_an_email_is_the_new_surnames(make_conv, secret):
+    """"hannah.k@..." beside "Hannah Kowalczyk" became "megan.g@..." beside "Megan Evans": the
+    initial was drawn at random, as no given name starts with k; after the given name it is the
+    surname's."""
+    conv = make_conv([("c", "contact Hannah Kowalczyk at hannah.k@fastmail.co.uk today")],
+                     [(0, "Hannah Kowalczyk", "PERSON"), (0, "hannah.k@fastmail.co.uk", "EMAIL")])
+    reps = {r.original: r.surrogate for r in substitute_conversation(conv, secret=secret).replacements}
+    given, surname = reps["Hannah Kowalczyk"].split()[:2]
+    local = reps["hannah.k@fastmail.co.uk"].split("@")[0]
+    assert local == f"{given.lower()}.{surname[0].lower()}", (reps, local)
