@@ -157,6 +157,20 @@ class AddressGenerator(Generator):
         return "name"
 
     @staticmethod
+    def _state_apart(tokens: list[str], runs: list[list[int]]) -> list[list[int]]:
+        """The runs with a state's or province's name at the end of one split off it: said without
+        commas, "springfield illinois" is a town, then its state."""
+        from redactdesk.lang.names import region_names
+
+        states = {norm(r) for regions in region_names() for r in regions}
+        out: list[list[int]] = []
+        for run in runs:
+            k = next((k for k in (2, 1) if len(run) > k and norm(" ".join(
+                split_punct(tokens[i])[1] for i in run[-k:])) in states), 0)
+            out += [run[:-k], run[-k:]] if k else [run]
+        return out
+
+    @staticmethod
     def _place_pool(ctx: Context, tokens: list[str], run: list[int], r_i: int) -> list[str]:
         """Surrogates for a run of an address's words that is no street: the states or provinces of
         its country where it names one ("Georgia", "Ontario"), the countries where it names one ("France", "Deutschland"), the towns where it comes after the street and a comma or a
@@ -179,7 +193,8 @@ class AddressGenerator(Generator):
         after = split_punct(tokens[run[-1] + 1])[1] if run[-1] + 1 < len(tokens) else ""
         if after and ctx.gaz.contains("street_types", after):
             return []  # "Rosewood Court, 12 Hill Road": a street's name before its type
-        if r_i > 0 and ("," in before[2] or any(ch.isdigit() for ch in before[1])):
+        if r_i > 0 and ("," in before[2] or any(ch.isdigit() for ch in before[1])
+                        or ctx.gaz.contains("street_types", before[1])):  # said: "... main street springfield"
             return [c for c in sized(ctx.gaz.entries("cities")) if norm(c) != text]
         return []
 
@@ -212,6 +227,7 @@ class AddressGenerator(Generator):
                     runs[-1].append(i)
                 else:
                     runs.append([i])
+        runs = self._state_apart(tokens, runs)
         for r_i, run in enumerate(runs):
             n = len(run)
             place = self._place_pool(ctx, tokens, run, r_i)

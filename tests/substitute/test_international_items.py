@@ -164,3 +164,15 @@ def test_where_no_new_value_can_be_drawn_the_tag_stands_never_the_original(make_
     conv = make_conv([("c", f"it is {said} ok")], [(0, said, category)])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert new == f"[{category}]", new
+
+
+def test_a_town_and_state_said_without_commas_become_a_town_and_a_state(make_conv, secret):
+    """Said aloud, "main street springfield illinois" became "ridge street pine ridge": town and
+    state read as one street's name, the state lost."""
+    from redactdesk.lang.names import region_names
+
+    said = "fifty five main street springfield illinois six two seven zero four"
+    conv = make_conv([("c", f"the address is {said} ok")], [(0, said, "ADDRESS")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.lower()
+    assert "springfield" not in new and "illinois" not in new, new
+    assert any(f" {s.lower()} " in f" {new} " for s in region_names()[0]), new
