@@ -214,11 +214,9 @@ def _with_legal_form(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     and read apart the letters of "s.a." were a spelled item of their own. A form that is a stop word
     of the language on its own ("se": "telefónica se comprometió") is none, nor is one word written
     without dots before more of the clause ("southwest conference co player": a prefix said apart)."""
-    from redactdesk.detect.worldnames import structures
-
     if doc.lex is None or not any(s.category == "ORGANIZATION" for s in spans):
         return spans
-    forms = sorted(structures().get("org_legal", ()), key=len, reverse=True)
+    forms = _legal_forms()
     stop = doc.lex.stop_words
     keys = [w.lower().replace(".", "").strip(",;:!?()\"'") for w in doc.words]
     gone: set[int] = set()
@@ -240,6 +238,14 @@ def _with_legal_form(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         if not any(id(t) not in gone and t is not s and t.start_word < end and e < t.end_word for t in spans):
             s.end_word = end
     return [t for t in spans if id(t) not in gone] if gone else spans
+
+
+@functools.lru_cache(maxsize=1)
+def _legal_forms() -> tuple[tuple[str, ...], ...]:
+    """The lists' legal forms (``org_legal``), longest first."""
+    from redactdesk.detect.worldnames import structures
+
+    return tuple(sorted(structures().get("org_legal", ()), key=len, reverse=True))
 
 
 def _clause_goes_on(doc: DetectDoc, k: int) -> bool:

@@ -38,7 +38,7 @@ from redactdesk.detect.validators import (
     parse_expiry,
     phone_check,
 )
-from redactdesk.detect.worldnames import word_set, word_view
+from redactdesk.detect.worldnames import load_world_names, word_set, word_view
 from redactdesk.detect.written_dates import is_written_date, month_alternation
 from redactdesk.detect.written_phones import grouped_as_phone
 from redactdesk.lang.calendar import month_keys
@@ -1508,8 +1508,6 @@ class _Finder:
         titles = word_set("titles")
         hot_first |= titles  # "speaking with mister Rahman": the title is no name, the name follows it
         hot_first |= day_words(self.lex)  # "she called yesterday": a day is no name
-        from redactdesk.detect.worldnames import load_world_names
-
         first_names = load_world_names()
         cased = doc.cased()
         # written text: a full stop ends a name after its cue; a timed transcript's stops are ASR's guesses

@@ -9,6 +9,7 @@ street type and words such as "apartment" / "piso" stay, Spanish floor words are
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -114,6 +115,15 @@ def new_ordinal(token: str, rng: random.Random, language: str) -> str:
 _COMPASS = frozenset({"N", "S", "E", "W", "NE", "NW", "SE", "SW"})
 
 
+@functools.lru_cache(maxsize=1)
+def _regions_by_key() -> dict[str, tuple[str, ...]]:
+    """Each US state's, Canadian province's and Australian state's name in key form -> its
+    country's names (``lang.names.region_names``)."""
+    from redactdesk.lang.names import region_names
+
+    return {norm(r): regions for regions in region_names() for r in regions}
+
+
 def _region_pool(core: str) -> tuple[str, ...]:
     """The codes of the country whose region code ``core`` is, written in capitals ("BC", "NSW"); none else."""
     if not (2 <= len(core) <= 3 and core.isalpha() and core.isupper()):
@@ -160,9 +170,7 @@ class AddressGenerator(Generator):
     def _state_apart(tokens: list[str], runs: list[list[int]]) -> list[list[int]]:
         """The runs with a state's or province's name at the end of one split off it: said without
         commas, "springfield illinois" is a town, then its state."""
-        from redactdesk.lang.names import region_names
-
-        states = {norm(r) for regions in region_names() for r in regions}
+        states = _regions_by_key()
         out: list[list[int]] = []
         for run in runs:
             k = next((k for k in (2, 1) if len(run) > k and norm(" ".join(
@@ -173,9 +181,11 @@ class AddressGenerator(Generator):
     @staticmethod
     def _place_pool(ctx: Context, tokens: list[str], run: list[int], r_i: int) -> list[str]:
         """Surrogates for a run of an address's words that is no street: the states or provinces of
-        its country where it names one ("Georgia", "Ontario"), the countries where it names one ("France", "Deutschland"), the towns where it comes after the street and a comma or a
-        postcode ("..., 75001 Paris"); none (a street's name) before a street type or otherwise."""
-        from redactdesk.lang.names import country_keys, region_names
+        its country where it names one ("Georgia", "Ontario"), the countries where it names one
+        ("France", "Deutschland"), the towns where it comes after the street and a comma, a postcode
+        or a street type ("..., 75001 Paris", "main street springfield"); none (a street's name)
+        before a street type or otherwise."""
+        from redactdesk.lang.names import country_keys
 
         text = norm(" ".join(split_punct(tokens[i])[1] for i in run))
         n = len(run)
@@ -184,9 +194,9 @@ class AddressGenerator(Generator):
             same = [e for e in entries if len(e.split()) == n]
             return same if len(same) >= 3 else entries
 
-        for regions in region_names():  # a state for a state ("Atlanta, Georgia": not the country)
-            if text in {norm(r) for r in regions}:
-                return [r for r in sized(list(regions)) if norm(r) != text]
+        regions = _regions_by_key().get(text)
+        if regions:  # a state for a state ("Atlanta, Georgia": not the country)
+            return [r for r in sized(list(regions)) if norm(r) != text]
         if text in country_keys():
             return [c for c in sized(ctx.gaz.entries("countries")) if norm(c) != text]
         before = split_punct(tokens[run[0] - 1]) if run[0] > 0 else ("", "", "")

@@ -228,8 +228,9 @@ def alphabet_word(letter: str, language: str, sp: Spelled | None, spelling_words
 
 
 def letter_name(letter: str, language: str) -> str:
-    """The name a language says ``letter`` by ("m" -> "eme"; the shortest of the lexicon's names,
-    "erre" before "ere"), or the letter itself (vowels, and letters of languages with no names)."""
+    """The name a language says ``letter`` by ("m" -> "eme"; of the lexicon's names one of a single
+    word first, then the longest: "erre" before "ere", "uve doble" for w), or the letter itself
+    (vowels, and letters of languages with no names)."""
     said = [" ".join(k) for k, v in _letter_names(language).items() if v == letter.upper()]
     return min(said, key=lambda w: (len(w.split()), -len(w))) if said else letter.lower()
 
