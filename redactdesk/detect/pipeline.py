@@ -38,6 +38,7 @@ from redactdesk.detect.occupations import job_titles_are_no_names
 from redactdesk.detect.places import cued_places_are_places, residents_are_places
 from redactdesk.detect.platforms import genres_are_no_names, platforms_are_no_employers
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
+from redactdesk.detect.said_occupations import occupations_of_people
 from redactdesk.detect.scheme_names import schemes_are_no_names
 from redactdesk.detect.sources import DetectDoc, Source
 from redactdesk.detect.vote import DEFAULT_POLICY, NAME_CATEGORIES, VotePolicy, combine, propagate_names
@@ -128,7 +129,15 @@ def detect_docs(
                 spans = ages_after_names(doc, spans)
         kept = filter_allowed(doc, [s for s in spans if DENY_SOURCE not in s.sources], allow_list)
         spans = sorted(kept + [s for s in spans if DENY_SOURCE in s.sources], key=lambda s: (s.start_word, s.end_word))
-        out.append(fit_name_bounds(doc, spans))
+        spans = fit_name_bounds(doc, spans)
+        if "OCCUPATION" in tax:  # after the names' bounds: "Priya Raman, CFO" is a name, then a job
+            spans = occupations_of_people(doc, spans)
+            jobs = [s for s in spans if s.category == "OCCUPATION"]
+            if jobs and allow_list:
+                kept_jobs = filter_allowed(doc, jobs, allow_list)
+                spans = [s for s in spans if s.category != "OCCUPATION"] + kept_jobs
+                spans.sort(key=lambda s: (s.start_word, s.end_word))
+        out.append(spans)
     return out
 
 

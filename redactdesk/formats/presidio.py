@@ -35,7 +35,8 @@ CATEGORY_TO_PRESIDIO = {"PERSON": "PERSON", "LOCATION": "LOCATION", "CITY": "LOC
                         "PHONE": "PHONE_NUMBER", "CREDIT_CARD": "CREDIT_CARD", "IBAN": "IBAN_CODE",
                         "IP_ADDRESS": "IP_ADDRESS", "DATE": "DATE_TIME", "DATE_OF_BIRTH": "DATE_TIME",
                         "SSN": "US_SSN", "URL": "URL", "BANK_ACCOUNT": "US_BANK_NUMBER", "PASSPORT": "US_PASSPORT",
-                        "ES_ID": "ES_NIF", "NRP": "NRP"}
+                        "ES_ID": "ES_NIF", "NRP": "NRP",
+                        "OCCUPATION": "TITLE"}  # presidio-research's label of job titles
 
 
 def category_of(entity_type: str, categories: Collection[str]) -> str | None:

@@ -319,6 +319,55 @@ class GroupGenerator(PhraseGenerator):
         return same if len(same) >= 3 else entries
 
 
+class OccupationGenerator(PhraseGenerator):
+    """A job title replaced by another of the language's (:mod:`redactdesk.lang.occupations`): the same
+    number of words where the list has them, an English one that fits the article before it ("a nurse" ->
+    "a plumber", "an accountant" -> "an optician"), a Spanish one said of a woman where the original is
+    ("enfermera" -> "abogada")."""
+
+    name = "occupation"
+
+    def pool(self, ctx: Context, item: Item) -> list[str]:
+        from redactdesk.lang.occupations import feminine_title, is_feminine, job_titles
+
+        words = item.original.split()
+        core = split_punct(item.original)[1]
+        if len(words) == 1 and core.isupper() and 2 <= len(core) <= 5:  # "our CFO" -> "our CTO"
+            offices = [w for w in _OFFICE_ACRONYMS if w != core.lower()]
+            article = _article_before(ctx, item)  # letters said by name: "a CFO", "an SVP"
+            if article:
+                offices = [w for w in offices if (w[0] in "aefhilmnorsx") == (article == "an")]
+            if offices:
+                return offices
+        titles = list(job_titles(ctx.language) or job_titles("en"))
+        if ctx.language.startswith("es") and words and is_feminine(split_punct(words[0])[1]):
+            titles = [feminine_title(t) for t in titles]
+        article = _article_before(ctx, item)
+        if article:  # "u", "eu", "one" read either way ("a user", "an umpire"): left out for both
+            vowel = [t for t in titles if t[:1] in "aeio" and not t.startswith(("one", "eu"))]
+            titles = vowel if article == "an" else [t for t in titles if t[:1] not in "aeiou" and
+                                                     not t.startswith(("hon", "hour", "heir"))]
+        same = [t for t in titles if len(t.split()) == len(words)]
+        return same if len(same) >= 3 else titles
+
+
+_OFFICE_ACRONYMS = ("ceo", "cfo", "cto", "coo", "cio", "cmo", "ciso", "vp", "svp", "evp")
+
+
+def _article_before(ctx: Context, item: Item) -> str:
+    """ "a" or "an" when an English article comes right before an occurrence of the item, else ""."""
+    if not ctx.language.startswith("en"):
+        return ""
+    for occ in item.occurrences:
+        if 0 <= occ.span_index < len(ctx.spans):
+            w = ctx.spans[occ.span_index].start_word + occ.start - 1
+            if 0 <= w < len(ctx.conv.words):
+                prev = split_punct(ctx.conv.words[w].text)[1].lower()
+                if prev in ("a", "an"):
+                    return prev
+    return ""
+
+
 for _g in (CityGenerator(), CountryGenerator(), ProductGenerator(), OrganizationGenerator(), AddressGenerator(),
-           GroupGenerator()):
+           GroupGenerator(), OccupationGenerator()):
     register(_g)

@@ -1,0 +1,279 @@
+"""Job titles and occupations said of someone, as items of their own (category OCCUPATION).
+
+"I work as a cardiologist", "my wife is a registered nurse", "Priya Raman, CFO, said", "soy
+enfermera", "trabaja de agente de seguros": an occupation narrows who is speaking or spoken of
+(the only cardiologist in a small town), so ITAC's blanket scheme anonymises job titles and
+Presidio's evaluation data labels them (TITLE). Job words are everyday words too ("a driver
+issue", "copper is a conductor", "the nurse station"), so an occupation counts only where it is
+said of someone:
+
+- after a subject that is a person and a copula: "I'm a", "she was an", "my dad is a", "Anna is
+  the" (a pronoun, a kin word or a person's name before it — "the car is a model of" says nothing of
+  anyone), or after a verb of work: "works as", "job as", "trained as", "promoted to", "soy",
+  "trabaja de/como";
+- set off right after a person's name: "Priya Raman, CFO," / "Wei Zhang, Senior Analyst" (or on the
+  line after it, as in a signature), or in title case right before it ("Chief Executive Officer Tim
+  Cook");
+- after a form's label: "Occupation: Surveyor", "Job title: Senior Analyst", "Profesión: abogada".
+
+What is an occupation: a *head* (the noun that says what the person is) — the heads of Faker's job
+titles for the language (:func:`redactdesk.detect.occupations.job_vocabulary`), the lexicon's
+``occupations`` (everyday trades and specialties the list lacks) and its offices — with the words
+that qualify it before it (English: "senior software engineer"; Spanish after it: "agente de
+seguros"). The head must end the clause or be followed by a function word ("a nurse at St Mary's";
+not "a driver licence"), and it is the person's job, not a possession ("a doctor's note").
+
+The step runs after the vote on the spans it made: an occupation never takes words a span holds,
+except a name or organisation that is the very title ("works as a Water Engineer", which the job
+title guard would otherwise drop as no name).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from redactdesk.core.types import Span, SpanStatus
+from redactdesk.detect.occupations import job_vocabulary
+from redactdesk.detect.sources import DetectDoc
+from redactdesk.detect.worldnames import word_view
+from redactdesk.lang.lexicon import load_lexicon, word_list
+from redactdesk.lang.occupations import feminine
+
+CATEGORY = "OCCUPATION"
+SOURCE = "gazetteer"
+_SCORE = 0.7
+# heads of Faker's titles and offices that are no job said alone ("general", "justice", "wales" ...)
+_NO_HEADS = frozenset({"general", "justice", "crew", "runner", "visitor", "wales", "maths", "sciences", "medical",
+                       "professional", "associate", "emeritus", "rep", "gov", "pres", "sen", "dr", "prof", "processor",
+                       "controller", "handler", "forwarder", "vice", "prime", "chief", "deputy"})
+_SUBJECTS = {"en": frozenset({"i", "he", "she", "you", "we", "they", "who"}),
+             "es": frozenset({"yo", "él", "el", "ella", "usted", "tú", "tu"})}
+_COPULAS = {"en": frozenset({"am", "is", "are", "was", "were", "be", "been", "being"}),
+            "es": frozenset({"es", "era", "fue", "sea", "será"})}
+# a verb or phrase after which a job is said, with no subject needed
+_WORK_CUES = {
+    "en": (("work", "as"), ("works", "as"), ("worked", "as"), ("working", "as"), ("job", "as"), ("career", "as"),
+           ("employed", "as"), ("trained", "as"), ("training", "as"), ("qualified", "as"), ("hired", "as"),
+           ("retired", "as"), ("serve", "as"), ("serves", "as"), ("served", "as"), ("serving", "as"),
+           ("promoted", "to"), ("position", "of"), ("position", "as"), ("role", "of"), ("role", "as"),
+           ("became",), ("become",), ("becomes",), ("becoming",), ("as", "a"), ("as", "an")),
+    "es": (("soy",), ("eres",), ("somos",), ("trabajo", "de"), ("trabajo", "como"), ("trabaja", "de"),
+           ("trabaja", "como"), ("trabajaba", "de"), ("trabajaba", "como"), ("trabajó", "de"),
+           ("trabajó", "como"), ("trabajé", "de"), ("trabajé", "como"), ("ejerzo", "de"), ("ejerce", "de"),
+           ("ejerzo", "como"), ("ejerce", "como"), ("puesto", "de"), ("cargo", "de"), ("estudié", "para"),
+           ("llegó", "a", "ser")),
+}
+_ARTICLES = {"en": frozenset({"a", "an", "the"}), "es": frozenset({"un", "una", "el", "la"})}
+_LABELS = frozenset({"occupation", "profession", "job", "title", "position", "role", "ocupación", "ocupacion",
+                     "profesión", "profesion", "puesto", "cargo", "oficio"})
+_EDGE = ".,;:!?\"()[]{}“”«»¿¡-–—…*"
+_AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "año", "años"})
+_SKIP = 2  # words between the article and a title that qualify the person, not the job ("a really good nurse")
+_PERSONS = frozenset({"PERSON"})
+_LIST_AND = frozenset({"and", "or", "y", "e", "o", "u"})
+_GIVES_WAY = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY"})
+_OWNERS = frozenset({"my", "our", "your", "his", "her", "their", "mi", "mis", "su", "sus", "nuestro", "nuestra"})
+# a subject and its verb in one word: "she's a nurse", "I'm an engineer" (the Spanish verb says who: "soy")
+_CONTRACTED = frozenset({"i'm", "im", "he's", "she's", "hes", "shes", "you're", "we're", "they're", "youre",
+                         "theyre"})
+
+
+@functools.lru_cache(maxsize=4)
+def occupation_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(heads, qualifiers) of the language's job titles, lower case (see the module docstring)."""
+    lang = language.split("_")[0]
+    try:
+        lex = load_lexicon(lang)
+    except Exception:  # noqa: BLE001 - a language without a lexicon has no occupations
+        return frozenset(), frozenset()
+    vocab, heads = job_vocabulary(lang)
+    listed = word_list(lex, "occupations")
+    offices = word_list(lex, "office_titles")
+    all_heads = set(heads | listed | offices) - _NO_HEADS
+    if lang == "es":  # the lists are masculine: "enfermero" -> "enfermera", "director" -> "directora"
+        all_heads |= {feminine(h) for h in all_heads}
+    stop = lex.stop_words
+    qualifiers = (vocab | word_list(lex, "occupation_modifiers")) - stop
+    return frozenset(all_heads - stop), frozenset(qualifiers)
+
+
+class _Doc:
+    """Per-word facts the step reads: keys (lower case, edge punctuation off, "'s" kept), heads."""
+
+    def __init__(self, doc: DetectDoc, heads: frozenset[str], qualifiers: frozenset[str]) -> None:
+        self.doc = doc
+        self.v = word_view(doc)
+        self.n = len(doc.words)
+        # keys keep a "'s": "she's" is she is, "a doctor's note" no one's job (no head)
+        self.keys = [w.strip().replace("’", "'").strip(_EDGE).lower() for w in doc.words]
+        self.head = [k in heads for k in self.keys]
+        self.qualifiers = qualifiers
+        self.heads = heads
+        self.stop = doc.lex.stop_words if doc.lex else frozenset()
+        self.spanish = doc.language.startswith("es")
+
+    def closes(self, i: int, j: int) -> bool:
+        """Does the clause let a title of words [i, j) end there (its end, a comma, a function word)?"""
+        v = self.v
+        if j >= self.n or v.seg[j] != v.seg[i] or v.stop_after[j - 1] or v.comma_after[j - 1] or v.line_after[j - 1]:
+            return True
+        nxt = self.keys[j]
+        return nxt in self.stop or nxt in _AGE_WORDS or nxt == "aged" or not any(c.isalpha() for c in nxt)
+
+    def title_from(self, p: int, skip: int = _SKIP) -> tuple[int, int] | None:
+        """The job title that starts at word ``p`` or up to ``skip`` words after it: (start, end) or None."""
+        n, v, keys = self.n, self.v, self.keys
+        if p >= n:
+            return None
+        if self.spanish:  # the head first, what qualifies it after: "agente de seguros", "enfermera jefa"
+            if not self.head[p]:
+                return None
+            j = p + 1
+            while j < n and v.seg[j] == v.seg[p] and not v.comma_after[j - 1] and not v.stop_after[j - 1]:
+                if keys[j] in ("de", "del") and j + 1 < n and (keys[j + 1] in self.qualifiers or self.head[j + 1]):
+                    j += 2
+                elif (keys[j] in self.qualifiers and keys[j] not in ("de", "del")) or self.head[j]:
+                    j += 1
+                else:
+                    break
+            return (p, j) if self.closes(p, j) else None
+        q = p  # an age says who, not what: "a 42 year old software engineer"
+        while skip and q + 1 < n and v.seg[q] == v.seg[p] and (keys[q][:1].isdigit() or keys[q] in _AGE_WORDS) and (
+                keys[q + 1] in _AGE_WORDS or keys[q + 1][:1].isdigit()):
+            q += 1
+        if q > p and keys[q] in _AGE_WORDS:
+            p = q + 1
+        for start in range(p, min(n, p + skip + 1)):
+            if start >= n or v.seg[start] != v.seg[p] or (
+                    start > p and (keys[start - 1] in self.stop or v.comma_after[start - 1])):
+                return None
+            k, last_head = start, -1
+            while k < n and v.seg[k] == v.seg[start]:
+                key = keys[k]
+                if key in self.stop or not (key in self.qualifiers or self.head[k]):
+                    break
+                if self.head[k]:
+                    last_head = k
+                k += 1
+                if v.comma_after[k - 1] or v.stop_after[k - 1] or v.line_after[k - 1]:
+                    break
+            if last_head >= 0:
+                end = last_head + 1
+                return (start, end) if self.closes(start, end) else None
+        return None
+
+
+def _after_cue(keys: list[str], i: int, cues) -> bool:
+    """Does a work cue end right before word ``i`` ("works as | a nurse")?"""
+    return any(i >= len(cue) and tuple(keys[i - len(cue):i]) == cue for cue in cues)
+
+
+def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """The spans with an OCCUPATION span for each job title said of someone (module docstring)."""
+    lang = doc.language.split("_")[0]
+    heads, qualifiers = occupation_words(lang)
+    if not heads or not doc.words or doc.lex is None:
+        return spans
+    d = _Doc(doc, heads, qualifiers)
+    if not any(d.head):
+        return spans
+    v, n, keys = d.v, d.n, d.keys
+    kin = word_list(doc.lex, "kin_words")
+    articles = _ARTICLES.get(lang, frozenset())
+    copulas = _COPULAS.get(lang, frozenset())
+    subjects = _SUBJECTS.get(lang, frozenset())
+    cues = _WORK_CUES.get(lang, ())
+    person_ends = {s.end_word for s in spans if s.category in _PERSONS}
+    person_starts = {s.start_word for s in spans if s.category in _PERSONS}
+
+    def title_at(p: int, skip: int = _SKIP) -> tuple[int, int] | None:
+        if p < n and keys[p] in articles:
+            p += 1
+        return d.title_from(p, skip)
+
+    def person_at(k: int) -> bool:  # a pronoun, a kin word or a name's last word
+        if k >= 0 and keys[k] == "who":  # "my sister, who is a nurse"; not the question "who is president"
+            return k > 0 and (v.comma_after[k - 1] or keys[k - 1] in kin or k in person_ends)
+        return k >= 0 and (keys[k] in subjects or keys[k] in kin or k + 1 in person_ends)
+
+    found: list[tuple[int, int, str]] = []
+    for i in range(n):
+        if not any(d.head[i:i + _SKIP + 5]):
+            continue  # no head in reach: nothing to find from here
+        prev = keys[i - 1] if i else ""
+        got, why = None, ""
+        if i and v.seg[i - 1] == v.seg[i] and _after_cue(keys, i, cues):
+            got, why = title_at(i), "a job said after a work cue"
+        elif prev in _CONTRACTED:
+            got, why = title_at(i), "a job said of someone"  # "she's a nurse"
+        elif prev in copulas and person_at(i - 2):
+            got, why = title_at(i), "a job said of someone"  # "my dad was a plumber", "Anna is the CFO"
+        elif i and (v.comma_after[i - 1] or v.line_after[i - 1]) and (
+                i in person_ends or keys[i - 1] in kin) and not (doc.starts is not None and not v.line_after[i - 1]):
+            # "Priya Raman, CFO,", "my nephew, a registered nurse," (a timed transcript's commas are guesses)
+            got, why = title_at(i), "a job title set off after a name"
+        elif i and v.comma_after[i - 1] and keys[i] in ("a", "an") and doc.starts is None:
+            t = title_at(i)  # "The patient, a retired firefighter aged 67,": set off by commas
+            if t and (t[1] >= n or v.comma_after[t[1] - 1] or v.stop_after[t[1] - 1] or keys[t[1]] in _AGE_WORDS
+                      or keys[t[1]] in ("aged", "who", "with")):
+                got, why = t, "a job title set off between commas"
+        elif prev in _LABELS and doc.words[i - 1].rstrip().endswith(":"):
+            got, why = title_at(i, 0), "a job title after a form's label"
+        if got is None and not d.spanish and (i == 0 or v.sent_start[i] or prev in _OWNERS or prev in articles or (
+                v.cased and v.cap[i] and not v.cap[i - 1])):
+            # right before a name: "Chief Executive Officer Tim Cook", "our CFO, Priya Raman", "the plumber john"
+            k = i
+            while k < n and v.seg[k] == v.seg[i] and (keys[k] in qualifiers or d.head[k]) and keys[k] not in d.stop:
+                k += 1
+                if v.comma_after[k - 1]:
+                    break
+            if k > i and d.head[k - 1] and (k in person_starts) and (
+                    not v.cased or all(v.cap[m] or v.upper[m] for m in range(i, k)) or prev in _OWNERS):
+                got, why = (i, k), "a job title before a name"
+        if got is not None:
+            found.append((got[0], got[1], why))
+            # a list of jobs said of the same person: "a guitarist, songwriter and composer"
+            k = got[1]
+            while k < n and v.seg[k] == v.seg[got[0]] and not v.stop_after[k - 1]:
+                p = k + 1 if keys[k] in _LIST_AND else k if v.comma_after[k - 1] else -1
+                if p < 0 or p >= n:
+                    break
+                if keys[p] in _LIST_AND and v.comma_after[k - 1]:
+                    p += 1  # "writer, and poet"
+                more = title_at(p, 0) if p < n else None
+                if more is None:
+                    break
+                found.append((more[0], more[1], why))
+                k = more[1]
+    if not found:
+        return spans
+    held: list[int | None] = [None] * n
+    for idx, s in enumerate(spans):
+        for k in range(s.start_word, min(n, s.end_word)):
+            held[k] = idx
+    drop: set[int] = set()
+    added = []
+    last_end = -1
+    for a, b, why in sorted(found):
+        if a < last_end:
+            continue
+        over = {held[k] for k in range(a, b) if held[k] is not None}
+        # a group or a place said before the job is its own item: "an English actor", "a Google engineer"
+        lead = [x for x in over if spans[x].category not in _GIVES_WAY and spans[x].start_word <= a < spans[x].end_word]
+        if lead:
+            a = max(spans[x].end_word for x in lead)
+            if a >= b or not any(d.head[a:b]):
+                continue
+            over = {held[k] for k in range(a, b) if held[k] is not None}
+        # a name or organisation that is the title itself gives way ("works as a Water Engineer"), also with a
+        # form's label or an article the tagger read into it ("Occupation: Surveyor")
+        if any(spans[x].category not in _GIVES_WAY or spans[x].end_word > b or spans[x].status != SpanStatus.SUGGESTED
+               or any(keys[m] not in _LABELS and keys[m] not in articles for m in range(spans[x].start_word, a))
+               for x in over):
+            continue
+        drop |= over
+        added.append(Span(a, b, CATEGORY, SpanStatus.SUGGESTED, _SCORE, (SOURCE,), why))
+        last_end = b
+    if not added:
+        return spans
+    return sorted([s for x, s in enumerate(spans) if x not in drop] + added, key=lambda s: (s.start_word, s.end_word))

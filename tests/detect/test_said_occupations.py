@@ -1,0 +1,111 @@
+"""Job titles and occupations said of someone are items (OCCUPATION); job words said of no one — a
+thing, a service asked for, a possession, a question — are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactdesk.core.types import Span
+from redactdesk.detect.pipeline import detect_texts
+from redactdesk.detect.said_occupations import occupations_of_people
+from redactdesk.detect.sources import DetectDoc
+from redactdesk.lang.lexicon import load_lexicon
+
+
+def spans(text, language="en"):
+    return [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], language)[0]]
+
+
+def jobs(text, language="en"):
+    return [t for t, c in spans(text, language) if c == "OCCUPATION"]
+
+
+@pytest.mark.parametrize("text, job", [
+    ("I work as a cardiologist at Mount Sinai Hospital in New York.", "cardiologist"),
+    ("i'm a nurse at saint mary's hospital", "nurse"),  # speech: the contraction says who
+    ("she's an accountant", "accountant"),
+    ("he's a police officer", "police officer"),  # "police" alone is a town of the place list
+    ("my dad was a plumber for thirty years", "plumber"),  # a kin word is a person
+    ("my sister, who is a nurse, lives here", "nurse"),
+    ("She is a 42 year old software engineer from Poland.", "software engineer"),  # the age says who, not what
+    ("He served in the Royal Navy as a lieutenant commander.", "lieutenant commander"),
+    ("Anna is the head teacher at Lincoln Elementary.", "head teacher"),  # a name is a person
+    ("My nephew, a registered nurse, lives in Tacoma.", "registered nurse"),  # set off after a kin word
+    ("The patient, a retired firefighter aged 67, was admitted.", "firefighter"),  # between commas; "retired" no job
+    ("Priya Raman, CFO, signed the letter.", "CFO"),  # set off after a name
+    ("Regards,\nWei Zhang\nSenior Analyst\nTencent", "Senior Analyst"),  # a signature's line after the name
+    ("Contact our CFO, Priya Raman, today.", "CFO"),  # right before a name
+    ("Chief Executive Officer Tim Cook spoke first.", "Chief Executive Officer"),
+    ("Occupation: Surveyor, rural practice", "Surveyor"),  # a form's label (the tagger read it into a firm)
+    ("In 1885 Hitzig became a professor at the University of Halle.", "professor"),
+])
+def test_a_job_said_of_someone_is_an_item(text, job):
+    assert job in jobs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "is a driver licence required",  # a job word qualifying a thing
+    "copper is a conductor of electricity",  # said of no person
+    "that's a doctor's note",  # a possession, not a job
+    "i need a plumber to fix the sink",  # a service asked for
+    "the teacher said hello",
+    "who is president of poland",  # a question, not a relative clause
+    "I'm a big fan of the show.",
+    "As a result, the manager's office moved.",
+    'Known as the "Poet of the Piano", he toured.',  # a nickname: "as the", no work cue
+])
+def test_a_job_word_said_of_no_one_is_no_item(text):
+    assert jobs(text) == []
+
+
+def test_a_list_of_jobs_said_of_someone_gives_each():
+    assert jobs("Budjana is an Indonesian guitarist, songwriter and composer.") == [
+        "guitarist", "songwriter", "composer"]
+    assert jobs("Shi Tao, journalist, writer, and poet") == ["journalist", "writer", "poet"]
+
+
+@pytest.mark.parametrize("text, job", [
+    ("soy enfermera en el hospital", "enfermera"),  # the feminine of the listed "enfermero"
+    ("mi marido es fontanero", "fontanero"),
+    ("trabajo como agente de seguros desde hace diez años", "agente de seguros"),  # Spanish: the head first
+    ("trabaja de cajera en el supermercado", "cajera"),
+    ("ella es abogada", "abogada"),
+    ("Profesión: abogada", "abogada"),
+])
+def test_a_spanish_job_said_of_someone_is_an_item(text, job):
+    assert job in jobs(text, "es")
+
+
+@pytest.mark.parametrize("text", ["¿dónde está el cajero automático?", "el médico me dijo que descanse"])
+def test_a_spanish_job_word_said_of_no_one_is_no_item(text):
+    assert jobs(text, "es") == []
+
+
+def test_a_timed_transcripts_commas_set_no_job_off():
+    """ASR's commas are guesses: "anna, teacher, said" in a timed transcript is no apposition."""
+    words = ["anna,", "teacher,", "said", "hello"]
+    doc = DetectDoc.from_words(words, "en", starts=[0.0, 0.5, 1.0, 1.5], ends=[0.4, 0.9, 1.4, 1.9])
+    doc.lex = doc.lex or load_lexicon("en")
+    person = Span(0, 1, "PERSON")
+    assert [s.category for s in occupations_of_people(doc, [person])] == ["PERSON"]
+    untimed = DetectDoc.from_words(words, "en")
+    untimed.lex = untimed.lex or load_lexicon("en")
+    assert [s.category for s in occupations_of_people(untimed, [person])] == ["PERSON", "OCCUPATION"]
+
+
+def test_a_name_that_is_the_title_gives_way_and_other_spans_stay():
+    """"works as a Water Engineer" read as a person becomes the job; a span that holds more stays."""
+    words = "He works as a Water Engineer in Leeds".split()
+    doc = DetectDoc.from_words(words, "en")
+    doc.lex = doc.lex or load_lexicon("en")
+    out = occupations_of_people(doc, [Span(4, 6, "PERSON"), Span(7, 8, "CITY")])
+    assert [(s.start_word, s.end_word, s.category) for s in out] == [(4, 6, "OCCUPATION"), (7, 8, "CITY")]
+    held = occupations_of_people(doc, [Span(3, 8, "ADDRESS")])
+    assert [s.category for s in held] == ["ADDRESS"]
+
+
+def test_the_project_allow_list_removes_a_job():
+    text = "i'm a nurse at the clinic"
+    assert jobs(text) == ["nurse"]
+    found = detect_texts([text], "en", allow=["nurse"])[0]
+    assert all(s["category"] != "OCCUPATION" for s in found)
