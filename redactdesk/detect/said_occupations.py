@@ -71,6 +71,16 @@ _AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "año",
 _SKIP = 2  # words between the article and a title that qualify the person, not the job ("a really good nurse")
 _PERSONS = frozenset({"PERSON"})
 _LIST_AND = frozenset({"and", "or", "y", "e", "o", "u"})
+# a title "of" a department: "Director of Sales", "Head of Human Resources", "VP of Engineering"
+_HEADS_OF_A_DEPARTMENT = frozenset({"head", "vp", "svp", "evp"})
+_DEPARTMENTS = frozenset({
+    "sales", "marketing", "engineering", "operations", "finance", "accounts", "hr", "human", "resources",
+    "communications", "product", "products", "technology", "research", "development", "strategy", "partnerships",
+    "compliance", "legal", "procurement", "logistics", "design", "security", "infrastructure", "analytics", "data",
+    "people", "talent", "recruitment", "recruiting", "it", "administration", "facilities", "customer", "success",
+    "support", "service", "services", "business", "growth", "risk", "audit", "investor", "relations", "public",
+    "affairs", "policy", "brand", "content", "digital", "innovation", "quality", "manufacturing", "production",
+    "supply", "chain", "purchasing", "training", "learning", "education", "nursing", "admissions", "and", "&"})
 _GIVES_WAY = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY"})
 _OWNERS = frozenset({"my", "our", "your", "his", "her", "their", "mi", "mis", "su", "sus", "nuestro", "nuestra"})
 # a subject and its verb in one word: "she's a nurse", "I'm an engineer" (the Spanish verb says who: "soy")
@@ -107,6 +117,7 @@ class _Doc:
         # keys keep a "'s": "she's" is she is, "a doctor's note" no one's job (no head)
         self.keys = [w.strip().replace("’", "'").strip(_EDGE).lower() for w in doc.words]
         self.head = [k in heads for k in self.keys]
+        self.reach = [h or k in _HEADS_OF_A_DEPARTMENT for h, k in zip(self.head, self.keys, strict=True)]
         self.qualifiers = qualifiers
         self.heads = heads
         self.stop = doc.lex.stop_words if doc.lex else frozenset()
@@ -157,10 +168,27 @@ class _Doc:
                 k += 1
                 if v.comma_after[k - 1] or v.stop_after[k - 1] or v.line_after[k - 1]:
                     break
+            if last_head < 0 and k - 1 >= start and keys[k - 1] in _HEADS_OF_A_DEPARTMENT:
+                last_head = k - 1 if self.department_after(k) > k else -1  # "Head of Marketing"
             if last_head >= 0:
-                end = last_head + 1
+                end = self.department_after(last_head + 1)  # "Director of Sales", "VP of Engineering"
                 return (start, end) if self.closes(start, end) else None
         return None
+
+    def department_after(self, j: int) -> int:
+        """The end of "of" + a department's name after a title ending before word ``j`` (``j`` if none)."""
+        n, keys, v = self.n, self.keys, self.v
+        if j + 1 >= n or keys[j] != "of" or v.comma_after[j - 1] or v.seg[j] != v.seg[j - 1]:
+            return j
+        k = j + 1
+        while k < n and k < j + 4 and keys[k] in _DEPARTMENTS and v.seg[k] == v.seg[j] and (
+                not v.cased or v.cap[k] or keys[k] in ("and", "&")):
+            k += 1
+            if v.comma_after[k - 1] or v.stop_after[k - 1]:
+                break
+        while k > j + 1 and keys[k - 1] in ("and", "&"):
+            k -= 1
+        return k if k > j + 1 else j
 
 
 def _after_cue(keys: list[str], i: int, cues) -> bool:
@@ -175,7 +203,7 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     if not heads or not doc.words or doc.lex is None:
         return spans
     d = _Doc(doc, heads, qualifiers)
-    if not any(d.head):
+    if not any(d.reach):
         return spans
     v, n, keys = d.v, d.n, d.keys
     kin = word_list(doc.lex, "kin_words")
@@ -198,7 +226,7 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
     found: list[tuple[int, int, str]] = []
     for i in range(n):
-        if not any(d.head[i:i + _SKIP + 5]):
+        if not any(d.reach[i:i + _SKIP + 5]):
             continue  # no head in reach: nothing to find from here
         prev = keys[i - 1] if i else ""
         got, why = None, ""

@@ -38,6 +38,9 @@ def jobs(text, language="en"):
     ("Chief Executive Officer Tim Cook spoke first.", "Chief Executive Officer"),
     ("Occupation: Surveyor, rural practice", "Surveyor"),  # a form's label (the tagger read it into a firm)
     ("In 1885 Hitzig became a professor at the University of Halle.", "professor"),
+    ("Greetings from Ms. Ana Lima, Director of Sales at Vandelay Industries.", "Director of Sales"),
+    ("She is VP of Engineering and Operations.", "VP of Engineering and Operations"),
+    ("i'm the head of marketing at acme", "head of marketing"),  # "head" is a job only of a department
 ])
 def test_a_job_said_of_someone_is_an_item(text, job):
     assert job in jobs(text)
@@ -53,6 +56,7 @@ def test_a_job_said_of_someone_is_an_item(text, job):
     "I'm a big fan of the show.",
     "As a result, the manager's office moved.",
     'Known as the "Poet of the Piano", he toured.',  # a nickname: "as the", no work cue
+    "she is the head of the family",
 ])
 def test_a_job_word_said_of_no_one_is_no_item(text):
     assert jobs(text) == []
