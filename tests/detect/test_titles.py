@@ -101,3 +101,10 @@ def test_a_tagger_organisation_opening_with_a_personal_title_is_a_person(spans_o
     assert ("Sra. Gómez", "PERSON") in spans_of("Ayer vi a la Sra. Gómez en el mercado.", "es")
     assert ("dr greens office", "ORGANIZATION") in spans_of(
         "please add an appointment at nine am wednesday at dr greens office")
+
+
+def test_a_titled_name_the_tagger_ran_on_into_a_verb_is_the_person(persons):
+    """"Mr. and Mrs. Dubois live on ...": the tagger's organisation "Mrs. Dubois live" held the person
+    the lists and spaCy found; a firm's name never ends in a lower-case verb."""
+    text = "Mr. and Mrs. Dubois live on 12 Rue Lepic."
+    assert "Mrs. Dubois" in persons(text)
