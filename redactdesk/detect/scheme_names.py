@@ -15,7 +15,7 @@ from redactdesk.core.types import Span
 from redactdesk.detect.sources import DetectDoc
 
 # numbers a scheme's name may stand before
-IDENTIFIERS = frozenset({"ES_ID", "SSN", "NATIONAL_ID", "VAT_ID", "PASSPORT", "GENERIC_ID"})
+IDENTIFIERS = frozenset({"ES_ID", "SSN", "NATIONAL_ID", "VAT_ID", "PASSPORT", "GENERIC_ID", "MAC_ADDRESS", "IP_ADDRESS"})
 # numbers whose format names a scheme: only before these is an unlisted acronym taken for one ("my HSBC
 # number is 12345678" keeps the bank: a reference says nothing of whose it is)
 VALIDATED = IDENTIFIERS - {"GENERIC_ID"}

@@ -21,6 +21,9 @@ def kept(text, spans):
     ("my cpf is 390.533.447-05", Span(1, 2, "PERSON"), Span(3, 4, "NATIONAL_ID")),  # a listed name, said
     ("My European Excise Number is LU987ABC", Span(0, 4, "ORGANIZATION"), Span(5, 6, "GENERIC_ID")),
     ("the social security number 123-45-6789", Span(1, 3, "ORGANIZATION"), Span(4, 5, "SSN")),
+    # the tagger read the hardware address's name as a firm ("my MAC is ...")
+    ("my MAC is 00-14-22-01-23-45", Span(1, 2, "ORGANIZATION"), Span(3, 4, "MAC_ADDRESS")),
+    ("IP: 10.0.0.12", Span(0, 1, "ORGANIZATION"), Span(1, 2, "IP_ADDRESS")),
 ])
 def test_a_scheme_name_before_its_number_is_dropped_and_the_number_kept(text, name, number):
     assert kept(text, [name, number]) == [(" ".join(text.split()[number.start_word:number.end_word]),
