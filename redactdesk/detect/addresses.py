@@ -80,6 +80,13 @@ def _phrases_by_first(key: str) -> dict[str, tuple[tuple[str, ...], ...]]:
     return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in idx.items()}
 
 
+# words that open no street's name, capitalised as a sentence's or an answer's first word ("A. On Maple
+# Avenue", "At Oak Street"): with the lexicon's ``name_lead_words`` (at, in, on ...); not "The" ("The
+# Strand"), nor a modal that is a month or a name ("May Place")
+_NO_STREET_OPENERS = frozenset({"a", "an", "i", "my", "our", "your", "his", "her", "their", "its", "we", "you", "he",
+                                "she", "they", "it"})
+
+
 @functools.lru_cache(maxsize=1)
 def _street_before() -> frozenset[str]:
     """Every street word said before the name, those that need more of the address after them included."""
@@ -101,6 +108,8 @@ class _Addresses(StreetForms):
         self.taken = taken
         self.stop = doc.lex.stop_words if doc.lex else frozenset()
         self.months = doc.lex.months if doc.lex else frozenset()
+        self.openers_not = _NO_STREET_OPENERS | (frozenset(doc.lex.raw.get("name_lead_words") or ()) if doc.lex else
+                                                 frozenset())
         self.common = everyday_words()
         self.places = load_places()
         self.names = load_world_names()
@@ -251,6 +260,8 @@ class _Addresses(StreetForms):
             return False  # "Address: Flat 22": a form's label, no street's name
         key = self.keys[k]
         if self.v.cased:
+            if first and key in self.openers_not:
+                return False  # "A. On Maple Avenue": a capitalised preposition or pronoun opens no street's name
             return self.v.cap[k] or self.ordinal[k] or (not first and key in ("de", "del", "la", "las", "los", "of",
                                                                                 "the", "di", "du", "des", "do", "da",
                                                                                 "dos", "das", "von", "der", "van",

@@ -704,3 +704,13 @@ def test_a_canadian_address_said_aloud_with_its_province_spelled_is_one_item(tex
 
 def test_letters_that_are_no_region_code_do_not_join_a_street_to_a_postcode():
     assert addresses("it's eleven eighty kingsway vancouver q q v five v three c eight") == []
+
+
+@pytest.mark.parametrize("text, address", [
+    ("Q. Where were you living? A. On Maple Avenue in Dayton.", "Maple Avenue"),  # a transcript's answer
+    ("I said, At Oak Street near the school.", "Oak Street"),
+    ("She lives at 12 The Strand, London.", "12 The Strand, London"),  # "The" does open a street's name
+    ("We met at thirty eight May Place Boston.", "thirty eight May Place Boston"),  # so does a month
+])
+def test_a_capitalised_preposition_or_pronoun_opens_no_street(text, address):
+    assert address in addresses(text)
