@@ -126,6 +126,13 @@ def _said_to_someone(doc: DetectDoc, i: int) -> bool:
     return any(len(ph) > 1 and i - len(ph) in doc.occurrences(ph) for ph in doc.said("name_cue_verbs"))
 
 
+def _major_place(places, key: str) -> bool:
+    """Is ``key`` alone a city or region of the lists' top weight ("delhi", "bengal"), which word-frequency
+    lists count among everyday words because the name is said so often?"""
+    p = places.get(key)
+    return p is not None and p.weight >= 7 and p.category in ("CITY", "LOCATION")
+
+
 def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     """CITY / COUNTRY / LOCATION hits; marks the words it takes in ``taken``."""
     v = word_view(doc)
@@ -211,8 +218,9 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 continue
             if spoken_after:
                 ok = strong = True
-            elif length > 1:
-                ok = strong = not all(w in common or w in stop or w in _CONNECT for w in words)
+            elif length > 1:  # "new delhi": a big place's own name is no everyday word, though word lists hold it
+                ok = strong = not all((w in common and not _major_place(places, w)) or w in stop or w in _CONNECT
+                                      for w in words)
             elif words[0] not in short_forms and (place.common or words[0] in stop or len(words[0]) < 3):
                 ok = strong = False
             elif place.category == "CITY" and not cue and i > 0 and v.seg[i - 1] == v.seg[i] \

@@ -168,3 +168,11 @@ def test_a_person_after_moving_or_living_somewhere_is_the_place_unless_the_lists
     assert ("Wagga Wagga", "LOCATION") in spans_of("They moved to Wagga Wagga in 1998.")
     assert ("Llanfairpwll", "LOCATION") in spans_of("We drove through Llanfairpwll on the way home.")
     assert ("Sarah Jenkins", "PERSON") in spans_of("The case moved to Sarah Jenkins last week.")
+
+
+@pytest.mark.parametrize("text, place", [
+    ("my flight to new delhi", "new delhi"),  # "delhi" is in the word-frequency lists, "new" an everyday word
+    ("find me a flight to new delhi next tuesday", "new delhi"),
+])
+def test_a_big_places_name_said_in_lower_case_is_no_everyday_word(text, place):
+    assert place in [t for t, _ in places(text)]
