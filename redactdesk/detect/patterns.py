@@ -159,6 +159,10 @@ class _Run:
 # a user name's shape, after a weak cue only ("logged in as user jdoe_88"): letters and an underscore,
 # or letters and digits, in one word ("jdoe_88", "mike.t_92", "gamer4life"); no plain word, no number
 _HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a-z0-9]+)*_?")
+# a written date or time ("2021-11-03T14:22:10Z", "03/11/2021 14:22"): no user name, whatever cue it follows
+_DATE_TIME_SHAPE = re.compile(r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})"
+                              r"(?:[T ]?\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+                              r"|\d{1,2}:\d{2}(?::\d{2})?")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")  # "11,000", "1,250,000": a quantity as English writes it
 # "181/815/0815", "+++010/8068/17183+++", "BR16.727.230/0001-97" (a country's letters before it)
 _DOTTED_SORT_CODE = re.compile(r"\d{2}\.\d{2}\.\d{2}")
@@ -789,6 +793,9 @@ class _Finder:
                 return
             if _described_not_said(toks, start, k, self.lex):
                 return
+            if cat == "USERNAME" and _DATE_TIME_SHAPE.fullmatch(
+                    " ".join(self.doc.words[toks[start].w0:toks[k - 1].w1]).strip(".,;:()\"'")):
+                return  # "Last login: 2021-11-03T14:22:10Z": when, not who
             # the value right after its name stands alone: a name the tagger reads in it ("skywalker")
             # would otherwise win the overlap and leave its digits unflagged
             self.add(start, k, cat, score, f"value after hotword '{hot}'", strong=True)

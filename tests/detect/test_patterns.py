@@ -3,6 +3,7 @@
 import pytest
 
 from redactdesk.detect.patterns import find_patterns
+from redactdesk.detect.pipeline import detect_texts
 from redactdesk.detect.sources import DetectDoc
 
 
@@ -1017,3 +1018,15 @@ def test_an_email_with_letters_of_other_alphabets_is_one_item(text, email, lang)
 
 def test_an_email_needs_an_ascii_top_level_domain():
     assert not any(c == "EMAIL" for c, _ in found("ana@café.cafè is no address"))
+
+
+@pytest.mark.parametrize("text, date", [
+    ("Last login: 2021-11-03T14:22:10Z from 203.0.113.7", "2021-11-03T14:22:10Z"),
+    ("Last login: 03/11/2021 14:22", "03/11/2021 14:22"),
+])
+def test_a_date_after_a_login_cue_is_a_date_not_a_user_name(text, date):
+    """A log line's "Last login: <when>" read the time as a user name (its surrogate: a handle)."""
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (date, "DATE") in found
+    assert not any(c == "USERNAME" for _, c in found)
+    assert ("jdoe_88", "USERNAME") in [("jdoe_88", s["category"]) for s in detect_texts(["login: jdoe_88"], "en")[0]]
