@@ -439,7 +439,9 @@ def _letters_as_in(pieces: list[_Piece], lex: Lexicon) -> list[_Piece]:
         if letter is not None:
             k = _phrase_at(pieces, i + 1, lex.letter_as)
             j = i + 1 + k
-            said = fold1(pieces[j].text) if j < n and pieces[j].kind == WORD and len(pieces[j].text) > 1 else None
+            # the word that says the letter is a name or a noun, no function word: "and I like it" spells nothing
+            said = fold1(pieces[j].text) if j < n and pieces[j].kind == WORD and len(pieces[j].text) > 1 and (
+                pieces[j].text not in lex.stop_words) else None
             if k and said is not None and (said == letter or _SAME_SOUND.get(lex.language, {}).get(letter) == said):
                 out.append(_Piece(said, LETTER, p.w0, pieces[j].w1, formatted=True))
                 i = j + 1

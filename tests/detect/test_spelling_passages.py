@@ -207,3 +207,10 @@ def test_a_spanish_spelling_by_letter_names_is_covered_to_its_last_letter(text, 
     start = text.index(item)
     covered = {i for s in spans if s["category"] == "PERSON" for i in range(s["start"], s["end"])}
     assert all(i in covered for i in range(start, len(text)) if not text[i].isspace())
+
+
+@pytest.mark.parametrize("text", ["Yes, and I like it.", "and a for a change", "I for it, you against it"])
+def test_a_function_word_after_a_letter_and_its_cue_spells_nothing(text):
+    """"and I like it" was the spelled letter I ("I like it" as "I like India"): the word that says a
+    letter is a name or a noun, never a function word."""
+    assert not any(s["category"] == "SPELLED_LETTERS" for s in detect_texts([text], "en")[0])
