@@ -107,6 +107,23 @@ def occupation_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(all_heads - stop), frozenset(qualifiers)
 
 
+@functools.lru_cache(maxsize=4)
+def _inverted_titles(language: str) -> dict[tuple[str, ...], frozenset[tuple[str, ...]]]:
+    """Faker's titles written head first, by their head's words: ("engineer",) -> {("biomedical",), ...}."""
+    import importlib
+
+    locale = {"en": "en_US"}.get(language.split("_")[0])
+    if locale is None:
+        return {}
+    out: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for title in importlib.import_module(f"faker.providers.job.{locale}").Provider.jobs:
+        head, sep, tail = title.partition(",")
+        if sep:
+            words = tuple(w.strip(_EDGE).lower() for w in tail.split())
+            out.setdefault(tuple(w.strip(_EDGE).lower() for w in head.split()), set()).add(words)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 class _Doc:
     """Per-word facts the step reads: keys (lower case, edge punctuation off, "'s" kept), heads."""
 
@@ -172,8 +189,27 @@ class _Doc:
                 last_head = k - 1 if self.department_after(k) > k else -1  # "Head of Marketing"
             if last_head >= 0:
                 end = self.department_after(last_head + 1)  # "Director of Sales", "VP of Engineering"
-                return (start, end) if self.closes(start, end) else None
+                if not self.closes(start, end):
+                    return None
+                return start, self.inverted_tail(start, end)
         return None
+
+    def inverted_tail(self, start: int, end: int) -> int:
+        """The end of a title written head first, as job lists write them ("Engineer, biomedical",
+        "Accountant, chartered certified"): the qualifier after the comma joins the title."""
+        v, keys = self.v, self.keys
+        if end >= self.n or not v.comma_after[end - 1] or v.seg[end] != v.seg[start]:
+            return end
+        tails = _inverted_titles(self.doc.language)
+        for s in range(start, end):
+            after = tails.get(tuple(keys[s:end]))
+            if not after:
+                continue
+            for m in range(min(max(len(a) for a in after), self.n - end), 0, -1):
+                if tuple(keys[end:end + m]) in after and all(v.seg[k] == v.seg[start] for k in range(end, end + m)) \
+                        and not any(v.comma_after[k] or v.stop_after[k] for k in range(end, end + m - 1)):
+                    return end + m
+        return end
 
     def department_after(self, j: int) -> int:
         """The end of "of" + a department's name after a title ending before word ``j`` (``j`` if none)."""

@@ -36,11 +36,15 @@ def jobs(text, language="en"):
     ("Regards,\nWei Zhang\nSenior Analyst\nTencent", "Senior Analyst"),  # a signature's line after the name
     ("Contact our CFO, Priya Raman, today.", "CFO"),  # right before a name
     ("Chief Executive Officer Tim Cook spoke first.", "Chief Executive Officer"),
-    ("Occupation: Surveyor, rural practice", "Surveyor"),  # a form's label (the tagger read it into a firm)
+    ("Occupation: Surveyor", "Surveyor"),  # a form's label (the tagger read it into a firm)
     ("In 1885 Hitzig became a professor at the University of Halle.", "professor"),
     ("Greetings from Ms. Ana Lima, Director of Sales at Vandelay Industries.", "Director of Sales"),
     ("She is VP of Engineering and Operations.", "VP of Engineering and Operations"),
     ("i'm the head of marketing at acme", "head of marketing"),  # "head" is a job only of a department
+    # head first, as job lists write titles: the qualifier after the comma is the title's
+    ("I work as a Engineer, biomedical and love it.", "Engineer, biomedical"),
+    ("Occupation: Surveyor, rural practice", "Surveyor, rural practice"),
+    ("She works as an Accountant, chartered certified.", "Accountant, chartered certified"),
 ])
 def test_a_job_said_of_someone_is_an_item(text, job):
     assert job in jobs(text)
