@@ -39,6 +39,17 @@ def job_titles(language: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t in out if t))
 
 
+@functools.lru_cache(maxsize=4)
+def inverted_job_titles(language: str) -> tuple[str, ...]:
+    """Faker's titles written head first, as lists write them ("engineer, biomedical"), lower case."""
+    locale = _LOCALES.get(language.split("_")[0])
+    if locale is None:
+        return ()
+    return tuple(t.lower() for t in importlib.import_module(f"faker.providers.job.{locale}").Provider.jobs
+                 if "," in t and not any(c in t for c in "/()") and not any(w.isupper() and len(w) > 1
+                                                                            for w in t.split()))
+
+
 def feminine_title(title: str) -> str:
     """A Spanish title said of a woman: its words up to "de"/"en" in the feminine ("técnico superior de
     sonido" -> "técnica superior de sonido")."""

@@ -328,7 +328,7 @@ class OccupationGenerator(PhraseGenerator):
     name = "occupation"
 
     def pool(self, ctx: Context, item: Item) -> list[str]:
-        from redactdesk.lang.occupations import feminine_title, is_feminine, job_titles
+        from redactdesk.lang.occupations import feminine_title, inverted_job_titles, is_feminine, job_titles
 
         words = item.original.split()
         core = split_punct(item.original)[1]
@@ -340,6 +340,8 @@ class OccupationGenerator(PhraseGenerator):
             if offices:
                 return offices
         titles = list(job_titles(ctx.language) or job_titles("en"))
+        if _written_head_first(ctx, item):  # "Engineer, biomedical": another title written so
+            titles = list(inverted_job_titles(ctx.language)) or titles
         if ctx.language.startswith("es") and words and is_feminine(split_punct(words[0])[1]):
             titles = [feminine_title(t) for t in titles]
         article = _article_before(ctx, item)
@@ -352,6 +354,21 @@ class OccupationGenerator(PhraseGenerator):
 
 
 _OFFICE_ACRONYMS = ("ceo", "cfo", "cto", "coo", "cio", "cmo", "ciso", "vp", "svp", "evp")
+
+
+def _occurrence_words(ctx: Context, item: Item) -> list[list[str]]:
+    """The words of each occurrence of the item, as said."""
+    out = []
+    for occ in item.occurrences:
+        if 0 <= occ.span_index < len(ctx.spans):
+            w = ctx.spans[occ.span_index].start_word
+            out.append([x.text for x in ctx.conv.words[w + occ.start:w + occ.end]])
+    return out
+
+
+def _written_head_first(ctx: Context, item: Item) -> bool:
+    """Is the title written head first, a comma after its head ("Engineer, biomedical")?"""
+    return any(any(w.rstrip().endswith(",") for w in words[:-1]) for words in _occurrence_words(ctx, item))
 
 
 def _article_before(ctx: Context, item: Item) -> str:

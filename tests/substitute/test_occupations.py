@@ -4,7 +4,7 @@ acronym becomes another acronym — and the same one for every mention in a call
 
 from __future__ import annotations
 
-from redactdesk.lang.occupations import feminine_title, is_feminine, job_titles
+from redactdesk.lang.occupations import feminine_title, inverted_job_titles, is_feminine, job_titles
 from redactdesk.substitute import substitute_conversation
 
 
@@ -62,3 +62,15 @@ def test_spanish_feminine_forms():
     assert feminine_title("técnico superior de sonido") == "técnica superior de sonido"
     assert feminine_title("director") == "directora"
     assert is_feminine("abogada") and not is_feminine("periodista") and not is_feminine("abogado")
+
+
+def test_a_title_written_head_first_gets_one_written_so(make_conv, secret):
+    """"Engineer, biomedical" became "Tree, surgeon" (a natural-order title in the original's places)."""
+    inverted = set(inverted_job_titles("en"))
+    for i in range(6):
+        conv = make_conv([("agent", "Occupation: Engineer, biomedical")], [(0, "Engineer, biomedical", "OCCUPATION")],
+                         cid=f"h{i}")
+        res = substitute_conversation(conv, secret=secret)
+        text = " ".join(w.text for w in res.revised_words)
+        new = text.removeprefix("Occupation: ")
+        assert new.lower() in inverted and new[0].isupper() and new != "Engineer, biomedical", text
