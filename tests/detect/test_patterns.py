@@ -673,6 +673,8 @@ def test_a_name_after_its_cue_may_hold_an_apostrophe_but_a_contraction_is_none()
     ("my son's nine", "nine"),
     ("he's 34, works in sales", "34,"),
     ("my daughter is three now", "three"),
+    ("i am forty two and i live alone", "forty two"),  # "I am", not only "I'm"
+    ("I am 42.", "42."),
 ])
 def test_an_age_said_without_years_old(text, age):
     """A caller's age said the way people say it went unflagged: only "years old" or "aged" made one."""
@@ -686,6 +688,7 @@ def test_an_age_said_without_years_old(text, age):
     "it's forty two",
     "i'm one of the managers",
     "my son's car is nine",
+    "i am five minutes away",
 ])
 def test_a_number_a_person_is_not_said_as_an_age_is_none(text):
     assert not any(c == "AGE" for c, _ in found(text))
