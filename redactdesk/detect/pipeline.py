@@ -154,6 +154,34 @@ def _said_of_verbs_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]
                                      and DENY_SOURCE not in s.sources and doc.lower[s.start_word] in verbs)]
 
 
+_POLITE = frozenset({"please", "pls", "plz", "kindly"})
+_DETERMINERS = frozenset({"my", "the", "a", "an", "your", "our", "his", "her", "their", "this", "that", "these",
+                          "those", "mi", "mis", "el", "la", "los", "las", "un", "una", "tu", "su"})
+
+
+def _requests_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """The verb of a request is no person: "please mark my calendar" gave the person "mark" (a tagger
+    read the everyday word that is also a given name). One everyday word right after "please", with a
+    determiner after it, is what is asked for ("please tell mark my address" still names Mark)."""
+    from redactdesk.detect.worldnames import everyday_words
+
+    if not any(s.category == "PERSON" and s.end_word - s.start_word == 1 for s in spans):
+        return spans
+    n = len(doc.lower)
+    common = everyday_words()
+    out = []
+    for s in spans:
+        w = s.start_word
+        if s.category == "PERSON" and s.end_word - w == 1 and DENY_SOURCE not in s.sources and 0 < w < n - 1 and (
+                w not in doc.breaks and w + 1 not in doc.breaks and doc.lower[w - 1] in _POLITE
+                and doc.lower[w + 1] in _DETERMINERS and doc.lower[w] in common
+                and not doc.words[w - 1].rstrip().endswith(",") and not doc.words[w].rstrip().endswith(",")
+                and not (doc.cased() and doc.words[w][:1].isupper())):  # "please, Mark, the door"
+            continue
+        out.append(s)
+    return out
+
+
 def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A voice assistant's wake word opening a command is no part of a name (the lexicon's
     ``wake_words``: "olly brighten the lights", "alexa dim the lights", "hey siri call mum"): a
@@ -180,7 +208,7 @@ def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
 _NO_NAME_GUARDS = (cued_places_are_places, residents_are_places, schemes_are_no_names, platforms_are_no_employers,
                    holidays_are_no_names, genres_are_no_names, currencies_are_no_names, asked_words_are_no_names,
-                   _said_of_verbs_are_no_names, _wake_words_are_no_names)
+                   _said_of_verbs_are_no_names, _wake_words_are_no_names, _requests_are_no_names)
 
 _FROZEN_LANGUAGES: set[str] = set()
 

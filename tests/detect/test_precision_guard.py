@@ -167,3 +167,14 @@ def test_a_pronoun_and_a_body_word_said_as_a_verb_is_no_organisation():
 def test_a_body_with_a_word_or_a_capital_of_its_own_stays_an_organisation(text, name):
     found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
     assert (name, "ORGANIZATION") in found
+
+
+def test_the_verb_of_a_request_is_no_person():
+    """"please mark my calendar" gave the person "mark"; a name said to or of someone stays."""
+    def persons(text):
+        return [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+
+    assert persons("please mark my calendar for a holiday in cuba") == []
+    assert persons("please tell mark my address") == ["mark"]
+    assert persons("please, Mark, the door") == ["Mark"]  # set off by commas: said to Mark
+    assert persons("please Mark my words") == ["Mark"]  # written with its capital
