@@ -38,7 +38,7 @@ class PhraseGenerator(Generator):
         return same if len(same) >= 3 else entries
 
     def generate(self, ctx: Context, item: Item) -> str:
-        return ctx.pick(item, self.pool(ctx, item), self.name) or item.original
+        return ctx.pick(item, fit_article(ctx, item, self.pool(ctx, item)), self.name) or item.original
 
 
 class CityGenerator(PhraseGenerator):
@@ -67,7 +67,9 @@ class OrganizationGenerator(PhraseGenerator):
                 if g:
                     out.append(w)
                     continue
-                brand = ctx.pick(rng_item, ctx.gaz.entries("brands"), "organization:brand", salt=str(i))
+                brands = ctx.gaz.entries("brands")
+                brand = ctx.pick(rng_item, fit_article(ctx, item, brands) if i == 0 else brands, "organization:brand",
+                                 salt=str(i))
                 if brand:
                     ctx.claim("organization:brand", brand)
                 out.append(brand or w)
@@ -344,11 +346,7 @@ class OccupationGenerator(PhraseGenerator):
             titles = list(inverted_job_titles(ctx.language)) or titles
         if ctx.language.startswith("es") and words and is_feminine(split_punct(words[0])[1]):
             titles = [feminine_title(t) for t in titles]
-        article = _article_before(ctx, item)
-        if article:  # "u", "eu", "one" read either way ("a user", "an umpire"): left out for both
-            vowel = [t for t in titles if t[:1] in "aeio" and not t.startswith(("one", "eu"))]
-            titles = vowel if article == "an" else [t for t in titles if t[:1] not in "aeiou" and
-                                                     not t.startswith(("hon", "hour", "heir"))]
+        titles = fit_article(ctx, item, titles)
         same = [t for t in titles if len(t.split()) == len(words)]
         return same if len(same) >= 3 else titles
 
@@ -369,6 +367,20 @@ def _occurrence_words(ctx: Context, item: Item) -> list[list[str]]:
 def _written_head_first(ctx: Context, item: Item) -> bool:
     """Is the title written head first, a comma after its head ("Engineer, biomedical")?"""
     return any(any(w.rstrip().endswith(",") for w in words[:-1]) for words in _occurrence_words(ctx, item))
+
+
+def fit_article(ctx: Context, item: Item, pool: list[str]) -> list[str]:
+    """The pool's entries that read right after the English article said before the item ("an Italian"
+    -> "an Ecuadorian", not "an Vietnamese"); the whole pool where no article is said or none fits. A
+    "u", "eu" or "one" reads either way ("a user", "an umpire") and is left out for both."""
+    article = _article_before(ctx, item)
+    if not article:
+        return pool
+    if article == "an":
+        fit = [e for e in pool if e[:1].lower() in "aeio" and not e.lower().startswith(("one", "eu"))]
+    else:
+        fit = [e for e in pool if e[:1].lower() not in "aeiou" and not e.lower().startswith(("hon", "hour", "heir"))]
+    return fit or pool
 
 
 def _article_before(ctx: Context, item: Item) -> str:

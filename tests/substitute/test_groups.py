@@ -33,3 +33,14 @@ def test_a_party_is_replaced_by_another_party(make_conv, secret):
         assert groups.kind_of(rep.surrogate) == "politics" and "party" in rep.surrogate.lower(), rep.surrogate
         seen.add(rep.surrogate.lower())
     assert "labour party" not in seen and len(seen) > 1
+
+
+def test_the_article_before_a_group_still_fits_its_surrogate(make_conv, secret):
+    """"I'm an Italian citizen" became "I'm an Vietnamese citizen": the surrogate fits the article said."""
+    for i in range(10):
+        conv = make_conv([("customer", "i'm an Italian citizen and my wife is a Nigerian doctor")],
+                         [(0, "Italian", "NRP"), (0, "Nigerian", "NRP")], cid=f"art{i}")
+        res = substitute_conversation(conv, secret=secret)
+        by = {r.original: r.surrogate for r in res.replacements}
+        assert by["Italian"][0] in "AEIO", by
+        assert by["Nigerian"][0] not in "AEIOU", by
