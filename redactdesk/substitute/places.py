@@ -316,9 +316,31 @@ class GroupGenerator(PhraseGenerator):
         words = item.original.lower().split()
         if any(w in PARTY_WORDS for w in words):  # a party for a party ("the Labour Party" -> "the Reform Party")
             entries = [e for e in entries if any(w in PARTY_WORDS for w in e.lower().split())] or entries
+        if ctx.language.startswith("es") and words:  # "mi madre es judía" -> "católica", not "católico"
+            entries = _same_gender(words[-1], entries)
         n = len(words)
         same = [e for e in entries if len(e.split()) == n]
         return same if len(same) >= 3 else entries
+
+
+def _spanish_gender(word: str) -> str:
+    """"f" (colombiana, judía), "m" (colombiano, musulmán, español, andaluz) or "" (costarricense, belga,
+    israelita, marroquí, hindú, budista)."""
+    w = word.lower()
+    if w.endswith("a"):
+        return "" if w.endswith(("ista", "ita", "belga")) else "f"
+    if w.endswith("o") or (w[-1:].isalpha() and w[-1] not in "aeiouáéíóú"):
+        return "m"
+    return ""
+
+
+def _same_gender(original: str, entries: list[str]) -> list[str]:
+    """The entries a Spanish word of ``original``'s gender may stand for (the whole list where none is)."""
+    gender = _spanish_gender(original)
+    if not gender:
+        return entries
+    other = "m" if gender == "f" else "f"
+    return [e for e in entries if _spanish_gender(e.split()[-1]) != other] or entries
 
 
 class OccupationGenerator(PhraseGenerator):

@@ -44,3 +44,14 @@ def test_the_article_before_a_group_still_fits_its_surrogate(make_conv, secret):
         by = {r.original: r.surrogate for r in res.replacements}
         assert by["Italian"][0] in "AEIO", by
         assert by["Nigerian"][0] not in "AEIOU", by
+
+
+def test_a_spanish_group_said_of_a_woman_or_a_man_keeps_its_gender(make_conv, secret):
+    """"mi madre es judía" became "mi madre es católico": the surrogate keeps the word's gender."""
+    for i in range(10):
+        conv = make_conv([("customer", "mi padre es musulmán y mi madre es judía")],
+                         [(0, "musulmán", "NRP"), (0, "judía", "NRP")], cid=f"gen{i}", language="es")
+        res = substitute_conversation(conv, secret=secret)
+        by = {r.original: r.surrogate for r in res.replacements}
+        assert not by["judía"].endswith("o"), by
+        assert not by["musulmán"].endswith("a") or by["musulmán"].endswith(("ista", "ita")), by
