@@ -221,6 +221,9 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             elif length > 1:  # "new delhi": a big place's own name is no everyday word, though word lists hold it
                 ok = strong = not all((w in common and not _major_place(places, w)) or w in stop or w in _CONNECT
                                       for w in words)
+            elif place.category == "COUNTRY" and place.common and cue and words[0] not in stop and len(words[0]) > 3 \
+                    and not (doc.language == "en" and keys[i - 1] == "a"):
+                ok = strong = True  # "vivo en suiza", "se mudó a siria": a country after a place cue, though a word too
             elif words[0] not in short_forms and (place.common or words[0] in stop or len(words[0]) < 3):
                 ok = strong = False
             elif place.category == "CITY" and not cue and i > 0 and v.seg[i - 1] == v.seg[i] \

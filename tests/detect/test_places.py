@@ -176,3 +176,17 @@ def test_a_person_after_moving_or_living_somewhere_is_the_place_unless_the_lists
 ])
 def test_a_big_places_name_said_in_lower_case_is_no_everyday_word(text, place):
     assert place in [t for t, _ in places(text)]
+
+
+@pytest.mark.parametrize("text, place, lang", [
+    ("vivo en suiza", "suiza", "es"),  # also "Swiss" (fem.): the list calls it an everyday word
+    ("se mudó a noruega", "noruega", "es"),
+    ("vivo en siria", "siria", "es"),
+    ("we flew to guinea", "guinea", "en"),
+])
+def test_a_country_that_is_a_word_too_is_the_country_after_a_place_cue(text, place, lang):
+    assert (place, "COUNTRY") in places(text, lang)
+
+
+def test_an_english_article_is_no_place_cue():
+    assert places("he bought a guinea pig") == []
