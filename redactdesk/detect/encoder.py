@@ -217,6 +217,8 @@ class EncoderTagger:
             return session.run(list(names), {"piece_vectors": self.table[ids], "mask": mask})
 
         batches = _batches([len(r) for r in rows])
+        if not batches:  # no sentence with a word the network reads ("." alone): nothing to run
+            return [[] for _ in names]
         if self.runners == 1 or len(batches) == 1:
             results = map(read, batches)
         else:

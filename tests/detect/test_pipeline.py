@@ -6,7 +6,7 @@ import pytest
 
 from redactdesk.core.types import Conversation, Span, SpanStatus, Turn, Word
 from redactdesk.detect.errors import JsonlContractError, UnsupportedLanguageError
-from redactdesk.detect.pipeline import detect_conversation, detect_jsonl, detect_texts
+from redactdesk.detect.pipeline import detect_conversation, detect_conversations, detect_jsonl, detect_texts
 
 TEXT = ("thanks for calling harris financial can i have your card number sure it's four one one one one one one "
         "one one one one one one one one one and my email is ann dot lee at example dot com")
@@ -232,3 +232,11 @@ def test_an_age_set_off_after_a_name_is_an_age(text, age):
                                   "Orlando was led by Dwight Howard (14) and Rashard Lewis (12)."])
 def test_a_house_number_a_year_a_score_or_a_number_after_a_place_is_no_age(text):
     assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "AGE"]
+
+
+def test_a_conversation_of_punctuation_alone_gives_no_span_and_no_error():
+    """A transcript whose only word is "." (a recogniser's empty turn) crashed detection: the tagger's
+    network was started with no sentence to read (found by fuzzing)."""
+    conv = Conversation(id="dot", words=[Word(".", 0.0, 0.5, speaker="customer")], language="en")
+    conv.turns = conv.turns_from_speakers()
+    assert detect_conversations([conv]) == {"dot": []}
