@@ -741,6 +741,9 @@ def _two_bodies_joined(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 _OF = frozenset({"of", "from"})
 
 
+_ACADEMIC_TITLES = frozenset({"dr", "prof", "professor", "doctor", "dra", "doctora"})
+
+
 def _affiliation_after_of(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A full name, then "of"/"from" and a place or body, is the person, then where they are from or
     work: "Dr. John Smith of Leeds", "Emily Carter of Stanford" (the tagger for cased writing ran
@@ -781,6 +784,9 @@ def _affiliation_after_of(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             kind = m[1].category if m[1].category in ("CITY", "COUNTRY") else "LOCATION"
         elif keys[0] in org_before or keys[-1] in org_after:
             kind = "ORGANIZATION"
+        elif before[0] in _ACADEMIC_TITLES and doc.cased() and all(
+                w[:1].isupper() for w in doc.words[rest:s.end_word]):
+            kind = "ORGANIZATION"  # "Dr. Emily Chen of Johns Hopkins": a doctor is of a hospital, not a manor
         else:
             out.append(s)
             continue

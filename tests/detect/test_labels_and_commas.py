@@ -105,6 +105,8 @@ def test_an_item_label_in_capitals_after_a_name_is_no_part_of_it(text, name):
     ("Dr. John Smith of Leeds said the results were sound.", "Dr. John Smith", "Leeds", "CITY"),
     ("According to Dr. Emily Carter of Stanford University, it was inconclusive.", "Dr. Emily Carter",
      "Stanford University", "ORGANIZATION"),
+    # a doctor or professor is of a hospital or university, though no word of it says so
+    ("Dr. Emily Chen of Johns Hopkins reviewed the scan.", "Dr. Emily Chen", "Johns Hopkins", "ORGANIZATION"),
 ])
 def test_a_full_name_then_of_and_a_place_or_body_is_two_items(text, person, where, kind):
     """The tagger for cased writing ran the affiliation into the name: a person's surrogate replaced
