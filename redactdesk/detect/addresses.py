@@ -55,9 +55,13 @@ _PLAIN_STREET = frozenset("street st avenue ave road rd lane ln drive boulevard 
 
 
 # types after a house number and before the name (French, Belgian, Québécois, Swiss addresses)
-_NUMBER_THEN_TYPE = frozenset("rue avenue boulevard bd bld blvd place chemin impasse allee quai cours route rte square "
-                              "montee rang cote promenade croissant passage sentier voie".split())
-_NUMBER_THEN_TYPE_SPOKEN = frozenset("rue avenue boulevard chemin impasse allee quai montee".split())
+# (and streets of Spanish, Italian or Portuguese names written the American way: "1200 Camino del Mar",
+# "500 Avenida de la Playa", "300 Paseo de Peralta"; the number was left out of the item)
+_ROMANCE_NUMBER_FIRST = "calle avenida camino paseo calzada carretera rua viale corso"
+_NUMBER_THEN_TYPE = frozenset(("rue avenue boulevard bd bld blvd place chemin impasse allee quai cours route rte square "
+                               "montee rang cote promenade croissant passage sentier voie " + _ROMANCE_NUMBER_FIRST).split())
+_NUMBER_THEN_TYPE_SPOKEN = frozenset(("rue avenue boulevard chemin impasse allee quai montee " + _ROMANCE_NUMBER_FIRST)
+                                     .split())
 # types before the name that speech can use unambiguously ("calle mayor doce", "via roma dieci")
 _SPOKEN_BEFORE = frozenset("calle avenida avda paseo carretera camino ronda travesia glorieta rambla plaza rua rue "
                            "viale piazza corso carrer passeig ulica strada".split())

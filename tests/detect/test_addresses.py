@@ -714,3 +714,15 @@ def test_letters_that_are_no_region_code_do_not_join_a_street_to_a_postcode():
 ])
 def test_a_capitalised_preposition_or_pronoun_opens_no_street(text, address):
     assert address in addresses(text)
+
+
+@pytest.mark.parametrize("text, address", [
+    # streets of Spanish names written the American way: the house number was left out of the item
+    ("Mail it to 1200 Camino del Mar, Del Mar, CA 92014.", "1200 Camino del Mar, Del Mar, CA 92014"),
+    ("Our office is at 500 Avenida de la Playa, La Jolla.", "500 Avenida de la Playa, La Jolla"),
+    ("He lives at 300 Paseo de Peralta in Santa Fe.", "300 Paseo de Peralta"),
+    ("it's twelve hundred camino del mar", "twelve hundred camino del mar"),
+    ("Send it to 15 Calle Mayor, Madrid.", "15 Calle Mayor, Madrid"),
+])
+def test_a_number_then_a_romance_street_type_is_one_address(text, address):
+    assert address in addresses(text)
