@@ -127,6 +127,16 @@ def _variants(value: int, language: str) -> list[tuple[str, ...]]:
     out = [base]
     if language == "en" and "and" in base:
         out.append(tuple(t for t in base if t != "and"))
+    if language == "en" and 1100 <= value <= 9999 and (value // 100) % 10:
+        # "fifteen hundred", "twelve hundred and five": how English says a house number or a year's
+        # amount in hundreds (num2words says "one thousand, five hundred")
+        head = (*_tokens(num2words(value // 100, lang=language)), "hundred")
+        rest = value % 100
+        if not rest:
+            out.append(head)
+        else:
+            tail = _tokens(num2words(rest, lang=language))
+            out += [(*head, "and", *tail), (*head, *tail)]
     if language == "es" and base and base[-1] in ("uno", "veintiuno"):
         short = "un" if base[-1] == "uno" else "veintiún"
         fem = "una" if base[-1] == "uno" else "veintiuna"

@@ -133,6 +133,10 @@ def _region_pool(core: str) -> tuple[str, ...]:
     return next((codes for codes in region_codes() if core in codes), ())
 
 
+_NAME_PARTICLES = frozenset({"de", "del", "la", "las", "los", "le", "les", "des", "du", "di", "da", "do", "dos", "das",
+                             "della", "delle", "degli", "el"})
+
+
 class AddressGenerator(Generator):
     """A street address as one unit: numbers re-drawn in form, street name replaced, the rest kept."""
 
@@ -164,8 +168,10 @@ class AddressGenerator(Generator):
             return "region"
         if gaz.contains("floors", core):
             return "floor"
+        if core[:1].isupper() and core.lower() in _NAME_PARTICLES:
+            return "name"  # "Del Mar", "La Jolla", "Los Angeles": a capitalised particle opens a town's name
         if gaz.contains("street_types", core) or gaz.contains("address_words", core):
-            return "keep"
+            return "keep"  # a type, a unit word, a lower-case particle ("Rue de Rivoli", "Camino del Mar")
         return "name"
 
     @staticmethod

@@ -176,3 +176,29 @@ def test_a_town_and_state_said_without_commas_become_a_town_and_a_state(make_con
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.lower()
     assert "springfield" not in new and "illinois" not in new, new
     assert any(f" {s.lower()} " in f" {new} " for s in region_names()[0]), new
+
+
+@pytest.mark.parametrize("address, kept", [
+    ("15 Rue de Rivoli, 75001 Paris, France", ["Rue", "de"]),  # was "10 Rue stone Bridge, ..."
+    ("1200 Camino del Mar, Del Mar, CA 92014", ["Camino", "del"]),  # the type was a street's name word
+    ("221 Avenida de la Constitución, Sevilla", ["Avenida", "de", "la"]),
+])
+def test_a_romance_streets_type_and_particles_stay_and_a_towns_particle_goes(make_conv, secret, address, kept):
+    """A lower-case particle of a street's name ("de", "del", "de la") stays between the type and the new
+    name, as a street type does; a capitalised one opens a town's name ("Del Mar") and goes with it."""
+    conv = make_conv([("c", f"send it to {address} please")], [(0, address, "ADDRESS")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    words = new.replace(",", " ").split()
+    assert words[1:1 + len(kept)] == kept, new
+    assert words[1 + len(kept)][:1].isupper(), new  # the new name keeps its capital after a particle
+    assert "Del Mar" not in new and "Rivoli" not in new and "Constitución" not in new, new
+
+
+@pytest.mark.parametrize("said", ["fifteen hundred main street", "twelve hundred and five oak avenue"])
+def test_a_house_number_said_in_hundreds_is_redrawn_as_one_number(make_conv, secret, said):
+    """"fifteen hundred main street" became "nineteen silver lake street": "hundred" was read as a word
+    of the street's name. A number said in hundreds is one number, redrawn in the same form."""
+    conv = make_conv([("c", f"i live at {said} okay")], [(0, said, "ADDRESS")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new.split()[1] == "hundred" and new.split()[0] != said.split()[0], new
+    assert new.split()[-1] == said.split()[-1], new  # the street type stays
