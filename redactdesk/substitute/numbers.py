@@ -122,6 +122,12 @@ class NumberTable:
         return forms[0]
 
 
+@functools.lru_cache(maxsize=256)
+def _small(value: int, language: str) -> tuple[str, ...]:
+    """The words of a number under a hundred (asked for once per hundreds form of the table)."""
+    return _tokens(num2words(value, lang=language))
+
+
 def _variants(value: int, language: str) -> list[tuple[str, ...]]:
     base = _tokens(num2words(value, lang=language))
     out = [base]
@@ -130,12 +136,12 @@ def _variants(value: int, language: str) -> list[tuple[str, ...]]:
     if language == "en" and 1100 <= value <= 9999 and (value // 100) % 10:
         # "fifteen hundred", "twelve hundred and five": how English says a house number or a year's
         # amount in hundreds (num2words says "one thousand, five hundred")
-        head = (*_tokens(num2words(value // 100, lang=language)), "hundred")
+        head = (*_small(value // 100, language), "hundred")
         rest = value % 100
         if not rest:
             out.append(head)
         else:
-            tail = _tokens(num2words(rest, lang=language))
+            tail = _small(rest, language)
             out += [(*head, "and", *tail), (*head, *tail)]
     if language == "es" and base and base[-1] in ("uno", "veintiuno"):
         short = "un" if base[-1] == "uno" else "veintiún"
