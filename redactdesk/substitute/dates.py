@@ -201,6 +201,13 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
         return DateStyle("text", fields, None, value)
     if not groups:
         return None
+    if not expiry and len(groups) == 1:  # a year said alone ("in 2005", "nineteen eighty seven"): it moves as one
+        g = groups[0]
+        text = "".join(u.text for u in g)
+        if len(text) == 4 and 1000 <= int(text) <= 2099 and not tpl.literal_indices():
+            form = "numeral" if all(u.kind == "numeral" for u in g) else "number"
+            return DateStyle("text", [Field("year", g[0].start, g[-1].end, form, 4, units=g)], None,
+                             DateValue(year=int(text)))
     order = ["month", "year"] if expiry else (["month", "day", "year"] if language == "en" else ["day", "month", "year"])
     if len(groups) >= 2:
         parts = [("".join(u.text for u in g), g) for g in groups]
@@ -370,6 +377,8 @@ def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: s
                 said = _two_digit_words(v % 100, language, zero)
             else:
                 said = _year_words(v, language, like_pairs=len(f.units) > 1)
+                if "and" in said and not any(norm(x) == "and" for x in tokens[f.start:f.end]):
+                    said = [w for w in said if w != "and"]  # "two thousand twelve" -> "two thousand thirteen"
         elif f.form == "digits":
             sub = D.Template(tokens[f.start : f.end], language,
                              [D.Unit(u.start - f.start, u.end - f.start, u.kind, u.text, u.tokens, u.zero, u.layout)

@@ -179,3 +179,18 @@ def test_a_month_said_as_an_ordinal_is_a_month(make_conv, secret, said):
     style = parse_date(new.split(), "en")
     assert style is not None and style.value.month is not None and 1 <= style.value.month <= 12, new
     assert style.value.day is not None and new != said
+
+
+@pytest.mark.parametrize("said, category", [
+    ("two thousand and five", "DATE"),  # became "two thousand nine hundred and seven" (a number of its form)
+    ("2005", "DATE_OF_BIRTH"),  # became "2907"
+    ("nineteen eighty seven", "DATE_OF_BIRTH"),  # became "november fifteenth nineteen eighty three"
+    ("two thousand twelve", "DATE"),
+])
+def test_a_year_said_alone_moves_as_a_year_in_its_form(make_conv, secret, said, category):
+    conv = make_conv([("c", f"we moved here in {said} okay")], [(0, said, category)])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    year = parse_date(new.split(), "en")
+    assert year is not None and year.value.month is None and year.value.day is None, new
+    assert 1 <= abs(year.value.year - parse_date(said.split(), "en").value.year) <= 5, new
+    assert len(new.split()) == len(said.split()) and ("and" in new.split()) == ("and" in said.split()), new
