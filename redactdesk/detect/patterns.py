@@ -163,6 +163,10 @@ _HANDLE_SHAPE = re.compile(r"(?=[a-z0-9._]*(?:_|[a-z]\d))[a-z][a-z0-9]*(?:[._][a
 _DATE_TIME_SHAPE = re.compile(r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})"
                               r"(?:[T ]?\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
                               r"|\d{1,2}:\d{2}(?::\d{2})?")
+# between a birth-date cue and a date: another event, or a turn of the clause, which the date belongs to
+_OTHER_EVENTS = frozenset({"but", "moved", "move", "married", "graduated", "started", "joined", "left", "retired",
+                           "died", "passed", "divorced", "hired", "since", "until", "then", "later", "mudé", "mudó",
+                           "pero", "casé", "casó", "después", "luego"})
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")  # "11,000", "1,250,000": a quantity as English writes it
 # "181/815/0815", "+++010/8068/17183+++", "BR16.727.230/0001-97" (a country's letters before it)
 _DOTTED_SORT_CODE = re.compile(r"\d{2}\.\d{2}\.\d{2}")
@@ -279,6 +283,17 @@ class _Finder:
 
     def ctx(self, key: str, w0: int, w1: int, left: int | None = None, right: int = 0) -> str | None:
         return self.doc.context(key, w0, w1, self.left if left is None else left, right)
+
+    def birth_cue(self, w0: int, w1: int, left: int, right: int = 0) -> str | None:
+        """The birth-date cue near words ``[w0, w1)``, unless another event or a turn of the clause stands
+        between the cue and the date ("i was born in dublin but moved here in two thousand and five": the
+        year of the move is no birth date)."""
+        dob = self.ctx("dob", w0, w1, left=left, right=right)
+        dist = self.doc.context_distance("dob", w0, left=left)
+        if dob and dist is not None and any(
+                w in _OTHER_EVENTS for w in self.doc.lower[max(0, w0 - dist):w0]):
+            return self.ctx("dob", w0, w1, left=0, right=right) if right else None
+        return dob
 
     def _calling_verb(self, w0: int) -> str | None:
         """A verb of calling said right before word ``w0``, at most two small words between ("call
@@ -580,7 +595,7 @@ class _Finder:
         # a day, a month and a year that make a calendar date outweigh a tagger's name over part of
         # them ("Born on Jan 5th, 1990": "Jan 5th" is no person)
         whole = day is not None and year is not None
-        dob = self.ctx("dob", w0, w1, left=14, right=3)
+        dob = self.birth_cue(w0, w1, left=14, right=3)
         if dob:
             self.add(*tr, "DATE_OF_BIRTH", 0.9, f"date near '{dob}'", strong=whole)
             return
@@ -594,7 +609,7 @@ class _Finder:
             if (tk.text in self.lex.ambiguous_months or len(tk.text) <= 3) and not self._month_after_preposition(i):
                 continue
             w0, w1 = tk.w0, tk.w1
-            if self.ctx("dob", w0, w1, left=10):
+            if self.birth_cue(w0, w1, left=10):
                 self.add(i, i + 1, "DATE_OF_BIRTH", 0.6, "month name near a birth-date cue")
             else:
                 self.add(i, i + 1, "MONTH", 0.5, "month name")
@@ -1165,7 +1180,7 @@ class _Finder:
             return
 
         # dates of birth read as digits ("oh three one five eighty five")
-        dob = self.ctx("dob", w0, w1, left=10)
+        dob = self.birth_cue(w0, w1, left=10)
         dob_d = self.doc.context_distance("dob", w0, left=10)
         # another number's word nearer than the birth date's names this number ("dob 14.02.87 and
         # sort code 20-32-19 acc no 31926819")

@@ -1033,3 +1033,18 @@ def test_a_date_after_a_login_cue_is_a_date_not_a_user_name(text, date):
     assert (date, "DATE") in found
     assert not any(c == "USERNAME" for _, c in found)
     assert ("jdoe_88", "USERNAME") in [("jdoe_88", s["category"]) for s in detect_texts(["login: jdoe_88"], "en")[0]]
+
+
+@pytest.mark.parametrize("text, date", [
+    ("born june twelve nineteen twelve in bristol died december thirty one nineteen ninety three",
+     "december thirty one nineteen ninety three"),
+])
+def test_a_date_after_another_event_is_no_birth_date(text, date):
+    """"born ... died december thirty one ..." made the death date a birth date, and "born in dublin
+    but moved here in two thousand and five" the year of the move: another event or a "but" between the
+    birth-date cue and a date gives the date to that event."""
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (date, "DATE") in found, found
+    assert ("june twelve nineteen twelve", "DATE_OF_BIRTH") in found, found
+    moved = "i was born in dublin but moved here in two thousand and five"
+    assert not any(s["category"] == "DATE_OF_BIRTH" for s in detect_texts([moved], "en")[0])
