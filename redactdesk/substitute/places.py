@@ -44,6 +44,30 @@ class PhraseGenerator(Generator):
 class CityGenerator(PhraseGenerator):
     name, list_name = "city", "cities"
 
+    def generate(self, ctx: Context, item: Item) -> str:
+        """A town said with its state ("austin texas", "Portland, Oregon") becomes a town and another state
+        of the same country, not one town's name ("kansas city"): the state told where, and reads so."""
+        words = item.original.split()
+        states = _regions_by_key()
+        k = next((k for k in (2, 1) if len(words) > k and norm(" ".join(words[-k:])) in states), 0)
+        if not k:
+            return super().generate(ctx, item)
+        was = norm(" ".join(words[-k:]))
+        regions = [r for r in states[was] if norm(r) != was]
+        regions = [r for r in regions if len(r.split()) == k] or regions  # "Illinois" -> "Ohio": the words keep their commas
+        towns = [c for c in ctx.gaz.entries(self.list_name) if len(c.split()) == len(words) - k] or list(
+            ctx.gaz.entries(self.list_name))
+        town = ctx.pick(item, fit_article(ctx, item, towns), self.name) or towns[0]
+        region = ctx.pick(item, regions, "city:region") or (regions[0] if regions else words[-1])
+        return f"{town} {region}"
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        words = (item.surrogate or "").split()
+        if len(words) == len(tokens) > 1:  # "Springfield, Illinois." -> "Madison, Ohio."
+            return [split_punct(o)[0] + phrase_tokens(w, [split_punct(o)[1]])[0] + split_punct(o)[2]
+                    for o, w in zip(tokens, words, strict=True)]
+        return super().render(ctx, item, occ, tokens)
+
 
 class CountryGenerator(PhraseGenerator):
     name, list_name = "country", "countries"

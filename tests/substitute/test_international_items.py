@@ -202,3 +202,18 @@ def test_a_house_number_said_in_hundreds_is_redrawn_as_one_number(make_conv, sec
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert new.split()[1] == "hundred" and new.split()[0] != said.split()[0], new
     assert new.split()[-1] == said.split()[-1], new  # the street type stays
+
+
+@pytest.mark.parametrize("said, state", [("portland oregon", "oregon"), ("Springfield, Illinois.", "Illinois")])
+def test_a_town_said_with_its_state_becomes_a_town_and_another_state(make_conv, secret, said, state):
+    """"i live in portland oregon" became "i live in kansas city": the state went into one town's name."""
+    from redactdesk.lang.names import region_names
+
+    states = {r.lower() for regions in region_names() for r in regions}
+    conv = make_conv([("c", f"i live in {said} now")], [(0, said, "CITY")])
+    res = substitute_conversation(conv, secret=secret)
+    new = " ".join(w.text for w in res.revised_words).removeprefix("i live in ").removesuffix(" now")
+    last = new.replace(",", "").rstrip(".").split()[-1].lower()
+    assert last in states or " ".join(new.replace(",", "").rstrip(".").split()[-2:]).lower() in states, new
+    assert state.lower() not in new.lower(), new
+    assert ("," in said) == ("," in new) and said.endswith(".") == new.endswith("."), new
