@@ -26,7 +26,8 @@ CATEGORY = "NRP"
 # before the word: it is said of someone
 _BEFORE = frozenset({"i'm", "im", "i", "am", "is", "are", "was", "were", "be", "been", "being", "as", "a", "an",
                      "fellow", "devout", "practising", "practicing", "born", "raised", "proud", "soy", "es", "somos",
-                     "eres", "era", "fue", "como", "un", "una", "he's", "she's", "we're", "they're", "you're",
+                     "eres", "era", "fue", "son", "sois", "eran", "fueron", "como", "un", "una", "he's", "she's",
+                     "we're", "they're", "you're",
                      # Spanish puts the group after the person it is said of: "una mujer colombiana"
                      "mujer", "mujeres", "hombre", "hombres", "chica", "chico", "señora", "señor", "persona",
                      "ciudadano", "ciudadana", "familia", "padre", "madre", "esposa", "esposo", "marido", "vecino",
@@ -101,6 +102,20 @@ def group_reading(doc: DetectDoc, w0: int, w1: int) -> str | None:
     return "thing" if thing and not cue else "group"
 
 
+def group_said_of_someone(doc: DetectDoc, w0: int, w1: int) -> bool:
+    """Are words [w0, w1) one group word (or its plural) said of someone ("we are Hindus", "my neighbours
+    are Brazilians")? A tagger that reads such a plural as an organisation asks this."""
+    groups = load_groups(doc.language)
+    if groups is None or w1 - w0 != 1:
+        return False
+    v = word_view(doc)
+    key = v.keys[w0]
+    if (key,) not in groups.by_key and groups.base_of(key) is None:
+        return False
+    cue, thing = _context(v, w0, w1, doc.words, groups)
+    return cue and not thing
+
+
 def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     """NRP hits (see the module docstring); marks the words it takes in ``taken``."""
     groups = load_groups(doc.language)
@@ -120,6 +135,8 @@ def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 break
         if not match and _hyphenated_groups(v.keys[i], groups):
             match = 1  # "Nigerian-American", "British-Pakistani"
+        if not match and not taken[i] and groups.base_of(v.keys[i]):
+            match = 1  # "Brazilians", "Hindus", "colombianos", "Frenchwoman"
         if not match:
             i += 1
             continue

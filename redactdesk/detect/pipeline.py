@@ -345,13 +345,18 @@ def _listed_people(doc: DetectDoc, w0: int, w1: int) -> bool:
 def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A PERSON that is exactly a nationality, religion or political group of the list and no known
     name is that group ("my wife is Catholic": the taggers read a name after "is"); "Christian",
-    a first name too, stays a person."""
-    from redactdesk.detect.groups import group_reading
+    a first name too, stays a person. An organisation of one group word said of someone is the group
+    ("we are Hindus")."""
+    from redactdesk.detect.groups import group_reading, group_said_of_someone
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
     names = None
     for s in spans:
+        if s.category == "ORGANIZATION" and DENY_SOURCE not in s.sources and group_said_of_someone(
+                doc, s.start_word, s.end_word):
+            s.category = "NRP"  # "we are Hindus": a tagger's organisation of one group word said of someone
+            continue
         if s.category != "PERSON" or group_reading(doc, s.start_word, s.end_word) != "group":
             continue
         names = names or load_world_names()

@@ -23,8 +23,23 @@ class Groups:
     longest: int
 
     def kind_of(self, text: str) -> str | None:
-        written = self.by_key.get(tuple(fold_key(w) for w in text.split()))
+        key = tuple(fold_key(w) for w in text.split())
+        written = self.by_key.get(key) or (self.base_of(key[0]) if len(key) == 1 else None)
         return self.entries[written] if written else None
+
+    def base_of(self, key: str) -> str | None:
+        """The listed group (as written) a word is a form of: its plural ("brazilians", "hindus"; Spanish
+        "colombianos", "musulmanes") or a person of it ("frenchwoman", "englishmen"); None for other words
+        and for the listed words themselves."""
+        if len(key) < 5 or (key,) in self.by_key:
+            return None
+        for ending in ("s", "es"):
+            if key.endswith(ending) and (key[:-len(ending)],) in self.by_key:
+                return self.by_key[(key[:-len(ending)],)]
+        for suffix in ("woman", "women", "man", "men"):
+            if key.endswith(suffix) and (key[:-len(suffix)],) in self.by_key:
+                return self.by_key[(key[:-len(suffix)],)]
+        return None
 
     def of_kind(self, kind: str) -> list[str]:
         return [w for w, k in self.entries.items() if k == kind]

@@ -54,7 +54,8 @@ class CityGenerator(PhraseGenerator):
             return super().generate(ctx, item)
         was = norm(" ".join(words[-k:]))
         regions = [r for r in states[was] if norm(r) != was]
-        regions = [r for r in regions if len(r.split()) == k] or regions  # "Illinois" -> "Ohio": the words keep their commas
+        # "Illinois" -> "Ohio": a word for a word, each keeping its comma
+        regions = [r for r in regions if len(r.split()) == k] or regions
         towns = [c for c in ctx.gaz.entries(self.list_name) if len(c.split()) == len(words) - k] or list(
             ctx.gaz.entries(self.list_name))
         town = ctx.pick(item, fit_article(ctx, item, towns), self.name) or towns[0]
@@ -346,11 +347,42 @@ class GroupGenerator(PhraseGenerator):
         words = item.original.lower().split()
         if any(w in PARTY_WORDS for w in words):  # a party for a party ("the Labour Party" -> "the Reform Party")
             entries = [e for e in entries if any(w in PARTY_WORDS for w in e.lower().split())] or entries
+        from redactdesk.lang.folding import fold_key
+
+        base = groups.base_of(fold_key(words[0])) if len(words) == 1 else None
         if ctx.language.startswith("es") and words:  # "mi madre es judía" -> "católica", not "católico"
-            entries = _same_gender(words[-1], entries)
+            entries = _same_gender(fold_key(base) if base else words[-1], entries)
         n = len(words)
         same = [e for e in entries if len(e.split()) == n]
-        return same if len(same) >= 3 else entries
+        entries = same if len(same) >= 3 else entries
+        if base:  # "Brazilians" -> "Peruvians", "colombianos" -> "chilenos", "Frenchwoman" -> "Peruvian woman"
+            regular = [e for e in entries if len(e.split()) == 1 and not e.lower().endswith(("ic", "al", "ox"))]
+            entries = [_group_form(e, words[0], ctx.language) for e in regular] or entries
+        return entries
+
+    def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        out = super().render(ctx, item, occ, tokens)
+        if len(tokens) == 1 and len(out) > 1:  # "Frenchwoman" -> "Peruvian woman", not "Peruvian Woman"
+            out = [out[0], *(w.lower() for w in out[1:])]
+        return out
+
+
+_UNACCENTED = {"á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u"}
+
+
+def _group_form(entry: str, said: str, language: str) -> str:
+    """``entry`` (a listed group word) in the form ``said`` has: plural, or a person of it."""
+    for suffix in ("woman", "women", "man", "men"):
+        if said.endswith(suffix):
+            return f"{entry} {suffix}"
+    if language.startswith("es"):
+        if entry[-1:] in "aeiouáéíóú":
+            return entry + "s"
+        plain = entry[:-2] + _UNACCENTED.get(entry[-2], entry[-2]) + entry[-1]
+        return plain + "es"  # "musulmán" -> "musulmanes", "francés" -> "franceses"
+    if entry.lower().endswith(("ese", "ish", "ch", "ss", "s", "sh")):
+        return entry  # "the Japanese", "the French"
+    return entry + "s"
 
 
 def _spanish_gender(word: str) -> str:

@@ -104,3 +104,21 @@ def test_spanish_groups_in_cased_writing(text, items):
 def test_a_second_group_joined_by_and_is_said_of_the_same_person_or_thing():
     assert ("Catholic", "NRP") in spans("I'm Nigerian and Catholic.")
     assert spans("We had French and Italian food.") == []
+
+
+@pytest.mark.parametrize("text, item, language", [
+    ("My neighbours are Brazilians.", "Brazilians", "en"),  # a plural of a listed group
+    ("We are Hindus.", "Hindus", "en"),  # the tagger read an organisation
+    ("She is a Frenchwoman living in Boston.", "Frenchwoman", "en"),
+    ("they are catholics", "catholics", "en"),
+    ("mis vecinos son colombianos", "colombianos", "es"),
+    ("ellos son musulmanes", "musulmanes", "es"),
+])
+def test_a_groups_plural_or_its_person_word_is_the_group(text, item, language):
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], language)[0]]
+    assert (item, "NRP") in found, found
+
+
+def test_a_plural_said_of_no_one_stays_what_the_taggers_read():
+    found = [(s["category"]) for s in detect_texts(["He plays for the Texans."], "en")[0]]
+    assert "NRP" not in found

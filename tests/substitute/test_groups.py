@@ -55,3 +55,16 @@ def test_a_spanish_group_said_of_a_woman_or_a_man_keeps_its_gender(make_conv, se
         by = {r.original: r.surrogate for r in res.replacements}
         assert not by["judía"].endswith("o"), by
         assert not by["musulmán"].endswith("a") or by["musulmán"].endswith(("ista", "ita")), by
+
+
+def test_a_plural_group_gets_a_plural_surrogate_of_its_kind(make_conv, secret):
+    """"My neighbours are Brazilians" gave a singular group in the plural's place."""
+    groups = load_groups("en")
+    for i in range(8):
+        conv = make_conv([("customer", "my neighbours are Brazilians and they are Catholics")],
+                         [(0, "Brazilians", "NRP"), (0, "Catholics", "NRP")], cid=f"pl{i}")
+        by = {r.original: r.surrogate for r in substitute_conversation(conv, secret=secret).replacements}
+        for said, kind in (("Brazilians", "nationality"), ("Catholics", "religion")):
+            new = by[said]
+            assert new != said and groups.kind_of(new) == kind, (said, new)
+            assert new.endswith("s") or new.lower().endswith(("ese", "ish", "ch")), new
