@@ -30,9 +30,11 @@ title guard would otherwise drop as no name).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from redactdesk.core.types import Span, SpanStatus
+from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.occupations import job_vocabulary
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.worldnames import word_view
@@ -340,4 +342,12 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         last_end = b
     if not added:
         return spans
-    return sorted([s for x, s in enumerate(spans) if x not in drop] + added, key=lambda s: (s.start_word, s.end_word))
+    kept = [s for x, s in enumerate(spans) if x not in drop]
+    # where a job is done: "a nurse at kaiser permanente" — a person read there is the employer (one works
+    # "for" a person, "at" a place or a firm)
+    job_ends = {s.end_word for s in added}
+    for k, s in enumerate(kept):
+        if s.category == "PERSON" and s.start_word - 1 in job_ends and keys[s.start_word - 1] in ("at", "en") and (
+                s.status == SpanStatus.SUGGESTED and DENY_SOURCE not in s.sources):
+            kept[k] = dataclasses.replace(s, category="ORGANIZATION", reason="where a job is done, after the job and 'at'")
+    return sorted(kept + added, key=lambda s: (s.start_word, s.end_word))

@@ -117,3 +117,10 @@ def test_the_project_allow_list_removes_a_job():
     assert jobs(text) == ["nurse"]
     found = detect_texts([text], "en", allow=["nurse"])[0]
     assert all(s["category"] != "OCCUPATION" for s in found)
+
+
+def test_a_person_read_where_a_job_is_done_is_the_employer():
+    """"a nurse at kaiser permanente" gave the person "kaiser permanente" (its surrogate a person's name);
+    one works "for" a person, so a name after "for" stays one."""
+    assert ("kaiser permanente", "ORGANIZATION") in spans("my wife maria is a nurse at kaiser permanente")
+    assert ("john smith", "PERSON") in spans("i work as a nanny for john smith")
