@@ -349,5 +349,6 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     for k, s in enumerate(kept):
         if s.category == "PERSON" and s.start_word - 1 in job_ends and keys[s.start_word - 1] in ("at", "en") and (
                 s.status == SpanStatus.SUGGESTED and DENY_SOURCE not in s.sources):
-            kept[k] = dataclasses.replace(s, category="ORGANIZATION", reason="where a job is done, after the job and 'at'")
+            kept[k] = dataclasses.replace(s, category="ORGANIZATION",
+                                          reason="where a job is done, after the job and 'at'")
     return sorted(kept + added, key=lambda s: (s.start_word, s.end_word))
