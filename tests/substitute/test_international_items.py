@@ -217,3 +217,12 @@ def test_a_town_said_with_its_state_becomes_a_town_and_another_state(make_conv, 
     assert last in states or " ".join(new.replace(",", "").rstrip(".").split()[-2:]).lower() in states, new
     assert state.lower() not in new.lower(), new
     assert ("," in said) == ("," in new) and said.endswith(".") == new.endswith("."), new
+
+
+@pytest.mark.parametrize("said, kept", [("saint francis elementary", "elementary"), ("kowalczyk plumbing", "plumbing"),
+                                        ("acme technologies", "technologies")])
+def test_a_schools_or_a_trades_generic_word_stays_around_a_new_name(make_conv, secret, said, kept):
+    """"saint francis elementary" became "alpine ski house": the word that says what the body is stays."""
+    conv = make_conv([("c", f"our son goes to {said} now")], [(0, said, "ORGANIZATION")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new.split()[-1] == kept and new != said, new
