@@ -73,6 +73,7 @@ _AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "año",
 _SKIP = 2  # words between the article and a title that qualify the person, not the job ("a really good nurse")
 _PERSONS = frozenset({"PERSON"})
 _LIST_AND = frozenset({"and", "or", "y", "e", "o", "u"})
+_BARS = frozenset({"|", "-", "–", "—", "/", "·", "•", ""})  # a signature's separators ("" once edge marks go)
 # a title "of" a department: "Director of Sales", "Head of Human Resources", "VP of Engineering"
 _HEADS_OF_A_DEPARTMENT = frozenset({"head", "vp", "svp", "evp"})
 _DEPARTMENTS = frozenset({
@@ -278,6 +279,9 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 i in person_ends or keys[i - 1] in kin) and not (doc.starts is not None and not v.line_after[i - 1]):
             # "Priya Raman, CFO,", "my nephew, a registered nurse," (a timed transcript's commas are guesses)
             got, why = title_at(i), "a job title set off after a name"
+        elif i > 1 and keys[i - 1] in _BARS and i - 1 in person_ends and doc.starts is None:
+            # a signature's bar: "Dr. Laura Méndez | Chief Medical Officer | Northwind Health"
+            got, why = title_at(i, 0), "a job title set off after a name"
         elif i and v.comma_after[i - 1] and keys[i] in ("a", "an") and doc.starts is None:
             t = title_at(i)  # "The patient, a retired firefighter aged 67,": set off by commas
             if t and (t[1] >= n or v.comma_after[t[1] - 1] or v.stop_after[t[1] - 1] or keys[t[1]] in _AGE_WORDS

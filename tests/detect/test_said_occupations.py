@@ -37,6 +37,7 @@ def jobs(text, language="en"):
     ("Contact our CFO, Priya Raman, today.", "CFO"),  # right before a name
     ("Chief Executive Officer Tim Cook spoke first.", "Chief Executive Officer"),
     ("Occupation: Surveyor", "Surveyor"),  # a form's label (the tagger read it into a firm)
+    ("Thanks,\nDr. Laura Méndez | Chief Medical Officer | Northwind Health", "Chief Medical Officer"),  # a bar
     ("In 1885 Hitzig became a professor at the University of Halle.", "professor"),
     ("Greetings from Ms. Ana Lima, Director of Sales at Vandelay Industries.", "Director of Sales"),
     ("She is VP of Engineering and Operations.", "VP of Engineering and Operations"),
