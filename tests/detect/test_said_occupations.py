@@ -80,6 +80,8 @@ def test_a_list_of_jobs_said_of_someone_gives_each():
     ("trabaja de cajera en el supermercado", "cajera"),
     ("ella es abogada", "abogada"),
     ("Profesión: abogada", "abogada"),
+    ("él es profesor de matemáticas en un instituto", "profesor de matemáticas"),  # what is taught, after "de"
+    ("soy jefa de ventas en una empresa", "jefa de ventas"),
 ])
 def test_a_spanish_job_said_of_someone_is_an_item(text, job):
     assert job in jobs(text, "es")
