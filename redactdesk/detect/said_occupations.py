@@ -48,7 +48,12 @@ _SCORE = 0.7
 _NO_HEADS = frozenset({"general", "justice", "crew", "runner", "visitor", "wales", "maths", "sciences", "medical",
                        "professional", "associate", "emeritus", "rep", "gov", "pres", "sen", "dr", "prof", "processor",
                        "controller", "handler", "forwarder", "vice", "prime", "chief", "deputy"})
-_SUBJECTS = {"en": frozenset({"i", "he", "she", "you", "we", "they", "who"}),
+_SUBJECTS = {"en": frozenset({"i", "he", "she", "you", "we", "they", "who",
+                             # persons of case notes, reports and calls: "the patient is a retired teacher"
+                             "patient", "customer", "caller", "client", "applicant", "claimant", "victim", "suspect",
+                             "witness", "defendant", "plaintiff", "tenant", "resident", "employee", "member", "man",
+                             "woman", "guy", "lady", "girl", "boy", "friend", "neighbour", "neighbor", "colleague",
+                             "roommate", "boyfriend", "girlfriend", "fiancé", "fiance", "fiancee"}),
              "es": frozenset({"yo", "él", "el", "ella", "usted", "tú", "tu"})}
 _COPULAS = {"en": frozenset({"am", "is", "are", "was", "were", "be", "been", "being"}),
             "es": frozenset({"es", "era", "fue", "sea", "será"})}
@@ -73,6 +78,8 @@ _AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "año",
 _SKIP = 2  # words between the article and a title that qualify the person, not the job ("a really good nurse")
 _PERSONS = frozenset({"PERSON"})
 _LIST_AND = frozenset({"and", "or", "y", "e", "o", "u"})
+_STATUS = frozenset({"new", "former", "current", "acting", "interim", "retired", "late", "longtime"})
+_HEAD_ENDINGS = ("teacher", "worker", "keeper", "maker", "fighter", "smith", "wright", "ologist", "ician", "iatrist")
 _BARS = frozenset({"|", "-", "–", "—", "/", "·", "•", ""})  # a signature's separators ("" once edge marks go)
 # a title "of" a department: "Director of Sales", "Head of Human Resources", "VP of Engineering"
 _HEADS_OF_A_DEPARTMENT = frozenset({"head", "vp", "svp", "evp"})
@@ -136,7 +143,9 @@ class _Doc:
         self.n = len(doc.words)
         # keys keep a "'s": "she's" is she is, "a doctor's note" no one's job (no head)
         self.keys = [w.strip().replace("’", "'").strip(_EDGE).lower() for w in doc.words]
-        self.head = [k in heads for k in self.keys]
+        # a compound of a trade's head: "schoolteacher", "steelworker", "shopkeeper", "cabinetmaker"
+        self.head = [k in heads or (k.endswith(_HEAD_ENDINGS) and not k.endswith("'s") and any(
+            k.endswith(e) and len(k) - len(e) >= 3 for e in _HEAD_ENDINGS)) for k in self.keys]
         self.reach = [h or k in _HEADS_OF_A_DEPARTMENT for h, k in zip(self.head, self.keys, strict=True)]
         self.qualifiers = qualifiers
         self.heads = heads
@@ -251,6 +260,8 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     subjects = _SUBJECTS.get(lang, frozenset())
     cues = _WORK_CUES.get(lang, ())
     person_ends = {s.end_word for s in spans if s.category in _PERSONS}
+    # "Margaret O'Neil, 72, retired schoolteacher": an age set off after a name is still about the person
+    person_ends |= {s.end_word for s in spans if s.category == "AGE" and s.start_word in person_ends}
     person_starts = {s.start_word for s in spans if s.category in _PERSONS}
 
     def title_at(p: int, skip: int = _SKIP) -> tuple[int, int] | None:
@@ -289,7 +300,8 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 got, why = t, "a job title set off between commas"
         elif prev in _LABELS and doc.words[i - 1].rstrip().endswith(":"):
             got, why = title_at(i, 0), "a job title after a form's label"
-        if got is None and not d.spanish and (i == 0 or v.sent_start[i] or prev in _OWNERS or prev in articles or (
+        owner = prev in _OWNERS or (prev in _STATUS and i > 1 and keys[i - 2] in _OWNERS | articles)  # "our new intern"
+        if got is None and not d.spanish and (i == 0 or v.sent_start[i] or owner or prev in articles or (
                 v.cased and v.cap[i] and not v.cap[i - 1])):
             # right before a name: "Chief Executive Officer Tim Cook", "our CFO, Priya Raman", "the plumber john"
             k = i
@@ -298,7 +310,7 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 if v.comma_after[k - 1]:
                     break
             if k > i and d.head[k - 1] and (k in person_starts) and (
-                    not v.cased or all(v.cap[m] or v.upper[m] for m in range(i, k)) or prev in _OWNERS):
+                    not v.cased or all(v.cap[m] or v.upper[m] for m in range(i, k)) or owner):
                 got, why = (i, k), "a job title before a name"
         if got is not None:
             found.append((got[0], got[1], why))

@@ -38,6 +38,10 @@ def jobs(text, language="en"):
     ("Chief Executive Officer Tim Cook spoke first.", "Chief Executive Officer"),
     ("Occupation: Surveyor", "Surveyor"),  # a form's label (the tagger read it into a firm)
     ("Thanks,\nDr. Laura Méndez | Chief Medical Officer | Northwind Health", "Chief Medical Officer"),  # a bar
+    ("Patient: Margaret O'Neil, 72, retired schoolteacher from Galway.", "schoolteacher"),  # after name and age
+    ("The patient is a dermatologist.", "dermatologist"),  # a person of a case note
+    ("Please welcome our new intern, Ahmed Al-Farsi, who joins today.", "intern"),
+    ("he was a steelworker for years", "steelworker"),  # a compound of a trade's head
     ("In 1885 Hitzig became a professor at the University of Halle.", "professor"),
     ("Greetings from Ms. Ana Lima, Director of Sales at Vandelay Industries.", "Director of Sales"),
     ("She is VP of Engineering and Operations.", "VP of Engineering and Operations"),
