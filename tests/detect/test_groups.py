@@ -25,6 +25,7 @@ def spans(text):
     ("He is a British Pakistani doctor.", "British Pakistani"),  # two group words: one item, no person
     ("i'm nigerian american myself", "nigerian american"),
     ("she's nigerian american", "nigerian american"),  # the word view reads "she's" as "she"
+    ("He is a Jew.", "Jew"),  # the list had only "Jewish": the tagger said organisation
 ])
 def test_a_group_said_of_someone_is_an_item(text, item):
     assert (item, "NRP") in spans(text)
