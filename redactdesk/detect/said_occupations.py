@@ -312,6 +312,10 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             if k > i and d.head[k - 1] and (k in person_starts) and (
                     not v.cased or all(v.cap[m] or v.upper[m] for m in range(i, k)) or owner):
                 got, why = (i, k), "a job title before a name"
+        if got is None and d.spanish and (i == 0 or v.sent_start[i] or owner or prev in articles):
+            t = d.title_from(i, 0)  # "El director general, Antonio Ruiz, firmó": the head first, then the name
+            if t and t[1] in person_starts:
+                got, why = t, "a job title before a name"
         if got is not None:
             found.append((got[0], got[1], why))
             # a list of jobs said of the same person: "a guitarist, songwriter and composer"

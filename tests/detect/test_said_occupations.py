@@ -86,6 +86,8 @@ def test_a_list_of_jobs_said_of_someone_gives_each():
     ("Profesión: abogada", "abogada"),
     ("él es profesor de matemáticas en un instituto", "profesor de matemáticas"),  # what is taught, after "de"
     ("soy jefa de ventas en una empresa", "jefa de ventas"),
+    ("El director general, Antonio Ruiz, firmó el contrato.", "director general"),  # before the name
+    ("Mi hermano Pablo es ingeniero de caminos y vive en Bilbao.", "ingeniero de caminos"),
 ])
 def test_a_spanish_job_said_of_someone_is_an_item(text, job):
     assert job in jobs(text, "es")
