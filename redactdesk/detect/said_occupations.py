@@ -8,13 +8,19 @@ issue", "copper is a conductor", "the nurse station"), so an occupation counts o
 said of someone:
 
 - after a subject that is a person and a copula: "I'm a", "she was an", "my dad is a", "Anna is
-  the" (a pronoun, a kin word or a person's name before it — "the car is a model of" says nothing of
-  anyone), or after a verb of work: "works as", "job as", "trained as", "promoted to", "soy",
-  "trabaja de/como";
-- set off right after a person's name: "Priya Raman, CFO," / "Wei Zhang, Senior Analyst" (or on the
-  line after it, as in a signature), or in title case right before it ("Chief Executive Officer Tim
-  Cook");
+  the", "the patient is a" (a pronoun, a kin word, a person's name or a person of a note or a call
+  before it — "the car is a model of" says nothing of anyone), or after a verb of work: "works as",
+  "job as", "trained as", "promoted to", "soy", "trabaja de/como";
+- set off right after a person's name by a comma, a line, a bar or an age: "Priya Raman, CFO,",
+  "Wei Zhang⏎Senior Analyst", "Dr. Laura Méndez | Chief Medical Officer", "Margaret O'Neil, 72,
+  retired schoolteacher" (not in a timed transcript, whose commas are guesses), or right before
+  it ("Chief Executive Officer Tim Cook", "our new intern, Ahmed", "El director general, Antonio");
 - after a form's label: "Occupation: Surveyor", "Job title: Senior Analyst", "Profesión: abogada".
+
+A list of jobs gives each ("guitarist, songwriter and composer"), a title of a department is whole
+("Director of Sales"), a title written head first as job lists write it too ("Engineer,
+biomedical"). A person read right after "<job> at" is where the job is done, an organisation ("a
+nurse at kaiser permanente").
 
 What is an occupation: a *head* (the noun that says what the person is) — the heads of Faker's job
 titles for the language (:func:`redactdesk.detect.occupations.job_vocabulary`), the lexicon's
