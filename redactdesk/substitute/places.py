@@ -380,8 +380,8 @@ def _group_form(entry: str, said: str, language: str) -> str:
             return entry + "s"
         plain = entry[:-2] + _UNACCENTED.get(entry[-2], entry[-2]) + entry[-1]
         return plain + "es"  # "musulmán" -> "musulmanes", "francés" -> "franceses"
-    if entry.lower().endswith(("ese", "ish", "ch", "ss", "s", "sh")):
-        return entry  # "the Japanese", "the French"
+    if entry.lower().endswith(("ese", "ish", "ch", "ss", "s", "sh", "ze")):
+        return entry  # "the Japanese", "the French", "the Druze"
     return entry + "s"
 
 

@@ -67,4 +67,13 @@ def test_a_plural_group_gets_a_plural_surrogate_of_its_kind(make_conv, secret):
         for said, kind in (("Brazilians", "nationality"), ("Catholics", "religion")):
             new = by[said]
             assert new != said and groups.kind_of(new) == kind, (said, new)
-            assert new.endswith("s") or new.lower().endswith(("ese", "ish", "ch")), new
+            assert new.endswith("s") or new.lower().endswith(("ese", "ish", "ch", "ze")), new
+
+
+def test_a_groups_plural_is_said_as_english_says_it():
+    from redactdesk.substitute.places import _group_form
+
+    assert [_group_form(e, "Hindus", "en") for e in ("Peruvian", "Druze", "Japanese", "Sikh")] == [
+        "Peruvians", "Druze", "Japanese", "Sikhs"]  # "Druzes" was drawn for "Hindus"
+    assert _group_form("musulmán", "colombianos", "es") == "musulmanes"
+    assert _group_form("Peruvian", "Frenchwoman", "en") == "Peruvian woman"
