@@ -337,6 +337,7 @@ class GroupGenerator(PhraseGenerator):
     name = "group"
 
     def pool(self, ctx: Context, item: Item) -> list[str]:
+        from redactdesk.lang.folding import fold_key
         from redactdesk.lang.groups import PARTY_WORDS, load_groups
 
         groups = load_groups(ctx.language) or load_groups("en")
@@ -347,8 +348,6 @@ class GroupGenerator(PhraseGenerator):
         words = item.original.lower().split()
         if any(w in PARTY_WORDS for w in words):  # a party for a party ("the Labour Party" -> "the Reform Party")
             entries = [e for e in entries if any(w in PARTY_WORDS for w in e.lower().split())] or entries
-        from redactdesk.lang.folding import fold_key
-
         base = groups.base_of(fold_key(words[0])) if len(words) == 1 else None
         if ctx.language.startswith("es") and words:  # "mi madre es judía" -> "católica", not "católico"
             entries = _same_gender(fold_key(base) if base else words[-1], entries)
@@ -378,6 +377,8 @@ def _group_form(entry: str, said: str, language: str) -> str:
     if language.startswith("es"):
         if entry[-1:] in "aeiouáéíóú":
             return entry + "s"
+        if entry.endswith("z"):
+            return entry[:-1] + "ces"  # "andaluz" -> "andaluces"
         plain = entry[:-2] + _UNACCENTED.get(entry[-2], entry[-2]) + entry[-1]
         return plain + "es"  # "musulmán" -> "musulmanes", "francés" -> "franceses"
     if entry.lower().endswith(("ese", "ish", "ch", "ss", "s", "sh", "ze")):

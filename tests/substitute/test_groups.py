@@ -76,4 +76,5 @@ def test_a_groups_plural_is_said_as_english_says_it():
     assert [_group_form(e, "Hindus", "en") for e in ("Peruvian", "Druze", "Japanese", "Sikh")] == [
         "Peruvians", "Druze", "Japanese", "Sikhs"]  # "Druzes" was drawn for "Hindus"
     assert _group_form("musulmán", "colombianos", "es") == "musulmanes"
+    assert _group_form("andaluz", "colombianos", "es") == "andaluces"
     assert _group_form("Peruvian", "Frenchwoman", "en") == "Peruvian woman"
