@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import re
 from collections.abc import Sequence
 
@@ -23,9 +22,9 @@ from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.worldnames import everyday_words, load_world_names, strip_word
 from redactdesk.lang.folding import fold_key
 from redactdesk.lang.lexicon import load_lexicon, word_list
+from redactdesk.lang.occupations import faker_job_titles
 
 _WORD = re.compile(r"[^\W\d_][\w'’.&-]*")
-_LOCALES = {"en": "en_US", "es": "es_ES"}
 _AROUND = 3  # "Interior [and spatial designer]", "[Buyer,] Industrial": title words beside the span
 # Faker's list holds halves of titles it split ("Land", "Make", "Sub", "Copy") and titles whose last
 # word says no trade ("Ambulance person", "Best boy", "Chief of Staff"): no heads.
@@ -36,10 +35,10 @@ _OFFICE_MODIFIERS = frozenset({"vice", "prime", "deputy", "chief"})  # "Vice Pre
 @functools.lru_cache(maxsize=4)
 def job_vocabulary(language: str) -> tuple[frozenset[str], frozenset[str]]:
     """(every word of the language's job titles, the head words), lower case; empty without a list."""
-    locale = _LOCALES.get(language.split("_")[0])
-    if locale is None:
+    jobs = faker_job_titles(language)
+    if not jobs:
         return frozenset(), frozenset()
-    jobs = importlib.import_module(f"faker.providers.job.{locale}").Provider.jobs
+    spanish = language.startswith("es")
     words: set[str] = set()
     heads: set[str] = set()
     for title in jobs:
@@ -52,9 +51,9 @@ def job_vocabulary(language: str) -> tuple[frozenset[str], frozenset[str]]:
                      if not (sentence_case and i and w[0].isupper() and not w.isupper()))
         title = title.lower()
         first = title.split(",")[0]
-        ws = _WORD.findall(first.split("/")[0] if locale.startswith("es") else first.split("/")[-1])
+        ws = _WORD.findall(first.split("/")[0] if spanish else first.split("/")[-1])
         if ws:  # "Television/film/video producer": the producer; "Técnico/a ...": the técnico
-            heads.add(ws[0] if locale.startswith("es") else ws[-1])
+            heads.add(ws[0] if spanish else ws[-1])
     # the offices of the lexicon ("Vice President", "CTO") are titles too, a modifier no head on its own
     offices = word_list(load_lexicon(language.split("_")[0]), "office_titles")
     return frozenset(words | offices), frozenset((heads - _NO_HEADS) | (offices - _OFFICE_MODIFIERS))

@@ -288,12 +288,10 @@ class _Finder:
         """The birth-date cue near words ``[w0, w1)``, unless another event or a turn of the clause stands
         between the cue and the date ("i was born in dublin but moved here in two thousand and five": the
         year of the move is no birth date)."""
-        dob = self.ctx("dob", w0, w1, left=left, right=right)
-        dist = self.doc.context_distance("dob", w0, left=left)
-        if dob and dist is not None and any(
-                w in _OTHER_EVENTS for w in self.doc.lower[max(0, w0 - dist):w0]):
-            return self.ctx("dob", w0, w1, left=0, right=right) if right else None
-        return dob
+        found = self.doc.find_phrase(self.lex.hot("dob"), w0 - left, w0)
+        if found is not None and not any(w in _OTHER_EVENTS for w in self.doc.lower[found[0] + len(found[1]):w0]):
+            return " ".join(found[1])
+        return self.ctx("dob", w0, w1, left=0, right=right) if right else None
 
     def _calling_verb(self, w0: int) -> str | None:
         """A verb of calling said right before word ``w0``, at most two small words between ("call

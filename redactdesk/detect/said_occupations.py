@@ -44,8 +44,9 @@ from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.occupations import job_vocabulary
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.worldnames import word_view
+from redactdesk.lang.errors import UnsupportedLanguageError
 from redactdesk.lang.lexicon import load_lexicon, word_list
-from redactdesk.lang.occupations import feminine
+from redactdesk.lang.occupations import faker_job_titles, feminine
 
 CATEGORY = "OCCUPATION"
 SOURCE = "gazetteer"
@@ -110,7 +111,7 @@ def occupation_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
     lang = language.split("_")[0]
     try:
         lex = load_lexicon(lang)
-    except Exception:  # noqa: BLE001 - a language without a lexicon has no occupations
+    except UnsupportedLanguageError:  # a language without a lexicon has no occupations
         return frozenset(), frozenset()
     vocab, heads = job_vocabulary(lang)
     listed = word_list(lex, "occupations")
@@ -126,13 +127,8 @@ def occupation_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
 @functools.lru_cache(maxsize=4)
 def _inverted_titles(language: str) -> dict[tuple[str, ...], frozenset[tuple[str, ...]]]:
     """Faker's titles written head first, by their head's words: ("engineer",) -> {("biomedical",), ...}."""
-    import importlib
-
-    locale = {"en": "en_US"}.get(language.split("_")[0])
-    if locale is None:
-        return {}
     out: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
-    for title in importlib.import_module(f"faker.providers.job.{locale}").Provider.jobs:
+    for title in faker_job_titles(language):
         head, sep, tail = title.partition(",")
         if sep:
             words = tuple(w.strip(_EDGE).lower() for w in tail.split())
@@ -154,7 +150,6 @@ class _Doc:
             k.endswith(e) and len(k) - len(e) >= 3 for e in _HEAD_ENDINGS)) for k in self.keys]
         self.reach = [h or k in _HEADS_OF_A_DEPARTMENT for h, k in zip(self.head, self.keys, strict=True)]
         self.qualifiers = qualifiers
-        self.heads = heads
         self.stop = doc.lex.stop_words if doc.lex else frozenset()
         self.spanish = doc.language.startswith("es")
 

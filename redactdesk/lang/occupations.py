@@ -10,7 +10,7 @@ import importlib
 
 _LOCALES = {"en": "en_US", "es": "es_ES"}
 # Spanish job words ending in -a that are the same for women and men ("la periodista", "el policía")
-_COMMON_GENDER = ("ista", "ía", "eta", "ta")
+_COMMON_GENDER = ("ista", "ía", "ta")
 
 
 def _natural(title: str) -> str:
@@ -20,21 +20,29 @@ def _natural(title: str) -> str:
 
 
 @functools.lru_cache(maxsize=4)
+def faker_job_titles(language: str) -> tuple[str, ...]:
+    """Faker's job titles of the language as the pinned package writes them (none for a language it
+    has no list of); detection reads their words, substitution draws from them."""
+    locale = _LOCALES.get(language.split("_")[0])
+    return tuple(importlib.import_module(f"faker.providers.job.{locale}").Provider.jobs) if locale else ()
+
+
+def _sayable(title: str) -> bool:
+    """A title a surrogate can be: no slash, no brackets, no acronym ("Designer, television/film set")."""
+    return not any(c in title for c in "/()") and not any(w.isupper() and len(w) > 1 for w in title.split())
+
+
+@functools.lru_cache(maxsize=4)
 def job_titles(language: str) -> tuple[str, ...]:
     """The language's job titles, lower case, natural order; none with an acronym, a slash or brackets."""
+    from redactdesk.lang.errors import UnsupportedLanguageError
     from redactdesk.lang.lexicon import load_lexicon
 
     lang = language.split("_")[0]
-    locale = _LOCALES.get(lang)
-    out: list[str] = []
-    if locale is not None:
-        for title in importlib.import_module(f"faker.providers.job.{locale}").Provider.jobs:
-            if any(c in title for c in "/()") or any(w.isupper() and len(w) > 1 for w in title.split()):
-                continue
-            out.append((_natural(title) if lang == "en" else title).lower())
+    out = [(_natural(t) if lang == "en" else t).lower() for t in faker_job_titles(lang) if _sayable(t)]
     try:
         out.extend(str(w).lower() for w in (load_lexicon(lang).raw.get("occupations") or ()))
-    except Exception:  # noqa: BLE001 - a language without a lexicon: Faker's titles alone
+    except UnsupportedLanguageError:  # a language without a lexicon: Faker's titles alone
         pass
     return tuple(dict.fromkeys(t for t in out if t))
 
@@ -42,12 +50,7 @@ def job_titles(language: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=4)
 def inverted_job_titles(language: str) -> tuple[str, ...]:
     """Faker's titles written head first, as lists write them ("engineer, biomedical"), lower case."""
-    locale = _LOCALES.get(language.split("_")[0])
-    if locale is None:
-        return ()
-    return tuple(t.lower() for t in importlib.import_module(f"faker.providers.job.{locale}").Provider.jobs
-                 if "," in t and not any(c in t for c in "/()") and not any(w.isupper() and len(w) > 1
-                                                                            for w in t.split()))
+    return tuple(t.lower() for t in faker_job_titles(language) if "," in t and _sayable(t))
 
 
 def feminine_title(title: str) -> str:
