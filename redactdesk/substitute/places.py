@@ -439,19 +439,16 @@ class OccupationGenerator(PhraseGenerator):
 _OFFICE_ACRONYMS = ("ceo", "cfo", "cto", "coo", "cio", "cmo", "ciso", "vp", "svp", "evp")
 
 
-def _occurrence_words(ctx: Context, item: Item) -> list[list[str]]:
-    """The words of each occurrence of the item, as said."""
-    out = []
-    for occ in item.occurrences:
-        if 0 <= occ.span_index < len(ctx.spans):
-            w = ctx.spans[occ.span_index].start_word
-            out.append([x.text for x in ctx.conv.words[w + occ.start:w + occ.end]])
-    return out
+def _occurrence_bounds(ctx: Context, item: Item) -> list[tuple[int, int]]:
+    """Where each occurrence of the item lies among the conversation's words: (first, end)."""
+    return [(ctx.spans[o.span_index].start_word + o.start, ctx.spans[o.span_index].start_word + o.end)
+            for o in item.occurrences if 0 <= o.span_index < len(ctx.spans)]
 
 
 def _written_head_first(ctx: Context, item: Item) -> bool:
     """Is the title written head first, a comma after its head ("Engineer, biomedical")?"""
-    return any(any(w.rstrip().endswith(",") for w in words[:-1]) for words in _occurrence_words(ctx, item))
+    return any(any(w.text.rstrip().endswith(",") for w in ctx.conv.words[a:b][:-1])
+               for a, b in _occurrence_bounds(ctx, item))
 
 
 def fit_article(ctx: Context, item: Item, pool: list[str]) -> list[str]:
@@ -472,13 +469,11 @@ def _article_before(ctx: Context, item: Item) -> str:
     """ "a" or "an" when an English article comes right before an occurrence of the item, else ""."""
     if not ctx.language.startswith("en"):
         return ""
-    for occ in item.occurrences:
-        if 0 <= occ.span_index < len(ctx.spans):
-            w = ctx.spans[occ.span_index].start_word + occ.start - 1
-            if 0 <= w < len(ctx.conv.words):
-                prev = split_punct(ctx.conv.words[w].text)[1].lower()
-                if prev in ("a", "an"):
-                    return prev
+    for a, _ in _occurrence_bounds(ctx, item):
+        if 0 < a <= len(ctx.conv.words):
+            prev = split_punct(ctx.conv.words[a - 1].text)[1].lower()
+            if prev in ("a", "an"):
+                return prev
     return ""
 
 
