@@ -9,6 +9,7 @@ the conversation's old suggestions with the new ones.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
 import json
@@ -40,8 +41,9 @@ from redactdesk.detect.platforms import genres_are_no_names, platforms_are_no_em
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
 from redactdesk.detect.said_occupations import occupations_of_people
 from redactdesk.detect.scheme_names import schemes_are_no_names
-from redactdesk.detect.sources import DetectDoc, Source
+from redactdesk.detect.sources import DetectDoc, Hit, Source
 from redactdesk.detect.vote import DEFAULT_POLICY, NAME_CATEGORIES, VotePolicy, combine, propagate_names
+from redactdesk.detect.worldnames import everyday_words, is_verb_contraction, strip_word
 from redactdesk.formats.files import atomic_path
 from redactdesk.lang.lexicon import check_language, context_words, default_allow, word_list
 
@@ -114,7 +116,7 @@ def detect_docs(
     deny = list(deny)
     out: list[list[Span]] = []
     for doc, hits in zip(docs, per_doc, strict=True):
-        hits = [h for h in hits if h.category in tax]
+        hits = _without_verb_edges(doc, [h for h in hits if h.category in tax])
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
@@ -244,6 +246,27 @@ def _freeze_loaded_models(languages: set[str]) -> None:
         gc.freeze()
 
 
+
+
+def _without_verb_edges(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
+    """Name hits without a verb's short form at their edges: a tagger's organisation "rick won't" of "a
+    guy named rick won't call" is "rick" (and, so cut, loses to the three sources' person), "can't come"
+    of "sarah can't come" is nothing (the rest is an everyday word). A name holds no "won't", "doesn't" or "we'll"."""
+    out = []
+    everyday = everyday_words()
+    for h in hits:
+        a, b = h.start_word, h.end_word
+        if h.category in NAME_CATEGORIES:
+            while a < b and is_verb_contraction(strip_word(doc.words[b - 1])):
+                b -= 1
+            while a < b and is_verb_contraction(strip_word(doc.words[a])):
+                a += 1
+            if (a, b) != (h.start_word, h.end_word):
+                if a == b or (h.category != "PERSON" and all(doc.lower[k] in everyday for k in range(a, b))):
+                    continue  # what is left is everyday words ("can't | come"); a person's name may be one
+                h = dataclasses.replace(h, start_word=a, end_word=b)
+        out.append(h)
+    return out
 
 
 _DISCOURSE_BEFORE = frozenset({"yeah", "yes", "oh", "okay", "ok", "well", "um", "uh", "so", "and"})

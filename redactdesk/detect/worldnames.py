@@ -199,6 +199,19 @@ _ABBREV_DOT = frozenset("mr mrs ms dr prof st sr sra srta jr no nº vs etc inc l
 _CONTRACTION = re.compile(r"(\w+)['’](m|re|ve|ll|d|s|t)", re.IGNORECASE)
 
 
+_NEGATED = re.compile(r"\w+n['’]t", re.IGNORECASE)
+_PRONOUNS = frozenset("i you we they he she it that there who what where how here this".split())
+
+
+def is_verb_contraction(word: str) -> bool:
+    """Is ``word`` a verb's short form: a negation ("won't", "doesn't", "ain't") or a pronoun with its
+    verb ("we'll", "they'd", "I'm")? Names with an apostrophe ("O'Neil", "D'Angelo", "Sa'd") are not."""
+    if _NEGATED.fullmatch(word):
+        return True
+    m = _CONTRACTION.fullmatch(word)
+    return bool(m) and m.group(2).lower() != "s" and m.group(1).lower() in _PRONOUNS
+
+
 def word_view(doc: DetectDoc) -> WordView:
     cached = doc.cache.get("_word_view")
     if cached is not None:
@@ -322,6 +335,8 @@ class _Names:
             if v.cap[i] and content and all(p not in self.common for p in content):
                 return _Tok("proper")
             return None
+        if is_verb_contraction(core):
+            return None  # "rick delgado won't", "mike doesn't": a verb's short form, no name part
         if self.lex is not None and key in self.lex.months and self._day_after(i):
             return None  # "June eleventh", "May 5", "April the 3rd": a date, whoever else is called June
         f = self.nl.get(key)

@@ -23,3 +23,24 @@ def test_a_name_never_ends_in_a_preposition():
 def test_a_citations_et_al_is_no_part_of_the_authors_name(text, person):
     people = [t for t, c in found(text) if c == "PERSON"]
     assert people == [person]
+
+
+@pytest.mark.parametrize(("text", "person"), [
+    ("my landlord a guy named rick delgado won't return my deposit", "rick delgado"),
+    ("my boss mike doesn't care", "mike"),
+    ("a guy named rick won't call", "rick"),
+])
+def test_a_verbs_short_form_is_no_part_of_a_name(text, person):
+    """Spoken, the name list read "won't" and "doesn't" as the name's last word (a word of no list after
+    a name cue), and a tagger's organisation "rick won't" took the person that three sources agreed on."""
+    assert [(t, c) for t, c in found(text) if c in ("PERSON", "ORGANIZATION")] == [(person, "PERSON")]
+
+
+def test_a_verbs_short_form_left_over_names_nothing():
+    """A tagger's organisation "can't come": without the verb's short form, an everyday word is no name."""
+    assert found("my friend sarah can't come") == [("sarah", "PERSON")]
+
+
+@pytest.mark.parametrize("name", ["Sean O'Neil", "D'Angelo Russell", "Mr. Sa'd"])
+def test_names_with_an_apostrophe_stay_whole(name):
+    assert any(t == name and c == "PERSON" for t, c in found(f"I spoke to {name} yesterday"))
