@@ -889,6 +889,12 @@ def joinable_titles() -> frozenset[str]:
     return word_set("titles") - word_set("titles_ambiguous") - _NAME_LIKE_TITLES
 
 
+def honorifics() -> frozenset[str]:
+    """The titles said before a person's name (folded): the joinable ones and those joined only written
+    with a capital ("doctor", "miss")."""
+    return joinable_titles() | _CASED_TITLES
+
+
 def without_possessive(word: str) -> str:
     """A word without its edge punctuation and its "'s" ("mom's" -> "mom")."""
     word = word.strip(".,;:!?\"")

@@ -41,6 +41,7 @@ import functools
 
 from redactdesk.core.types import Span, SpanStatus
 from redactdesk.detect.lists import DENY_SOURCE
+from redactdesk.detect.name_bounds import honorifics
 from redactdesk.detect.occupations import job_vocabulary
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.worldnames import word_view
@@ -264,6 +265,7 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     # "Margaret O'Neil, 72, retired schoolteacher": an age set off after a name is still about the person
     person_ends |= {s.end_word for s in spans if s.category == "AGE" and s.start_word in person_ends}
     person_starts = {s.start_word for s in spans if s.category in _PERSONS}
+    titles = honorifics()
 
     def title_at(p: int, skip: int = _SKIP) -> tuple[int, int] | None:
         if p < n and keys[p] in articles:
@@ -310,7 +312,11 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 k += 1
                 if v.comma_after[k - 1]:
                     break
-            if k > i and d.head[k - 1] and (k in person_starts) and (
+            titled = k - 1 > i and keys[k - 1] in titles and d.head[k - 2] and (
+                k in person_starts or k - 1 in person_starts)
+            if titled:
+                k -= 1  # "my therapist doctor okafor", "my therapist Dr. Okafor": the title is the name's
+            if k > i and d.head[k - 1] and (k in person_starts or titled) and (
                     not v.cased or all(v.cap[m] or v.upper[m] for m in range(i, k)) or owner):
                 got, why = (i, k), "a job title before a name"
         if got is None and d.spanish and (i == 0 or v.sent_start[i] or owner or prev in articles):

@@ -133,3 +133,14 @@ def test_a_person_read_where_a_job_is_done_is_the_employer():
     one works "for" a person, so a name after "for" stays one."""
     assert ("kaiser permanente", "ORGANIZATION") in spans("my wife maria is a nurse at kaiser permanente")
     assert ("john smith", "PERSON") in spans("i work as a nanny for john smith")
+
+
+@pytest.mark.parametrize("text", [
+    "my therapist doctor okafor says I should journal",
+    "my therapist dr okafor says I should journal",
+    "My therapist Dr. Okafor says I should journal.",
+])
+def test_a_title_between_a_job_and_a_name_is_the_names(text):
+    """"my therapist doctor okafor" gave the job "therapist doctor" ("doctor" is a head of its own);
+    with "dr" (a word of Faker's titles) no job at all. The title is said of the name after it."""
+    assert jobs(text) == ["therapist"]
