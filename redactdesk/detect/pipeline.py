@@ -43,7 +43,7 @@ from redactdesk.detect.said_occupations import occupations_of_people
 from redactdesk.detect.scheme_names import schemes_are_no_names
 from redactdesk.detect.sources import DetectDoc, Hit, Source
 from redactdesk.detect.vote import DEFAULT_POLICY, NAME_CATEGORIES, VotePolicy, combine, propagate_names
-from redactdesk.detect.worldnames import everyday_words, is_verb_contraction, strip_word
+from redactdesk.detect.worldnames import everyday_words, is_verb_contraction, strip_word, word_set
 from redactdesk.formats.files import atomic_path
 from redactdesk.lang.lexicon import check_language, context_words, default_allow, word_list
 
@@ -116,7 +116,7 @@ def detect_docs(
     deny = list(deny)
     out: list[list[Span]] = []
     for doc, hits in zip(docs, per_doc, strict=True):
-        hits = _without_verb_edges(doc, [h for h in hits if h.category in tax])
+        hits = _fit_name_hits(doc, [h for h in hits if h.category in tax])
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
@@ -248,22 +248,34 @@ def _freeze_loaded_models(languages: set[str]) -> None:
 
 
 
-def _without_verb_edges(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
-    """Name hits without a verb's short form at their edges: a tagger's organisation "rick won't" of "a
-    guy named rick won't call" is "rick" (and, so cut, loses to the three sources' person), "can't come"
-    of "sarah can't come" is nothing (the rest is an everyday word). A name holds no "won't", "doesn't" or "we'll"."""
+def _fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
+    """Name hits cut to what a name may hold, before the vote:
+    - no verb's short form at their edges: a tagger's organisation "rick won't" of "a guy named rick
+      won't call" is "rick" (and, so cut, loses to the three sources' person), "can't come" of "sarah
+      can't come" is nothing (the rest is an everyday word; a person's name may be one);
+    - in written text, no lower-case word after a comma: "her brother Thomas, postmarked Edinburgh" (a
+      tagger's person over the comma) is "Thomas" ("Smith, Jr." keeps its post-nominal, "García, de la Torre" its particle);
+    - no weekday alone: "closed on Mondays" names no firm."""
     out = []
     everyday = everyday_words()
+    cased = doc.cased()
+    weekdays = frozenset(doc.lex.weekdays) if doc.lex is not None else frozenset()
+    kept_after_comma = word_set("post_nominals") | word_set("name_particles")
     for h in hits:
         a, b = h.start_word, h.end_word
         if h.category in NAME_CATEGORIES:
+            if all(doc.lower[k] in weekdays or doc.lower[k].removesuffix("s") in weekdays for k in range(a, b)):
+                continue
             while a < b and is_verb_contraction(strip_word(doc.words[b - 1])):
                 b -= 1
             while a < b and is_verb_contraction(strip_word(doc.words[a])):
                 a += 1
+            if cased:
+                b = next((k + 1 for k in range(a, b - 1) if doc.words[k].rstrip().endswith(",") and
+                          doc.words[k + 1][:1].islower() and doc.lower[k + 1] not in kept_after_comma), b)
             if (a, b) != (h.start_word, h.end_word):
                 if a == b or (h.category != "PERSON" and all(doc.lower[k] in everyday for k in range(a, b))):
-                    continue  # what is left is everyday words ("can't | come"); a person's name may be one
+                    continue  # what is left is everyday words ("can't | come")
                 h = dataclasses.replace(h, start_word=a, end_word=b)
         out.append(h)
     return out

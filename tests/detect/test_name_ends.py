@@ -44,3 +44,21 @@ def test_a_verbs_short_form_left_over_names_nothing():
 @pytest.mark.parametrize("name", ["Sean O'Neil", "D'Angelo Russell", "Mr. Sa'd"])
 def test_names_with_an_apostrophe_stay_whole(name):
     assert any(t == name and c == "PERSON" for t, c in found(f"I spoke to {name} yesterday"))
+
+
+def test_a_written_name_ends_at_a_comma_before_a_lower_case_word():
+    """A tagger's person "Thomas, postmarked" ran over the comma into the clause after it."""
+    assert ("Thomas", "PERSON") in found("Eleanor read the letter from her brother Thomas, postmarked Edinburgh.")
+    assert not any("postmarked" in t for t, _ in found("Eleanor read the letter from her brother Thomas, "
+                                                       "postmarked Edinburgh."))
+
+
+def test_a_particle_after_a_comma_stays_in_the_name():
+    assert any(t == "García, de la Torre y Asociados" for t, _ in found("García, de la Torre y Asociados"))
+
+
+@pytest.mark.parametrize("text", ["The Museo del Prado is closed on Mondays; buy tickets online.",
+                                  "We are open on Saturdays."])
+def test_a_weekday_alone_is_no_name(text):
+    """A tagger read "Mondays" as an organisation."""
+    assert not any(t in ("Mondays", "Saturdays") for t, _ in found(text))
