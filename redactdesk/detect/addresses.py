@@ -545,7 +545,11 @@ class _Addresses(StreetForms):
                         self.v.cap[x] or self.ordinal[x] for x in range(i, k)) or not self.v.cased and self.cue_before(i)):
                     if all(keys[x] in self.stop for x in range(i, k)):
                         return 0
-                    return -(k + 1)  # a named street without a number
+                    end = k + 1  # a named street without a number, with its quarter: "Queen Street West"
+                    if end < self.n and keys[end] in self.dirs and self.same(k, end) and (
+                            not self.v.cased or self.v.upper[end] or self.v.cap[end]) and not self._apart(k):
+                        end += 1
+                    return -end
                 return 0
             if not self.name_word(k, k == i):
                 return 0

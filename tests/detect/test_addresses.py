@@ -68,6 +68,19 @@ def test_street_name_without_number():
     assert addresses("we live on the 3rd Floor of the building") == []
 
 
+@pytest.mark.parametrize("text,address", [
+    ("We met at a Starbucks on Queen Street West in Toronto.", "Queen Street West"),
+    ("we met at a starbucks on queen street west in toronto", "queen street west"),
+])
+def test_a_named_street_keeps_its_quarter(text, address):
+    """"Queen Street West" without a house number lost "West": left in the text, it says which part."""
+    assert addresses(text) == [address]
+
+
+def test_a_direction_said_after_a_street_in_lower_case_is_no_part_of_it():
+    assert addresses("I walked down Main Street west of the river.") == ["Main Street"]
+
+
 def test_town_alone_stays_a_city_and_look_alikes_are_no_address():
     assert found("She moved to Springfield last year.") == [("Springfield", "CITY")]
     for text in ("what is the square root of forty two", "I have 3 main points to make.",
