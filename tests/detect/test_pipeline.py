@@ -234,6 +234,25 @@ def test_a_house_number_a_year_a_score_or_a_number_after_a_place_is_no_age(text)
     assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "AGE"]
 
 
+def test_an_age_said_after_a_name_before_where_they_are_from_is_an_age():
+    """Said, news reads "Marcus Whitfield, 34, of Dayton" without the commas; the number was left."""
+    text = "the defendant marcus lee whitfield thirty four of dayton was charged with burglary"
+    spans = detect_texts([text], "en")[0]
+    assert ("AGE", "thirty four") in {(s["category"], text[s["start"]:s["end"]]) for s in spans}
+
+
+def test_a_spanish_age_said_after_a_name_before_de_and_a_place_is_an_age():
+    text = "el acusado juan pérez treinta y cuatro de sevilla fue detenido"
+    spans = detect_texts([text], "es")[0]
+    assert ("AGE", "treinta y cuatro") in {(s["category"], text[s["start"]:s["end"]]) for s in spans}
+
+
+@pytest.mark.parametrize("text", ["i gave john smith forty two of them", "john smith four of the time",
+                                  "mary jones two hundred of london"])
+def test_a_number_said_after_a_name_is_no_age_without_a_place_after_it(text):
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "AGE"]
+
+
 def test_a_conversation_of_punctuation_alone_gives_no_span_and_no_error():
     """A transcript whose only word is "." (a recogniser's empty turn) crashed detection: the tagger's
     network was started with no sentence to read (found by fuzzing)."""
