@@ -46,6 +46,7 @@ from redactdesk.detect.occupations import job_vocabulary
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.worldnames import word_view
 from redactdesk.lang.errors import UnsupportedLanguageError
+from redactdesk.lang.groups import load_groups
 from redactdesk.lang.lexicon import load_lexicon, word_list
 from redactdesk.lang.occupations import faker_job_titles, feminine
 
@@ -153,6 +154,7 @@ class _Doc:
         self.qualifiers = qualifiers
         self.stop = doc.lex.stop_words if doc.lex else frozenset()
         self.spanish = doc.language.startswith("es")
+        self.groups = load_groups(doc.language)
 
     def closes(self, i: int, j: int) -> bool:
         """Does the clause let a title of words [i, j) end there (its end, a comma, a function word)?"""
@@ -160,7 +162,8 @@ class _Doc:
         if j >= self.n or v.seg[j] != v.seg[i] or v.stop_after[j - 1] or v.comma_after[j - 1] or v.line_after[j - 1]:
             return True
         nxt = self.keys[j]
-        return nxt in self.stop or nxt in _AGE_WORDS or nxt == "aged" or not any(c.isalpha() for c in nxt)
+        return nxt in self.stop or nxt in _AGE_WORDS or nxt == "aged" or not any(c.isalpha() for c in nxt) or (
+            self.groups is not None and (v.keys[j],) in self.groups.by_key)  # "una enfermera filipina"
 
     def title_from(self, p: int, skip: int = _SKIP) -> tuple[int, int] | None:
         """The job title that starts at word ``p`` or up to ``skip`` words after it: (start, end) or None."""
@@ -239,6 +242,17 @@ class _Doc:
         while k > j + 1 and keys[k - 1] in ("and", "&"):
             k -= 1
         return k if k > j + 1 else j
+
+
+def _groups_and_job(doc: DetectDoc, s: Span, a: int, b: int) -> bool:
+    """Is ``s`` a suggested organisation of group words (nationalities, religions) and then the job title
+    [a, b) ("Catholic Filipino nurse")?"""
+    if s.category != "ORGANIZATION" or s.status != SpanStatus.SUGGESTED or DENY_SOURCE in s.sources or not (
+            s.start_word < a and s.end_word == b):
+        return False
+    groups = load_groups(doc.language)
+    keys = word_view(doc).keys
+    return groups is not None and all((keys[m],) in groups.by_key for m in range(s.start_word, a))
 
 
 def _after_cue(keys: list[str], i: int, cues) -> bool:
@@ -358,15 +372,24 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             if a >= b or not any(d.head[a:b]):
                 continue
             over = {held[k] for k in range(a, b) if held[k] is not None}
+        # a tagger's organisation over the groups said before the job and the job: "a Catholic Filipino nurse"
+        # is two groups and a job
+        groups = {x for x in over if _groups_and_job(doc, spans[x], a, b)}
         # a name or organisation that is the title itself gives way ("works as a Water Engineer"), also with a
         # form's label or an article the tagger read into it ("Occupation: Surveyor")
         if any(spans[x].category not in _GIVES_WAY or spans[x].end_word > b or spans[x].status != SpanStatus.SUGGESTED
                or any(keys[m] not in _LABELS and keys[m] not in articles for m in range(spans[x].start_word, a))
-               for x in over):
+               for x in over - groups):
             continue
         drop |= over
+        added.extend(Span(m, m + 1, "NRP", SpanStatus.SUGGESTED, _SCORE, (SOURCE,), "a group said before a job")
+                     for x in groups for m in range(spans[x].start_word, a))
         added.append(Span(a, b, CATEGORY, SpanStatus.SUGGESTED, _SCORE, (SOURCE,), why))
         last_end = b
+        if d.spanish and b < n and held[b] is None and d.groups is not None and (v.keys[b],) in d.groups.by_key:
+            # "una enfermera filipina": the group said after the job is said of the same person
+            added.append(Span(b, b + 1, "NRP", SpanStatus.SUGGESTED, _SCORE, (SOURCE,), "a group said after a job"))
+            last_end = b + 1
     if not added:
         return spans
     kept = [s for x, s in enumerate(spans) if x not in drop]

@@ -144,3 +144,24 @@ def test_a_title_between_a_job_and_a_name_is_the_names(text):
     """"my therapist doctor okafor" gave the job "therapist doctor" ("doctor" is a head of its own);
     with "dr" (a word of Faker's titles) no job at all. The title is said of the name after it."""
     assert jobs(text) == ["therapist"]
+
+
+@pytest.mark.parametrize(("text", "groups", "job"), [
+    ("He is a Catholic Filipino nurse.", ["Catholic", "Filipino"], "nurse"),
+    ("she is a filipino nurse", ["filipino"], "nurse"),
+])
+def test_groups_said_before_a_job_are_groups_not_the_taggers_firm(text, groups, job):
+    """The tagger read "Catholic Filipino nurse" as one organisation and beat the groups and the job."""
+    found = spans(text)
+    assert [t for t, c in found if c == "NRP"] == groups and jobs(text) == [job]
+    assert not any(c == "ORGANIZATION" for _, c in found)
+
+
+@pytest.mark.parametrize(("text", "job", "group"), [
+    ("ella es una enfermera filipina", "enfermera", "filipina"),
+    ("mi vecino es un ingeniero alemán muy amable", "ingeniero", "alemán"),
+])
+def test_a_spanish_job_with_its_nationality_after_it_gives_both(text, job, group):
+    """Spanish says the nationality after the job; the job was not found ("filipina" did not end it)."""
+    found = spans(text, "es")
+    assert (job, "OCCUPATION") in found and (group, "NRP") in found
