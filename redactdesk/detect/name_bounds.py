@@ -876,9 +876,14 @@ def _with_title_before(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             key = fold_key(word.rstrip("."))
             if word[-1:] in ",;:!?" or key not in titles and not (cased and word[:1].isupper() and key in _CASED_TITLES):
                 break
+            if doc.words[w].lstrip()[:1] in _OPENING:
+                break  # "my professor (Dr. Huang)": a bracket opens the name, the word before is no title of it
             w -= 1
         s.start_word = w
     return spans
+
+
+_OPENING = frozenset("([{\"'“‘«")
 
 
 @functools.lru_cache(maxsize=1)

@@ -62,3 +62,9 @@ def test_a_particle_after_a_comma_stays_in_the_name():
 def test_a_weekday_alone_is_no_name(text):
     """A tagger read "Mondays" as an organisation."""
     assert not any(t in ("Mondays", "Saturdays") for t, _ in found(text))
+
+
+def test_a_title_before_a_bracket_is_no_part_of_the_name_in_it():
+    """"my professor (dr. huang)": the title list joined "professor" over the bracket into the name."""
+    assert found("My professor (Dr. Huang) said the midterm moved.")[:2] == [("professor", "OCCUPATION"),
+                                                                             ("Dr. Huang", "PERSON")]
