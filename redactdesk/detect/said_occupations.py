@@ -106,6 +106,13 @@ _OWNERS = frozenset({"my", "our", "your", "his", "her", "their", "mi", "mis", "s
 _CONTRACTED = frozenset({"i'm", "im", "he's", "she's", "hes", "shes", "you're", "we're", "they're", "youre",
                          "theyre"})
 
+# a subject with its auxiliary in one word, and the auxiliaries and adverbs between a subject and "been"/"be":
+# "she's been a nurse", "I've been a teacher", "he has always been a plumber", "she will be an engineer"
+_SUBJECT_AND_VERB = _CONTRACTED | frozenset(f"{p}'{v}" for p in ("i", "you", "he", "she", "we", "they")
+                                            for v in ("ve", "d", "ll"))
+_AUXILIARIES = frozenset({"has", "have", "had", "will", "would", "could", "might", "may", "must", "should", "also",
+                          "always", "never", "once", "still", "just", "already", "not", "now"})
+
 
 @functools.lru_cache(maxsize=4)
 def occupation_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -291,6 +298,11 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             return k > 0 and (v.comma_after[k - 1] or keys[k - 1] in kin or k in person_ends)
         return k >= 0 and (keys[k] in subjects or keys[k] in kin or k + 1 in person_ends)
 
+    def person_before_verb(k: int) -> bool:  # "Anna is", "she has always been", "I've been", "he'd been"
+        while k >= 0 and keys[k] in _AUXILIARIES:
+            k -= 1
+        return person_at(k) or (k >= 0 and keys[k] in _SUBJECT_AND_VERB)
+
     found: list[tuple[int, int, str]] = []
     for i in range(n):
         if not any(d.reach[i:i + _SKIP + 5]):
@@ -301,8 +313,8 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             got, why = title_at(i), "a job said after a work cue"
         elif prev in _CONTRACTED:
             got, why = title_at(i), "a job said of someone"  # "she's a nurse"
-        elif prev in copulas and person_at(i - 2):
-            got, why = title_at(i), "a job said of someone"  # "my dad was a plumber", "Anna is the CFO"
+        elif prev in copulas and person_before_verb(i - 2):
+            got, why = title_at(i), "a job said of someone"  # "my dad was a plumber", "he's been a nurse"
         elif i and (v.comma_after[i - 1] or v.line_after[i - 1]) and (
                 i in person_ends or keys[i - 1] in kin) and not (doc.starts is not None and not v.line_after[i - 1]):
             # "Priya Raman, CFO,", "my nephew, a registered nurse," (a timed transcript's commas are guesses)
@@ -331,7 +343,8 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             if titled:
                 k -= 1  # "my therapist doctor okafor", "my therapist Dr. Okafor": the title is the name's
             if k > i and d.head[k - 1] and (k in person_starts or titled) and (
-                    not v.cased or all(v.cap[m] or v.upper[m] for m in range(i, k)) or owner):
+                    not v.cased or all(v.cap[m] or v.upper[m] for m in range(i, k)) or owner or v.sent_start[i]):
+                # (a sentence opens with the job as news writes it: "Chemical engineer John Reyes will lead")
                 got, why = (i, k), "a job title before a name"
         if got is None and d.spanish and (i == 0 or v.sent_start[i] or owner or prev in articles):
             t = d.title_from(i, 0)  # "El director general, Antonio Ruiz, firmó": the head first, then the name

@@ -165,3 +165,25 @@ def test_a_spanish_job_with_its_nationality_after_it_gives_both(text, job, group
     """Spanish says the nationality after the job; the job was not found ("filipina" did not end it)."""
     found = spans(text, "es")
     assert (job, "OCCUPATION") in found and (group, "NRP") in found
+
+
+@pytest.mark.parametrize(("text", "job"), [
+    ("He's been a social worker for ten years.", "social worker"),
+    ("I've been a nurse since 2001.", "nurse"),
+    ("she has always been a teacher", "teacher"),
+    ("my dad had been a plumber", "plumber"),
+])
+def test_a_job_said_with_an_auxiliary_is_said_of_someone(text, job):
+    """"He's been a social worker": the word before "been" is no subject, and the job was left."""
+    assert jobs(text) == [job]
+
+
+@pytest.mark.parametrize("text", ["it has been a pleasure working with the doctor", "there has been a doctor here"])
+def test_been_after_no_person_says_no_job(text):
+    assert jobs(text) == []
+
+
+def test_a_job_opening_a_sentence_before_a_name_is_an_item():
+    """News opens a sentence with the job in lower case after its first word ("Chemical engineer John
+    Reyes"); the job had to be written in capitals throughout."""
+    assert jobs("Chemical engineer John Reyes will lead the call.") == ["Chemical engineer"]
