@@ -1,0 +1,50 @@
+"""A name of the lists said beside a person, joined by "and", "or" or a comma, is a person too:
+"omg tobi and chioma are getting married", "my friends chioma and tobi". Alone, a lower-case given
+name needs a cue ("my friend tobi"); beside another person the list says what it is. Only names of
+the list that are no everyday word count ("tobi", "siobhan"; not "will", "mark", "rose"), written
+with a capital in cased text; added after the vote, beside the persons it found.
+"""
+
+from __future__ import annotations
+
+from redactdesk.core.types import Span, SpanStatus
+from redactdesk.detect.sources import DetectDoc
+from redactdesk.detect.worldnames import everyday_words, load_world_names, word_view
+
+SOURCE = "gazetteer"
+_JOINERS = frozenset({"and", "&", "or", "y", "e", "o", "u"})
+
+
+def names_beside_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """The spans with a PERSON span for each listed name joined to a found person (module docstring)."""
+    people = [s for s in spans if s.category == "PERSON"]
+    if not people:
+        return spans
+    v = word_view(doc)
+    n = len(doc.words)
+    names, common = load_world_names(), everyday_words()
+    stop = doc.lex.stop_words if doc.lex is not None else frozenset()
+    covered = {k for s in spans for k in range(s.start_word, s.end_word)}
+
+    def joined(k: int, joiner: int) -> bool:
+        """Is word ``k`` a listed name joined by word ``joiner`` (or a comma) to the person beside it?"""
+        if not 0 <= k < n or k in covered or v.seg[k] != v.seg[joiner]:
+            return False
+        key = v.keys[k]
+        return (names.is_plain_name(key) and key not in common and key not in stop and v.cores[k].isalpha()
+                and (not v.cased or v.cap[k]))
+
+    added = []
+    for s in people:
+        a, b = s.start_word, s.end_word
+        if a >= 2 and doc.lower[a - 1] in _JOINERS and joined(a - 2, a - 1):
+            added.append(a - 2)  # "tobi and | chioma"
+        elif a >= 1 and v.comma_after[a - 1] and joined(a - 1, a):
+            added.append(a - 1)  # "tobi, | chioma and ..."
+        if b + 1 < n and doc.lower[b] in _JOINERS and joined(b + 1, b):
+            added.append(b + 1)  # "chioma | and tobi"
+    if not added:
+        return spans
+    new = [Span(k, k + 1, "PERSON", SpanStatus.SUGGESTED, 0.6, (SOURCE,), "a listed name beside a person")
+           for k in sorted(set(added))]
+    return sorted(spans + new, key=lambda s: (s.start_word, s.end_word))

@@ -1,0 +1,25 @@
+"""A listed name joined to a found person by "and", "or" or a comma is a person too."""
+
+import pytest
+
+from redactdesk.detect.pipeline import detect_texts
+
+
+def people(text, lang="en"):
+    return [text[s["start"]:s["end"]] for s in detect_texts([text], lang)[0] if s["category"] == "PERSON"]
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("omg tobi and chioma are getting married next month", "tobi"),
+    ("my friends chioma and tobi are here", "tobi"),
+    ("What Hitzig and Fritsch had discovered is that stimulation caused contractions.", "Fritsch"),
+])
+def test_a_listed_name_beside_a_person_is_a_person(text, name):
+    """Alone in lower case, "tobi" needs a cue; beside "chioma" it was left in the text."""
+    assert name in people(text)
+
+
+@pytest.mark.parametrize("text", ["sarah and rose went out", "I met Chioma and will call later",
+                                  "chioma and the kids came"])
+def test_everyday_words_beside_a_person_stay_words(text):
+    assert not any(w in people(text) for w in ("rose", "will", "the"))
