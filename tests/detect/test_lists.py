@@ -1,5 +1,7 @@
 """Allow list ("never flag this") and deny list ("always flag this"), matched on normalised text."""
 
+import pytest
+
 from redactdesk.core.types import Conversation, Span, Word
 from redactdesk.detect.lists import allow_entry_for, deny_entry_for, normalise_phrase
 from redactdesk.detect.pipeline import detect_texts
@@ -41,3 +43,9 @@ def test_context_menu_helpers():
     span = Span(1, 5, "GENERIC_ID")
     assert allow_entry_for(conv, span) == "4 1 1 1"
     assert deny_entry_for(conv, span) == {"text": "4 1 1 1", "category": "GENERIC_ID"}
+
+
+@pytest.mark.parametrize("text", ["MS. PATEL: Objection, Your Honor, relevance.", "yes your honour i understand"])
+def test_a_form_of_address_to_an_office_holder_is_no_name(text):
+    """Court transcripts say "Your Honor" at every turn; the tagger made it an organisation."""
+    assert not any("onor" in text[s["start"]:s["end"]] for s in detect_texts([text])[0])
