@@ -513,6 +513,10 @@ def _closed_inside(text: str, s: int, e: int) -> bool:
 
 _POSSESSORS = frozenset({"PERSON", "LOCATION", "CITY", "COUNTRY", "NRP"})
 _POSSESSIVE_MARKS = ("'s", "’s")
+# words that follow "is" or "has" and never what someone owns: "Jenny's the one", "Mike's been there"
+_AFTER_IS_OR_HAS = frozenset({"the", "a", "an", "not", "been", "going", "gonna", "got", "gotten", "always", "never",
+                              "just", "really", "very", "so", "too", "also", "still", "here", "there", "coming",
+                              "doing", "getting", "having", "being", "gone", "done", "probably", "definitely"})
 
 
 def _without_possessive_mark(doc: DetectDoc, text: str, offsets: list[tuple[int, int]], s: Span, a: int, b: int) -> int:
@@ -521,13 +525,17 @@ def _without_possessive_mark(doc: DetectDoc, text: str, offsets: list[tuple[int,
     ..."): the mark says whose, and is not the name (the written corpora leave it out of the name).
     The word span keeps it, for the surrogate. A shop named after its founder keeps it where no
     noun follows ("Dillard's was added"), and so does any organisation ("McDonald's"); so does speech,
-    whose transcripts write the mark into the word ("jessica's birthday")."""
+    whose transcripts write the mark into the word ("jessica's birthday"). A person's "'s" before a
+    function word is "is" or "has" ("Jenny's the one") and goes."""
     if s.category not in _POSSESSORS or not doc.cased() or s.end_word >= len(doc.words):
         return b
     following = doc.lower[s.end_word]
+    last = s.end_word - 1
+    if s.category == "PERSON" and following in _AFTER_IS_OR_HAS \
+            and doc.words[last].endswith(_POSSESSIVE_MARKS) and text[a:b].endswith(_POSSESSIVE_MARKS) and b - 2 > a:
+        return b - 2  # "Jenny's the one", "Mike's been there": "is" or "has" said after the name, no part of it
     if not following.isalpha() or (doc.lex is not None and following in doc.lex.stop_words):
         return b
-    last = s.end_word - 1
     if doc.words[last] in _POSSESSIVE_MARKS and last > s.start_word:
         return min(b, offsets[last - 1][1])  # "Chicago 's": the mark written apart
     if doc.words[last].endswith(_POSSESSIVE_MARKS) and text[a:b].endswith(_POSSESSIVE_MARKS) and b - 2 > a:

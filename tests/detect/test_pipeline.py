@@ -206,7 +206,9 @@ def test_a_language_the_transcript_tagger_reads_never_loads_the_general_spacy_mo
                                        ("Dillard's was added a year later.", "Dillard's"),  # a shop, no possessive
                                        ("anchors: Thalhimer's, JC Penney, and Sears", "Thalhimer's"),
                                        ("I ate at McDonald's today.", "McDonald's"),  # a firm keeps its mark
-                                       ("read finlee 's email", "finlee 's")])  # speech keeps it in the word
+                                       ("read finlee 's email", "finlee 's"),  # speech keeps it in the word
+                                       ("I mean, Jenny's the one who convinced me.", "Jenny"),  # "'s" = "is"
+                                       ("Mike's been there twice.", "Mike")])  # "'s" = "has"
 def test_a_possessive_mark_before_what_is_owned_is_no_part_of_a_written_name(text, item):
     """Written corpora leave "'s" out of the name it follows ("Lisbon's old town"); the characters
     covered it. The word span keeps it for the surrogate."""
