@@ -51,7 +51,10 @@ _AFTER = frozenset({"citizen", "citizens", "citizenship", "national", "nationals
                     "ciudadana", "nacionalidad", "pasaporte", "origen", "familia", "iglesia", "partido"})
 # around the word: a language, a cuisine, a product
 _LANGUAGE_BEFORE = frozenset({"speak", "speaks", "speaking", "spoke", "in", "into", "learn", "learning", "study",
-                              "studying", "translate", "translated", "fluent", "hablo", "habla", "hablar", "en"})
+                              "studying", "translate", "translated", "fluent", "hablo", "habla", "hablar", "en",
+                              # the subject taught or read ("taught English at Texas Southern")
+                              "teach", "teaches", "teaching", "taught", "learned", "learnt", "studied", "studies",
+                              "learns", "enseña", "enseñaba", "estudia", "estudió", "aprende", "aprendió"})
 _THING_AFTER = frozenset({"language", "languages", "speaker", "speakers", "version", "subtitles", "translation",
                           "food", "cuisine", "restaurant", "dish", "dishes", "fries", "toast", "dressing", "music",
                           "song", "songs", "film", "films", "movie", "movies", "keyboard", "class", "classes",

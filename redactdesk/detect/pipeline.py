@@ -382,7 +382,8 @@ def _listed_people(doc: DetectDoc, w0: int, w1: int) -> bool:
 def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A PERSON that is exactly a nationality, religion or political group of the list and no known
     name is that group ("my wife is Catholic": the taggers read a name after "is"); "Christian",
-    a first name too, stays a person. An organisation of one group word said of someone is the group
+    a first name too, stays a person, unless said of oneself or someone right after a pronoun and its
+    verb ("I am German", "she's English": the lists' given name Germán and surname English). An organisation of one group word said of someone is the group
     ("we are Hindus")."""
     from redactdesk.detect.groups import group_reading, group_said_of_someone
     from redactdesk.detect.worldnames import load_world_names
@@ -397,9 +398,23 @@ def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         if s.category != "PERSON" or group_reading(doc, s.start_word, s.end_word) != "group":
             continue
         names = names or load_world_names()
-        if not any(names.is_name(fold_key(w)) for w in doc.words[s.start_word:s.end_word]):
+        if not any(names.is_name(fold_key(w)) for w in doc.words[s.start_word:s.end_word]) or (
+                s.end_word - s.start_word == 1 and _said_of_oneself(doc, s.start_word)):
             s.category = "NRP"
     return spans
+
+
+_SUBJECT_COPULAS = frozenset({"i'm", "im", "he's", "she's", "we're", "they're", "you're"})
+_PRONOUNS_AND_COPULAS = {"am": frozenset({"i"}), "is": frozenset({"he", "she"}), "are": frozenset({"we", "they", "you"})}
+
+
+def _said_of_oneself(doc: DetectDoc, w: int) -> bool:
+    """Is word ``w`` said right after a pronoun and its verb ("I am German", "she's English")? A group
+    word there is what the person is; a name is given with "my name is" or "this is"."""
+    prev = doc.lower[w - 1].replace("’", "'") if w >= 1 else ""
+    if prev in _SUBJECT_COPULAS:
+        return True
+    return w >= 2 and doc.lower[w - 2] in _PRONOUNS_AND_COPULAS.get(prev, ())
 
 
 

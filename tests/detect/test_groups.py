@@ -68,6 +68,23 @@ def test_a_group_the_tagger_took_for_a_name_is_the_group(text, item):
     assert not [s for s in found if s[1] in ("PERSON", "ORGANIZATION")], found
 
 
+@pytest.mark.parametrize("text, item", [("I am German.", "German"), ("I am English.", "English"),
+                                        ("I am French and I teach maths.", "French"), ("She's English.", "English")])
+def test_a_group_said_of_oneself_is_the_group_though_a_name_too(text, item):
+    """"German" (Germán), "English" and "French" are names of the lists: said after "I am" they were a person."""
+    assert spans(text)[0] == (item, "NRP")
+
+
+def test_a_name_given_as_a_name_stays_a_person():
+    assert ("Christian", "PERSON") in spans("my name is Christian")
+
+
+@pytest.mark.parametrize("text", ["After graduating, Morrison taught English at Texas Southern University.",
+                                  "he studied french at university", "my tutor teaches spanish"])
+def test_a_language_taught_or_studied_is_no_group(text):
+    assert not [s for s in spans(text) if s[1] == "NRP"], spans(text)
+
+
 @pytest.mark.parametrize("text", ["my old french teacher", "written in old english by a monk"])
 def test_a_language_after_old_is_no_group(text):
     """"old" is a cue only after an age's "year": "my old french teacher" gave the person "french"."""
