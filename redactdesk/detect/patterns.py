@@ -486,9 +486,9 @@ class _Finder:
                 month = self.lex.months[mon]
                 d = int(day.replace(" ", "")) if day else None
                 y = int(yr.replace(" ", "")) if yr else None
-                if y is not None and not 1900 <= y <= 2099:
-                    continue
-                if d is not None and not (1 <= d <= 31 and is_date(y or 2000, month, d)):
+                if y is not None and not (1000 if d is not None else 1900) <= y <= 2099:
+                    continue  # a day and a month's name make an earlier century's year a date ("December 10, 1815")
+                if d is not None and not (1 <= d <= 31 and is_date(y or 2000, month, d, 1000)):
                     continue
                 if mon in self.lex.ambiguous_months and d is None and y is None:
                     continue

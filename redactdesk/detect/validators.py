@@ -146,12 +146,12 @@ def is_email(text: str, written: bool = False) -> bool:
     return m.group(1) in TLDS or (written and m.group(1).isalpha() and m.group(1).isascii())
 
 
-def is_date(year: int, month: int, day: int) -> bool:
+def is_date(year: int, month: int, day: int, first_year: int = 1900) -> bool:
     try:
         _dt.date(year, month, day)
     except ValueError:
         return False
-    return 1900 <= year <= 2100
+    return first_year <= year <= 2100
 
 
 def full_year(y: int) -> int:

@@ -2,7 +2,7 @@
 "2021-05-21", "May 5, 2021", "5th of May 2021", "Tuesday 3 March", "2021-05-21T10:30:00Z".
 
 Month and weekday names come from the lexicon. Every match is checked as a real date (day within
-its month, four-digit years 1900-2099). A time on its own ("10:30"), a year on its own, version
+its month, four-digit years 1900-2099; 1000-2099 with a day and a month's name, "10 December 1815"). A time on its own ("10:30"), a year on its own, version
 numbers ("3.2.1") and scores ("3-1") are no dates. A month name that is also an everyday word
 ("may", "march") counts only capitalised, with a dash ("may-21") or with a year.
 """
@@ -34,7 +34,7 @@ def _regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
     days = "|".join(sorted((re.escape(d) for d in lex.weekdays), key=len, reverse=True))
     mon = rf"(?P<mon>{months})\.?"
     wday = rf"(?:(?:{days}),?\s+)?" if days else ""
-    year = r"(?P<year>(?:19|20)\d{2}|'\d{2})"
+    year = r"(?P<year>(?:1\d|20)\d{2}|'\d{2})"  # with a day and a month's name, earlier centuries too
     of = r"(?:\s+of|\s+de)?"
     return [
         (re.compile(rf"{_START}(?P<year>\d{{4}})(?P<sep>[-/.])(?P<m>\d{{1,2}})(?P=sep)(?P<d>\d{{1,2}}){_TIME}{_END}"),
@@ -53,10 +53,10 @@ def _regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
     ]
 
 
-def _valid(year: int | None, month: int, day: int | None) -> bool:
+def _valid(year: int | None, month: int, day: int | None, first_year: int = 1900) -> bool:
     if not 1 <= month <= 12:
         return False
-    if year is not None and not 1900 <= year <= 2099:
+    if year is not None and not first_year <= year <= 2099:
         return False
     if day is None:
         return True
@@ -100,7 +100,8 @@ def find_dates(text: str, lex: Any) -> list[CharSpan]:
                     continue
                 if kind == "my" and spelled_lower and "-" not in m.group(0) and len(ytxt or "") != 4:
                     continue  # "may 21" is no month-year
-                ok = _valid(_year(ytxt), month, d)
+                # a day and a month's name make a year of an earlier century a date too ("10 December 1815")
+                ok = _valid(_year(ytxt), month, d, 1000 if d is not None else 1900)
                 has_year = ytxt is not None
             if ok:
                 found.append((m.start(), m.end(), has_year))

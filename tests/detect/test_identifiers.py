@@ -654,3 +654,25 @@ def test_a_postcode_behind_the_japanese_postal_mark_is_one(spans_of):
     assert ("〒150-0041", "POSTCODE") in spans_of("My address in Japan is 〒150-0041, Shibuya.")
     assert ("〒 104-0061", "POSTCODE") in spans_of("Send it to 〒 104-0061 Tokyo.")
     assert all(c != "POSTCODE" for _, c in spans_of("The code is 150-0041."))
+
+
+@pytest.mark.parametrize(("text", "date"), [
+    ("Eduard Hitzig (February 6, 1839 - August 20, 1907) was a neuropsychiatrist.", "February 6, 1839"),
+    ("Ada Lovelace was born in London on 10 December 1815.", "10 December 1815"),
+    ("eduard hitzig february six eighteen thirty nine august twenty nineteen oh seven was a neuropsychiatrist",
+     "february six eighteen thirty nine"),
+])
+def test_a_date_of_an_earlier_century_with_its_day_and_month_is_one_date(text, date):
+    """Years before 1900 were no year: "10 December" was a date and "1815" left, or "6, 1839" a reference."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    found = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert any(t == date and c in ("DATE", "DATE_OF_BIRTH") for t, c in found), found
+    assert not any(c == "GENERIC_ID" for _, c in found)
+
+
+def test_a_year_of_an_earlier_century_alone_or_with_a_month_stays_as_before():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "In March 1815 the war ended."
+    assert not any("1815" in text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0])
