@@ -48,3 +48,58 @@ def names_beside_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     new = [Span(k, k + 1, "PERSON", SpanStatus.SUGGESTED, 0.6, (SOURCE,), "a listed name beside a person")
            for k in sorted(set(added))]
     return sorted(spans + new, key=lambda s: (s.start_word, s.end_word))
+
+
+_COPULAS = frozenset({"is", "was", "es", "era", "fue"})
+_ARTICLES = frozenset({"a", "an", "the", "un", "una", "el", "la"})
+_DESCRIPTIONS = frozenset({"NRP", "OCCUPATION"})
+
+
+def described_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """The spans with a PERSON span for a listed name that a group or a job is said of: "Kwame is
+    Ghanaian and lives in Accra", "Tobi is a nurse". A sentence's first word is no name on its
+    capital alone, and no source read one there; what is said of it says it is someone."""
+    if not any(s.category in _DESCRIPTIONS for s in spans):
+        return spans
+    v = word_view(doc)
+    names, common = load_world_names(), everyday_words()
+    stop = doc.lex.stop_words if doc.lex is not None else frozenset()
+    covered = {k for s in spans for k in range(s.start_word, s.end_word)}
+
+    # a tagger's one-word place or firm there is the person: "Kwame is Ghanaian." read "Kwame" as a place
+    retold = {s.start_word: s for s in spans if s.end_word - s.start_word == 1 and s.sources == ("tagger",)
+              and s.category in ("LOCATION", "ORGANIZATION") and s.status == SpanStatus.SUGGESTED}
+
+    def listed(k: int) -> bool:
+        key = v.keys[k]
+        return ((k not in covered or k in retold) and names.is_plain_name(key) and key not in common
+                and key not in stop and v.cores[k].isalpha() and (not v.cased or v.cap[k]))
+
+    added: list[tuple[int, int]] = []
+    for s in spans:
+        if s.category not in _DESCRIPTIONS:
+            continue
+        e = s.end_word
+        if s.category == "NRP" and e < len(doc.words) and not v.stop_after[e - 1] and not v.comma_after[e - 1] and (
+                doc.lower[e] not in stop):
+            continue  # "Bilka is a Danish chain of hypermarkets": the group word describes a thing said after it
+        k = s.start_word - 1
+        while k >= 0 and doc.lower[k] in _ARTICLES:
+            k -= 1
+        if k < 1 or doc.lower[k] not in _COPULAS or v.seg[k - 1] != v.seg[s.start_word] or not listed(k - 1):
+            continue
+        a = k - 1
+        if a >= 1 and listed(a - 1) and v.seg[a - 1] == v.seg[a] and not v.comma_after[a - 1]:
+            a -= 1  # "Kwame Mensah is Ghanaian"
+        added.append((a, k))
+    if not added:
+        return spans
+    new = []
+    for a, b in sorted(set(added)):
+        if b - a == 1 and a in retold:
+            retold[a].category = "PERSON"
+            retold[a].reason = "a listed name a group or a job is said of"
+        elif not any(k in covered for k in range(a, b)):
+            new.append(Span(a, b, "PERSON", SpanStatus.SUGGESTED, 0.6, (SOURCE,),
+                            "a listed name a group or a job is said of"))
+    return sorted(spans + new, key=lambda s: (s.start_word, s.end_word))

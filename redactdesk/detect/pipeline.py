@@ -24,7 +24,7 @@ from redactdesk.core.taxonomy import Taxonomy
 from redactdesk.core.types import Conversation, Span
 from redactdesk.detect.apposed_ages import ages_after_names
 from redactdesk.detect.asked_words import asked_words_are_no_names
-from redactdesk.detect.coordinated_names import names_beside_people
+from redactdesk.detect.coordinated_names import described_people, names_beside_people
 from redactdesk.detect.currencies import currencies_are_no_names
 from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
@@ -141,6 +141,8 @@ def detect_docs(
                 kept_jobs = filter_allowed(doc, jobs, allow_list)
                 spans = [s for s in spans if s.category != "OCCUPATION"] + kept_jobs
                 spans.sort(key=lambda s: (s.start_word, s.end_word))
+        if "PERSON" in tax:
+            spans = described_people(doc, spans)
         out.append(spans)
     return out
 

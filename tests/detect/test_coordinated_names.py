@@ -23,3 +23,18 @@ def test_a_listed_name_beside_a_person_is_a_person(text, name):
                                   "chioma and the kids came"])
 def test_everyday_words_beside_a_person_stay_words(text):
     assert not any(w in people(text) for w in ("rose", "will", "the"))
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Kwame is Ghanaian and lives in Accra.", "Kwame"),
+    ("Kwame is Ghanaian.", "Kwame"),  # the tagger's place
+    ("Tobi is a nurse.", "Tobi"),
+    ("kwame is ghanaian", "kwame"),
+])
+def test_a_listed_name_a_group_or_job_is_said_of_is_a_person(text, name):
+    """A sentence's first word is no name on its capital alone: "Kwame is Ghanaian" gave no person."""
+    assert name in people(text)
+
+
+def test_a_group_word_describing_a_thing_makes_no_person():
+    assert people("Bilka is a Danish chain of hypermarkets.") == []
