@@ -148,8 +148,8 @@ def _cut_at_inner_function_word(doc: DetectDoc, spans: list[Span]) -> list[Span]
 def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """In speech a person's last word that is a day or time of day ("tomorrow", "tonight"), a verb of
     saying or what a name is the title of ("movie", "concert"; the lexicon's ``name_tail_words``) is
-    no part of the name: a tagger ran on over it ("set a meeting with john tonight", "play the latest
-    vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
+    no part of the name, nor is an everyday verb before its object ("my husband gary handles the bills"):
+    a tagger ran on over it ("set a meeting with john tonight", "play the latest vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
     handles' digits). An organisation's last word that is its stock (``org_tail_words``: "coca cola
     stock") is no part of it either, spoken or written, nor is a place's or an organisation's last
     word that is a day written in lower case ("jacksonville tmrw", "walmart tonight")."""
@@ -193,7 +193,7 @@ def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             s.end_word = cut
         while s.end_word - s.start_word > 1:
             word = without_possessive(doc.lower[s.end_word - 1])
-            if word not in tail or names.is_name(fold_key(word)):
+            if names.is_name(fold_key(word)) or not (word in tail or _verb_before_object(doc, s.end_word - 1)):
                 break
             s.end_word -= 1
         # an object pronoun follows a verb, never a name: "my brother david lent me", "sarah jones gave him"
@@ -264,6 +264,27 @@ def _with_legal_form(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         if not any(id(t) not in gone and t is not s and t.start_word < end and e < t.end_word for t in spans):
             s.end_word = end
     return [t for t in spans if id(t) not in gone] if gone else spans
+
+
+# what a verb's object or place opens: "gary handles | the bills", "rocky killed | the second verse"
+_OBJECT_OPENERS = frozenset({"the", "a", "an", "my", "his", "her", "their", "our", "your", "its", "this", "that", "it",
+                             "me", "him", "them", "us", "to", "at", "in", "on", "up", "out", "over", "off"})
+
+
+def _verb_before_object(doc: DetectDoc, k: int) -> bool:
+    """Is word ``k`` (of no name list) an everyday verb said in "-s" or "-ed" before its object ("my
+    husband gary handles the bills")? Said after a name it is what the person does; a surname in
+    "-s" or "-ed" that no list holds ("sam freed", "lesley molseed") has no object after it."""
+    from redactdesk.detect.tagger import _stems
+    from redactdesk.detect.worldnames import everyday_words
+
+    word = doc.lower[k]
+    if k + 1 >= len(doc.lower) or k + 1 in doc.breaks or doc.lower[k + 1] not in _OBJECT_OPENERS:
+        return False
+    if not word.isalpha() or len(word) < 5 or not (word.endswith("ed") or word.endswith("s") and not word.endswith("ss")):
+        return False
+    common = everyday_words()
+    return any(stem in common for stem in _stems(word))
 
 
 @functools.lru_cache(maxsize=1)

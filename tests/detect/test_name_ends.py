@@ -68,3 +68,20 @@ def test_a_title_before_a_bracket_is_no_part_of_the_name_in_it():
     """"my professor (dr. huang)": the title list joined "professor" over the bracket into the name."""
     assert found("My professor (Dr. Huang) said the midterm moved.")[:2] == [("professor", "OCCUPATION"),
                                                                              ("Dr. Huang", "PERSON")]
+
+
+@pytest.mark.parametrize(("text", "person"), [
+    ("my husband gary handles the bills usually", "gary"),
+    ("rocky killed the second verse", "rocky"),
+])
+def test_an_everyday_verb_before_its_object_is_no_part_of_a_spoken_name(text, person):
+    """Spoken, "gary handles" was one person: "handles" is a word of no name list after a kin cue."""
+    assert [t for t, c in found(text) if c == "PERSON"] == [person]
+
+
+@pytest.mark.parametrize(("text", "person"), [
+    ("notable alumni include rebecca wisocky and sam freed", "sam freed"),
+    ("i met john woods in the park", "john woods"),
+])
+def test_a_surname_in_s_or_ed_stays_in_the_name(text, person):
+    assert person in [t for t, c in found(text) if c == "PERSON"]
