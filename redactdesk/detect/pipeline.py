@@ -259,17 +259,21 @@ def _fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
       can't come" is nothing (the rest is an everyday word; a person's name may be one);
     - in written text, no lower-case word after a comma: "her brother Thomas, postmarked Edinburgh" (a
       tagger's person over the comma) is "Thomas" ("Smith, Jr." keeps its post-nominal, "García, de la Torre" its particle);
-    - no weekday alone: "closed on Mondays" names no firm."""
+    - no weekday alone: "closed on Mondays" names no firm, nor a direction written in lower case alone
+      ("take I-95 north") a place."""
     out = []
     everyday = everyday_words()
     cased = doc.cased()
     weekdays = frozenset(doc.lex.weekdays) if doc.lex is not None else frozenset()
     kept_after_comma = word_set("post_nominals") | word_set("name_particles")
+    directions = word_set("directions")
     for h in hits:
         a, b = h.start_word, h.end_word
         if h.category in NAME_CATEGORIES:
             if all(doc.lower[k] in weekdays or doc.lower[k].removesuffix("s") in weekdays for k in range(a, b)):
                 continue
+            if cased and b - a == 1 and doc.words[a].islower() and doc.lower[a] in directions:
+                continue  # written "to the north", "take I-95 north": a direction in lower case names no place
             while a < b and is_verb_contraction(strip_word(doc.words[b - 1])):
                 b -= 1
             while a < b and is_verb_contraction(strip_word(doc.words[a])):

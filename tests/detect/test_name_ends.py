@@ -85,3 +85,13 @@ def test_an_everyday_verb_before_its_object_is_no_part_of_a_spoken_name(text, pe
 ])
 def test_a_surname_in_s_or_ed_stays_in_the_name(text, person):
     assert person in [t for t, c in found(text) if c == "PERSON"]
+
+
+@pytest.mark.parametrize("text", ["Take I-95 north to exit 12.",
+                                  "It is connected to Salisbury Dock to the north and Trafalgar Dock to the south."])
+def test_a_direction_written_in_lower_case_alone_is_no_place(text):
+    assert not any(t.lower() in ("north", "south") for t, _ in found(text))
+
+
+def test_a_capitalised_region_stays_a_place():
+    assert ("North", "LOCATION") in found("They live in the North.")
