@@ -109,10 +109,12 @@ def _without_end_joiners(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         while s.end_word - s.start_word > 1 and doc.words[s.end_word - 1].strip(".,;:!?\"") in joiners and not (
                 s.end_word - 1 in spelled and s.end_word - 2 in spelled):
             s.end_word -= 1
-        # a citation's "et al." is the authors who go unnamed: "Smith et al. (2019)" names Smith
-        if s.category == "PERSON" and s.end_word - s.start_word > 2 and [
+        # a citation's "et al." is the authors who go unnamed: "Smith et al. (2019)" names Smith, an author
+        # (a tagger's organisation "García-López et al" is the person)
+        if s.end_word - s.start_word > 2 and [
                 w.strip(".,;:()").lower() for w in doc.words[s.end_word - 2:s.end_word]] == ["et", "al"]:
             s.end_word -= 2
+            s.category = "PERSON"
     return spans
 
 

@@ -825,6 +825,11 @@ class _Finder:
             if self.claimed[i] or tk.kind not in (NUM, LETTER, ALNUM) or tk.ordinal:
                 i += 1
                 continue
+            if self._page_marker(i):
+                i += 1  # "(2015, p. 42)", "pp. 12-15": a page's number, no reference
+                while i < n and toks[i].kind == NUM and toks[i].seg == tk.seg:
+                    i += 1
+                continue
             j = i + 1
             while (
                 j < n
@@ -832,6 +837,7 @@ class _Finder:
                 and toks[j].kind in (NUM, LETTER, ALNUM)
                 and not toks[j].ordinal
                 and toks[j].seg == tk.seg
+                and not self._written_apart(j)
             ):
                 j += 1
             seg = toks[i:j]
@@ -839,6 +845,21 @@ class _Finder:
             out.append(_Run(i, j, digits, any(t.kind in (LETTER, ALNUM) for t in seg), any(t.kind != LETTER for t in seg)))
             i = j
         return out
+
+    def _page_marker(self, i: int) -> bool:
+        """Is token ``i`` a written "p." or "pp." before a number ("Okonkwo (2015, p. 42)")?"""
+        tk = self.toks[i]
+        return (self.doc.starts is None and tk.kind == LETTER and tk.w1 - tk.w0 == 1
+                and self.doc.words[tk.w0].strip("([") in ("p.", "pp.") and i + 1 < len(self.toks)
+                and self.toks[i + 1].kind == NUM)
+
+    def _written_apart(self, j: int) -> bool:
+        """Does a semicolon written after the number before token ``j`` part it from the number there ("(N =
+        120; 64 women)", "445566; 778899")? Written, a semicolon separates items; a timed transcript's marks
+        are guesses; letters and digits on both sides stay one code, as before (fail closed: "AB12; CD34")."""
+        prev = self.toks[j - 1]
+        return (self.doc.starts is None and prev.w1 <= self.toks[j].w0 and prev.kind == NUM == self.toks[j].kind
+                and self.doc.words[prev.w1 - 1].rstrip(")]").endswith(";")) or self._page_marker(j)
 
     def classify(self, run: _Run) -> None:
         toks = self.toks

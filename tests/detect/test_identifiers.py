@@ -676,3 +676,22 @@ def test_a_year_of_an_earlier_century_alone_or_with_a_month_stays_as_before():
 
     text = "In March 1815 the war ended."
     assert not any("1815" in text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0])
+
+
+@pytest.mark.parametrize("text", ["As argued by Okonkwo (2015, p. 42), the framework is incomplete.",
+                                  "Participants (N = 120; 64 women) were recruited online.",
+                                  "see Smith (2010, pp. 12-15) for details"])
+def test_a_citations_year_and_page_or_a_count_is_no_reference(text):
+    """"2015, p. 42" was one reference (the page's "p" a letter of a code), "120; 64" another."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] in ("GENERIC_ID", "PHONE")]
+
+
+def test_numbers_parted_by_a_semicolon_are_two_references_and_a_code_stays_whole():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "the codes are 445566; 778899"
+    assert [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]] == ["445566", "778899"]
+    text = "ref: AB12; CD34"
+    assert [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]] == ["AB12; CD34"]

