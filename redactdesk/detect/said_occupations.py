@@ -79,6 +79,8 @@ _WORK_CUES = {
            ("ejerzo", "como"), ("ejerce", "como"), ("puesto", "de"), ("cargo", "de"), ("estudié", "para"),
            ("llegó", "a", "ser")),
 }
+# Spanish verbs of working: "como" after one of them, further back in the clause, says the job
+_WORK_STEMS = ("trabaj", "ejerc", "contrat", "emple")
 _ARTICLES = {"en": frozenset({"a", "an", "the"}), "es": frozenset({"un", "una", "el", "la"})}
 _LABELS = frozenset({"occupation", "profession", "job", "title", "position", "role", "ocupación", "ocupacion",
                      "profesión", "profesion", "puesto", "cargo", "oficio"})
@@ -315,6 +317,8 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         got, why = None, ""
         if i and v.seg[i - 1] == v.seg[i] and _after_cue(keys, i, cues):
             got, why = title_at(i), "a job said after a work cue"
+        elif d.spanish and prev == "como" and any(keys[m].startswith(_WORK_STEMS) for m in range(max(0, i - 7), i - 1)):
+            got, why = title_at(i), "a job said after a work cue"  # "trabaja en telefónica como ingeniero"
         elif prev in _CONTRACTED:
             got, why = title_at(i), "a job said of someone"  # "she's a nurse"
         elif prev in copulas and person_before_verb(i - 2):

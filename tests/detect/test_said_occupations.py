@@ -187,3 +187,16 @@ def test_a_job_opening_a_sentence_before_a_name_is_an_item():
     """News opens a sentence with the job in lower case after its first word ("Chemical engineer John
     Reyes"); the job had to be written in capitals throughout."""
     assert jobs("Chemical engineer John Reyes will lead the call.") == ["Chemical engineer"]
+
+
+@pytest.mark.parametrize(("text", "job"), [
+    ("mi marido jorge trabaja en telefónica como ingeniero", "ingeniero"),
+    ("lo contrataron en el hospital como enfermero", "enfermero"),
+])
+def test_a_spanish_job_after_como_in_a_clause_of_working_is_an_item(text, job):
+    """"trabaja en telefónica como ingeniero": the work cue "trabaja como" has the employer between."""
+    assert jobs(text, "es") == [job]
+
+
+def test_spanish_como_without_a_verb_of_working_says_no_job():
+    assert jobs("como ingeniero te digo que no", "es") == []
