@@ -356,22 +356,30 @@ def _kin_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     return out
 
 
+# ("that" opens what one is told as often as an object: "tell my husband mark that dinner is ready")
 _OBJECT_OPENERS = frozenset({"a", "an", "the", "some", "my", "his", "her", "our", "their", "your", "it", "them", "me",
-                             "us", "him", "that", "this", "up", "out", "back"})
+                             "us", "him", "this", "up", "out", "back"})
 
 
 def _did_after_kin(doc: DetectDoc, s: Span, kin: frozenset[str], owners: frozenset[str]) -> bool:
     """Is a one-word person in speech right after "my brother", "her son" what that person did ("my
     brother drew a map", "my wife rose early", "what my mom said")? A verb that is also a name (the
     lexicon's ``name_like_verbs``), or a word an object follows ("drew a", "sued the"), is no name
-    there ("my partner dev is here" keeps its person)."""
+    there ("my partner dev is here" keeps its person), unless the lists hold it as a name and no
+    everyday word ("email my boss jennifer that ...")."""
     w = s.start_word
     if s.category != "PERSON" or s.end_word - w != 1 or w < 2 or DENY_SOURCE in s.sources or doc.cased() or (
             doc.lower[w - 1] not in kin or doc.lower[w - 2] not in owners | POSSESSIVE_WORDS):
         return False
     word = doc.lower[w]
-    return word in word_list(doc.lex, "name_like_verbs") or (
-        w + 1 < len(doc.lower) and w + 1 not in doc.breaks and doc.lower[w + 1] in _OBJECT_OPENERS)
+    if word in word_list(doc.lex, "name_like_verbs"):
+        return True
+    from redactdesk.detect.worldnames import load_world_names
+    from redactdesk.lang.folding import fold_key
+
+    # a name of the lists that is no everyday word is the person ("email my boss jennifer that ...")
+    return w + 1 < len(doc.lower) and w + 1 not in doc.breaks and doc.lower[w + 1] in _OBJECT_OPENERS and not (
+        load_world_names().is_plain_name(fold_key(word)))
 
 
 def _listed_people(doc: DetectDoc, w0: int, w1: int) -> bool:

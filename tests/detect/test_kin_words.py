@@ -129,3 +129,14 @@ def test_a_kin_word_after_an_owner_opens_no_name_when_the_span_starts_at_it(monk
     doc = DetectDoc.from_words("sister mary joseph taught us".split(), "en")
     only_source(monkeypatch, "PERSON", 0, 3)
     assert [(s.start_word, s.end_word) for s in detect_docs([doc])[0]] == [(0, 3)]
+
+
+@pytest.mark.parametrize(("text", "name"), [("olly email my boss jennifer that i'm running late", "jennifer"),
+                                            ("tell my husband mark that dinner is ready", "mark")])
+def test_a_name_after_ones_kin_before_what_one_is_told_stays_a_person(text, name, persons):
+    """"my boss jennifer that ...": "that" was read as a verb's object, "jennifer" as what the boss did."""
+    assert persons(text) == [name]
+
+
+def test_a_verb_after_ones_kin_before_its_object_is_no_person(persons):
+    assert persons("my brother drew a map") == []
