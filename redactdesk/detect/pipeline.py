@@ -365,8 +365,8 @@ def _did_after_kin(doc: DetectDoc, s: Span, kin: frozenset[str], owners: frozens
     """Is a one-word person in speech right after "my brother", "her son" what that person did ("my
     brother drew a map", "my wife rose early", "what my mom said")? A verb that is also a name (the
     lexicon's ``name_like_verbs``), or a word an object follows ("drew a", "sued the"), is no name
-    there ("my partner dev is here" keeps its person), unless the lists hold it as a name and no
-    everyday word ("email my boss jennifer that ...")."""
+    there ("my partner dev is here" keeps its person), unless the lists hold it as a given name
+    ("email my boss jennifer that ...", "send my dad robert a message"; the lexicon's verbs stay verbs)."""
     w = s.start_word
     if s.category != "PERSON" or s.end_word - w != 1 or w < 2 or DENY_SOURCE in s.sources or doc.cased() or (
             doc.lower[w - 1] not in kin or doc.lower[w - 2] not in owners | POSSESSIVE_WORDS):
@@ -377,9 +377,9 @@ def _did_after_kin(doc: DetectDoc, s: Span, kin: frozenset[str], owners: frozens
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
 
-    # a name of the lists that is no everyday word is the person ("email my boss jennifer that ...")
+    # a given name of the lists is the person ("email my boss jennifer that ...", "send my dad robert a message")
     return w + 1 < len(doc.lower) and w + 1 not in doc.breaks and doc.lower[w + 1] in _OBJECT_OPENERS and not (
-        load_world_names().is_plain_name(fold_key(word)))
+        load_world_names().is_first(fold_key(word)))
 
 
 def _listed_people(doc: DetectDoc, w0: int, w1: int) -> bool:
