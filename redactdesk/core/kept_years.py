@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 YEAR_KEPT = frozenset({"DATE"})
-YEAR = re.compile(r"(19|20)\d\d")
+YEAR = re.compile(r"(1\d|20)\d\d")  # detection reads a day and month's name with years from 1000 on
 
 
 def kept_year(category: str, token: str) -> bool:

@@ -320,7 +320,8 @@ def _numeric_by_field(tpl: D.Template, parts: list[str], tokens: list[str], lang
             said = list(table.render(int(text)))
         lead = split_punct(tokens[g[0].start])[0]
         trail = split_punct(tokens[g[-1].end - 1])[2]
-        said[0], said[-1] = lead + said[0], said[-1] + trail
+        said[0] = lead + said[0]  # one at a time: with one word, a tuple assignment lost the lead ("(")
+        said[-1] += trail
         out += said
     out += tokens[groups[-1][-1].end :]
     return out
@@ -401,7 +402,8 @@ def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: s
         if said:
             if f.form != "month_name" and case_of(split_punct(tokens[f.start])[1]) == "title":
                 said[0] = apply_case(said[0], "title")
-            said[0], said[-1] = lead + said[0], said[-1] + trail
+            said[0] = lead + said[0]  # one at a time: with one word, a tuple assignment lost the lead ("(")
+            said[-1] += trail
         repl[f.start] = (f.end, said)
     out: list[str] = []
     i = 0

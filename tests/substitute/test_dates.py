@@ -161,6 +161,25 @@ def test_an_event_date_written_with_its_year_gets_a_date_not_its_tag(make_conv, 
     assert re.fullmatch(r"[A-Z][a-z]+ \d{4}", month) and month != "March 2019"
 
 
+def test_an_event_date_of_an_earlier_century_gets_a_date_not_its_tag(make_conv, secret):
+    """Detection reads "February 6, 1839" whole now; its kept year was read as a kept number: "[DATE]"."""
+    conv = make_conv([("c", "Hitzig was born on February 6, 1839 and the war ended on 10 December 1815")],
+                     [(0, "February 6, 1839", "DATE"), (0, "10 December 1815", "DATE")])
+    res = substitute_conversation(conv, secret=secret)
+    a, b = (r.surrogate for r in res.replacements)
+    assert re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, 1[78]\d\d", a) and a != "February 6, 1839", a
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]+ 181\d", b) and b != "10 December 1815", b
+
+
+@pytest.mark.parametrize(("said", "shape"), [("(February 6, 1995)", r"\([A-Z][a-z]+ \d{1,2}, \d{4}\)"),
+                                             ("(6 February 1995)", r"\(\d{1,2} [A-Z][a-z]+ \d{4}\)")])
+def test_a_date_in_brackets_keeps_its_opening_bracket(make_conv, secret, said, shape):
+    """"(February 6, 1995)" became "April 17, 1995)": a one-word month lost the bracket before it."""
+    conv = make_conv([("c", f"It happened {said} in Berlin.")], [(0, said, "DATE")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert re.fullmatch(shape, new) and new != said, new
+
+
 def test_an_iso_date_stays_a_valid_iso_date(make_conv, secret):
     """"2024-07-15" became "2644-99-42": the digits re-drawn with no calendar."""
     conv = make_conv([("c", "the meeting is scheduled for 2024-07-15.")], [(0, "2024-07-15.", "DATE")])
