@@ -10,7 +10,9 @@ from rapidfuzz import fuzz
 from redactdesk.lang.alphabet import plain_letters as plain_letters  # the substitution stage spells with it
 from redactdesk.lang.folding import strip_accents
 
-PUNCT = ".,?!¿¡;:\"()«»…〒"  # 〒: the Japanese postal mark before a postcode, kept as written
+# 〒: the Japanese postal mark before a postcode, kept as written; brackets and curly quotes around an item
+# stay around its surrogate ("[Acme Corp]", "“Lisbon”")
+PUNCT = ".,?!¿¡;:\"()[]{}«»“”‘’…〒"
 
 
 @functools.lru_cache(maxsize=1 << 17)  # called for every gazetteer entry a generator looks at
