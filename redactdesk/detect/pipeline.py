@@ -50,7 +50,7 @@ from redactdesk.lang.lexicon import check_language, context_words, default_allow
 
 SourceSpec = str | Source | tuple[str | Source, Mapping[str, Any]]
 DenySpec = str | DenyEntry | Mapping[str, str] | tuple[str, str]
-_EDGE_PUNCT = ".,;:!?¡¿\"'“”‘’«»()[]{}…*<>"  # "<ana@example.org>": the brackets are no part of the address
+_EDGE_PUNCT = ".,;:!?¡¿\"'“”‘’«»()[]{}…*<>—–"  # "<ana@example.org>": the brackets are no part of the address
 
 
 def resolve_sources(sources: Iterable[SourceSpec] | None = None) -> list[tuple[Source, dict[str, Any]]]:
@@ -483,17 +483,23 @@ _LINE_BREAK = re.compile(r"[\n\r\v\f\x85\u2028\u2029]")  # "\r\n", a lone "\r", 
 # a comma or semicolon with no space after it, between a letter and anything (a CSV row, "Smith,John"),
 # ends a word; "2,500" and "1,2" stay one number
 _FIELD_COMMA = re.compile(r"(?<=[^\W\d_])[,;](?=\S)|(?<=\S)[,;](?=[^\W\d_])")
+# a dash written without spaces between two words: "His name—John Carter—was on the list"
+_GLUED_DASH = re.compile(r"(?<=[^\W\d_])[—–](?=[^\W\d_])")
 
 
 def word_offsets(text: str) -> list[tuple[int, int]]:
     """(start, end) of each pseudo-word: whitespace splits, and so does a comma written between the
-    fields of a row ("1042,Oluwaseun Adeyemi,seun@mail.ng": the comma stays with the word before)."""
+    fields of a row ("1042,Oluwaseun Adeyemi,seun@mail.ng": the comma stays with the word before) and
+    a dash written between two words without spaces ("name—John Carter—was": the dash stays with the
+    word before; a name glued to the words around it was found in no source)."""
     out = []
     for m in _WS.finditer(text):
         a = m.start()
-        for c in _FIELD_COMMA.finditer(text, m.start(), m.end()):
-            out.append((a, c.end()))
-            a = c.end()
+        cuts = sorted([c.end() for c in _FIELD_COMMA.finditer(text, m.start(), m.end())]
+                      + [c.end() for c in _GLUED_DASH.finditer(text, m.start(), m.end())])
+        for c in cuts:
+            out.append((a, c))
+            a = c
         out.append((a, m.end()))
     return out
 

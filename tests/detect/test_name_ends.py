@@ -96,3 +96,9 @@ def test_a_direction_written_in_lower_case_alone_is_no_place(text):
 
 def test_a_capitalised_region_stays_a_place():
     assert ("North", "LOCATION") in found("They live in the North.")
+
+
+@pytest.mark.parametrize("text", ["His name—John Carter—was on the list.", "Meet John Carter – he is new."])
+def test_a_name_glued_to_the_words_around_it_by_dashes_is_found_without_them(text):
+    """"name—John Carter—was": one word to the tokenizer on each side, and no source found the name."""
+    assert ("John Carter", "PERSON") in found(text)
