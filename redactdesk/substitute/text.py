@@ -11,8 +11,8 @@ from redactdesk.lang.alphabet import plain_letters as plain_letters  # the subst
 from redactdesk.lang.folding import strip_accents
 
 # 〒: the Japanese postal mark before a postcode, kept as written; brackets and curly quotes around an item
-# stay around its surrogate ("[Acme Corp]", "“Lisbon”")
-PUNCT = ".,?!¿¡;:\"()[]{}«»“”‘’…〒"
+# stay around its surrogate ("[Acme Corp]", "“Lisbon”", "<ana@example.org>")
+PUNCT = ".,?!¿¡;:\"()[]{}<>«»“”‘’…〒"
 
 
 @functools.lru_cache(maxsize=1 << 17)  # called for every gazetteer entry a generator looks at

@@ -14,6 +14,7 @@ from redactdesk.substitute import substitute_conversation
     ("“Lisbon”", "CITY", r"“[A-Z][\w ]+”"),
     ("‘Maria’", "PERSON", r"‘[A-Z]\w+’"),
     ("{Leeds}", "CITY", r"\{[A-Z][\w ]+\}"),
+    ("<ana.lopez@example.org>", "EMAIL", r"<[\w.]+@[\w.]+>"),  # was said in words: "miranda dot mooney at ..."
 ])
 def test_brackets_and_curly_quotes_around_an_item_stay_around_its_surrogate(make_conv, secret, said, category, shape):
     """"[Acme Corp]" became "Zentrix Corp]", "“Lisbon”" became "Raleigh": only straight quotes and round
