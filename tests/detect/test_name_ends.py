@@ -102,3 +102,16 @@ def test_a_capitalised_region_stays_a_place():
 def test_a_name_glued_to_the_words_around_it_by_dashes_is_found_without_them(text):
     """"name—John Carter—was": one word to the tokenizer on each side, and no source found the name."""
     assert ("John Carter", "PERSON") in found(text)
+
+
+@pytest.mark.parametrize(("text", "item"), [
+    ("Saludos, Carlos", ("Carlos", "PERSON")), ("Atentamente, Luis Pérez", ("Luis Pérez", "PERSON")),
+    ("Gracias, Ana", ("Ana", "PERSON")), ("Best, Anna", ("Anna", "PERSON")),
+])
+def test_a_letters_closing_is_no_part_of_the_name_after_it_nor_a_place(text, item):
+    """An English document signed "Saludos, Carlos" gave the person "Saludos, Carlos"; "Best," was a town."""
+    assert found(text) == [item]
+
+
+def test_a_closing_alone_on_its_line_is_no_place():
+    assert found("Thanks for the update.\nSaludos\nCarlos") == [("Carlos", "PERSON")]
