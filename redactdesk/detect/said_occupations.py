@@ -321,6 +321,10 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             got, why = title_at(i), "a job said after a work cue"  # "trabaja en telefónica como ingeniero"
         elif prev in _CONTRACTED:
             got, why = title_at(i), "a job said of someone"  # "she's a nurse"
+        elif d.spanish and prev in copulas and keys[i] not in articles and d.head[i]:
+            # "es profesor de la universidad": Spanish drops the subject, and a job said with "ser" takes no
+            # article; the bare job is said of someone
+            got, why = title_at(i, 0), "a job said of someone"
         elif prev in copulas and person_before_verb(i - 2):
             got, why = title_at(i), "a job said of someone"  # "my dad was a plumber", "he's been a nurse"
         elif i and (v.comma_after[i - 1] or v.line_after[i - 1]) and (

@@ -200,3 +200,16 @@ def test_a_spanish_job_after_como_in_a_clause_of_working_is_an_item(text, job):
 
 def test_spanish_como_without_a_verb_of_working_says_no_job():
     assert jobs("como ingeniero te digo que no", "es") == []
+
+
+@pytest.mark.parametrize(("text", "job"), [("es profesor de la universidad", "profesor"),
+                                           ("era enfermera en el hospital", "enfermera"),
+                                           ("es director de cine", "director de cine")])
+def test_a_spanish_job_said_with_ser_and_no_subject_is_an_item(text, job):
+    """Spanish drops the subject: "es profesor" says someone is a teacher, and was left."""
+    assert jobs(text, "es") == [job]
+
+
+@pytest.mark.parametrize("text", ["el problema es grave", "la reunión fue larga", "es una buena pregunta"])
+def test_spanish_ser_before_no_job_says_none(text):
+    assert jobs(text, "es") == []
