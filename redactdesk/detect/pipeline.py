@@ -312,7 +312,7 @@ def _fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
                           doc.words[k + 1][:1].islower() and doc.lower[k + 1] not in kept_after_comma), b)
             if (a, b) != (h.start_word, h.end_word):
                 if a == b or (h.category != "PERSON" and all(doc.lower[k] in everyday for k in range(a, b))):
-                    continue  # what is left is everyday words ("can't | come")
+                    continue  # what is left is everyday words ("can't | come"); a person's name may be one
                 h = dataclasses.replace(h, start_word=a, end_word=b)
         out.append(h)
     return out

@@ -440,8 +440,8 @@ class _Names:
             j = i + 1
             while j < self.n and v.seg[j] == v.seg[i] and not v.comma_after[j - 1] and not v.stop_after[j - 1]:
                 t = self.toks[j]
-                if t is None:
-                    break
+                if t is None or self.doc.words[j].lstrip()[:1] in "([{":
+                    break  # "Agent (Priya):" — a bracket opens another name, or a name's gloss
                 if t.kind == "particle":
                     # a particle joins only when a name part follows it
                     k = j

@@ -177,3 +177,13 @@ def test_a_first_name_addressed_after_a_comma_is_a_strong_person(text, name):
 def test_a_place_after_a_comma_is_not_addressed():
     doc = DetectDoc.from_words("We flew to Atlanta, Georgia.".split(), "en")
     assert not any(h.strong for h in find_names(doc))
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Starring are Joachim Król (László, a restaurant owner) and Ben Becker (Hans Wieck).",
+     ["Joachim Król", "László", "Ben Becker", "Hans Wieck"]),
+    ("Agent (Priya): Hi Mark!", ["Priya", "Mark"]),
+])
+def test_a_bracket_opens_another_name(text, names):
+    """"Joachim Król (László" was one name of the lists: an actor and the part he plays ran together."""
+    assert [t.strip("()!") for t in texts(text)] == names
