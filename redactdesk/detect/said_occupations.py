@@ -62,7 +62,8 @@ _SUBJECTS = {"en": frozenset({"i", "he", "she", "you", "we", "they", "who",
                              "patient", "customer", "caller", "client", "applicant", "claimant", "victim", "suspect",
                              "witness", "defendant", "plaintiff", "tenant", "resident", "employee", "member", "man",
                              "woman", "guy", "lady", "girl", "boy", "friend", "neighbour", "neighbor", "colleague",
-                             "roommate", "boyfriend", "girlfriend", "fiancé", "fiance", "fiancee"}),
+                             "roommate", "boyfriend", "girlfriend", "fiancé", "fiance", "fiancee",
+                             "pt", "pts"}),  # clinical notes' "Pt is a retired machinist"
              "es": frozenset({"yo", "él", "el", "ella", "usted", "tú", "tu"})}
 _COPULAS = {"en": frozenset({"am", "is", "are", "was", "were", "be", "been", "being"}),
             "es": frozenset({"es", "era", "fue", "sea", "será"})}
@@ -85,7 +86,7 @@ _ARTICLES = {"en": frozenset({"a", "an", "the"}), "es": frozenset({"un", "una", 
 _LABELS = frozenset({"occupation", "profession", "job", "title", "position", "role", "ocupación", "ocupacion",
                      "profesión", "profesion", "puesto", "cargo", "oficio"})
 _EDGE = ".,;:!?\"()[]{}“”«»¿¡-–—…*"
-_AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "año", "años"})
+_AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "y/o", "yo", "yr", "yrs", "año", "años"})
 _SKIP = 2  # words between the article and a title that qualify the person, not the job ("a really good nurse")
 _PERSONS = frozenset({"PERSON"})
 _LIST_AND = frozenset({"and", "or", "y", "e", "o", "u"})
@@ -171,8 +172,18 @@ class _Doc:
         if j >= self.n or v.seg[j] != v.seg[i] or v.stop_after[j - 1] or v.comma_after[j - 1] or v.line_after[j - 1]:
             return True
         nxt = self.keys[j]
+        if nxt.endswith("ing") and len(nxt) > 5 and nxt in everyday_words() and self._after_article(i):
+            return True  # a clause said of the person goes on: "a retired machinist living with his daughter"
         return nxt in self.stop or nxt in _AGE_WORDS or nxt == "aged" or not any(c.isalpha() for c in nxt) or (
             self.groups is not None and (v.keys[j],) in self.groups.by_key)  # "una enfermera filipina"
+
+    def _after_article(self, i: int) -> bool:
+        """Is "a"/"an" said before word ``i``, with only an age or qualifiers between ("a 74 y/o retired")?"""
+        k = i - 1
+        while k >= 0 and i - k <= 5 and (self.keys[k] in _AGE_WORDS or self.keys[k][:1].isdigit()
+                                         or self.keys[k] in self.qualifiers or self.keys[k] in _STATUS):
+            k -= 1
+        return k >= 0 and self.keys[k] in ("a", "an")
 
     def title_from(self, p: int, skip: int = _SKIP) -> tuple[int, int] | None:
         """The job title that starts at word ``p`` or up to ``skip`` words after it: (start, end) or None."""

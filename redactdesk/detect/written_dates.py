@@ -1,5 +1,6 @@
 """Calendar dates as people write them: "5-MAY-2021", "May-21", "21/05/2021", "05.05.2021",
-"2021-05-21", "May 5, 2021", "5th of May 2021", "Tuesday 3 March", "2021-05-21T10:30:00Z".
+"2021-05-21", "May 5, 2021", "5th of May 2021", "Tuesday 3 March", "2021-05-21T10:30:00Z"; a day and a
+month in digits only after a word that puts a day in time ("on 3/14", "by 12/5"; "3/14" alone may be a score).
 
 Month and weekday names come from the lexicon. Every match is checked as a real date (day within
 its month, four-digit years 1900-2099; 1000-2099 with a day and a month's name, "10 December 1815"). A time on its own ("10:30"), a year on its own, version
@@ -47,6 +48,9 @@ def _regexes(lex: Any) -> list[tuple[re.Pattern[str], str]]:
         # May 5, 2021, Tuesday, March 3rd, May the 5th
         (re.compile(rf"(?<![\w-]){wday}{mon}(?:\s+|-)(?:the\s+)?(?P<d>[0-3]?\d){_ORD}(?:,?\s+{year})?(?![\w-]|:\d)",
                     re.IGNORECASE), "mdy"),
+        # "on 3/14", "by 12/5": a day and a month without a year, after a word that puts a day in time
+        (re.compile(r"\b(?:on|by|until|till|before|after|from|since|through|thru|due|el|para|hasta|desde)\s+"
+                    r"(?P<date>(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d))(?![\w/]|[.,]\d)", re.IGNORECASE), "md_cued"),
         # May-21, May 2021, May '21
         (re.compile(rf"(?<![\w-]){mon}(?:-|\s+|\s*')(?P<year>(?:19|20)\d{{2}}|\d{{2}})(?![\w-]|:\d)", re.IGNORECASE),
          "my"),
@@ -79,6 +83,12 @@ def find_dates(text: str, lex: Any) -> list[CharSpan]:
             if kind == "ymd":
                 ok = _valid(int(g["year"]), int(g["m"]), int(g["d"]))
                 has_year = True
+            elif kind == "md_cued":
+                a, b = int(g["a"]), int(g["b"])
+                if (a, b) == (24, 7) or a < b <= 10:
+                    continue  # "24/7 support", "fell by 1/3": round the clock and fractions, no day
+                ok = _valid(None, a, b) or _valid(None, b, a)
+                has_year = False
             elif kind == "numeric":
                 a, b, sep, ytxt = int(g["a"]), int(g["b"]), g["sep"], g["year"]
                 # dots and dashes with a two-digit year read as versions and scores unless zero-padded
@@ -104,7 +114,7 @@ def find_dates(text: str, lex: Any) -> list[CharSpan]:
                 ok = _valid(_year(ytxt), month, d, 1000 if d is not None else 1900)
                 has_year = ytxt is not None
             if ok:
-                found.append((m.start(), m.end(), has_year))
+                found.append((m.start("date") if kind == "md_cued" else m.start(), m.end(), has_year))
     found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
     taken: list[tuple[int, int]] = []
     out: list[CharSpan] = []

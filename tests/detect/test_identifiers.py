@@ -695,3 +695,19 @@ def test_numbers_parted_by_a_semicolon_are_two_references_and_a_code_stays_whole
     assert [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]] == ["445566", "778899"]
     text = "ref: AB12; CD34"
     assert [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]] == ["AB12; CD34"]
+
+
+@pytest.mark.parametrize(("text", "date"), [("Follow-up with Dr. Kapoor on 3/14 at 10:30am.", "3/14"),
+                                            ("Please pay by 12/5.", "12/5")])
+def test_a_day_and_month_in_digits_after_a_word_of_time_is_a_date(text, date):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert (date, "DATE") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text", ["The score was 3/14 in the end.", "We offer support on 24/7 basis.",
+                                  "Sales fell by 1/3 last year.", "I ate 1/2 of it."])
+def test_a_score_a_fraction_or_round_the_clock_is_no_date(text):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not [s for s in detect_texts([text], "en")[0] if "/" in text[s["start"]:s["end"]]]

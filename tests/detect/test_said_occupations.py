@@ -213,3 +213,17 @@ def test_a_spanish_job_said_with_ser_and_no_subject_is_an_item(text, job):
 @pytest.mark.parametrize("text", ["el problema es grave", "la reunión fue larga", "es una buena pregunta"])
 def test_spanish_ser_before_no_job_says_none(text):
     assert jobs(text, "es") == []
+
+
+@pytest.mark.parametrize(("text", "job"), [
+    ("Pt is a 74 y/o retired machinist living with his daughter.", "machinist"),
+    ("earlier in his career as a physician working in Berlin", "physician"),
+])
+def test_a_job_before_a_clause_said_of_the_person_is_an_item(text, job):
+    """A clinical note's "Pt is a 74 y/o retired machinist living with ..." gave no job (and "Pt" a person)."""
+    assert jobs(text) == [job]
+    assert not any(t == "Pt" for t, _ in spans(text))
+
+
+def test_a_job_word_without_its_article_before_an_ing_word_is_none():
+    assert jobs("By the mid 90's Angelo was tailor making special events.") == []
