@@ -104,10 +104,42 @@ class Field:
 
 @dataclass
 class DateStyle:
-    mode: str  # "text" or "numeric"
+    mode: str  # "text", "numeric" or "written" (one written token, its fields parted by ``sep``)
     fields: list[Field]
     template: D.Template | None = None  # numeric mode without separators: the whole span
     value: DateValue | None = None
+    sep: str = ""
+
+
+# one written token of digits parted by a slash, dot or dash: "3/14", "14/3/2020", "1/2/95", "03.05.21"
+_WRITTEN_NUMERIC = re.compile(r"(\d{1,2})([/.\-])(\d{1,2})(?:\2(\d{2}|\d{4}))?")
+
+
+def _written_numeric(core: str, language: str) -> DateStyle | None:
+    """A date written as digits parted by separators, each field as long as written: "3/14/2020" was
+    read as one run of digits and said back as "11232020", "1/2/95" as the year 1295."""
+    m = _WRITTEN_NUMERIC.fullmatch(core)
+    if m is None:
+        return None
+    texts = [t for t in (m.group(1), m.group(3), m.group(4)) if t]
+    order = ["month", "day", "year"] if language == "en" else ["day", "month", "year"]
+    for attempt in (order, ["day", "month", "year"], ["month", "day", "year"]):
+        v = DateValue()
+        for role, t in zip(attempt, texts, strict=False):
+            if role == "year":
+                v.year, v.yy = (_expand_year(int(t), False), True) if len(t) == 2 else (int(t), False)
+            elif role == "month":
+                v.month = int(t)
+            else:
+                v.day = int(t)
+        if v.month is not None and 1 <= v.month <= 12 and v.day is not None and 1 <= v.day <= 31 and (
+                v.as_date() is not None or v.year is None):
+            # zero-padded day and month ("03/05/2021") stay padded, unpadded ones ("3/14") unpadded
+            padded = any(len(t) == 2 and t.startswith("0") for t in texts[:2])
+            fields = [Field(role, 0, 1, "digits", len(t) if role == "year" else 2 if padded else 1)
+                      for role, t in zip(attempt, texts, strict=False)]
+            return DateStyle("written", fields, None, v, m.group(2))
+    return None
 
 
 def _expand_year(yy: int, expiry: bool) -> int:
@@ -119,6 +151,8 @@ def _expand_year(yy: int, expiry: bool) -> int:
 def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> DateStyle | None:
     """Read a spoken date (or a card expiry with ``expiry``); None when it has no date in it."""
     cores = [split_punct(t)[1] for t in tokens]
+    if len(cores) == 1 and not expiry and (written := _written_numeric(cores[0], language)) is not None:
+        return written
     low = [norm(c) for c in cores]
     marked = list(tokens)
     fields: list[Field] = []
@@ -338,6 +372,17 @@ def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: s
     repl: dict[int, tuple[int, list[str]]] = {}
     zero = "oh" if any(norm(t) == "oh" for t in tokens) else ""
     table = number_table(language)
+    if style.mode == "written":
+        values = {"day": new.day, "month": new.month, "year": new.year}
+        parts = []
+        for f in style.fields:
+            v = values[f.role] or 0
+            if f.role == "year":
+                parts.append(f"{v % 100:02d}" if f.length == 2 else str(v))
+            else:
+                parts.append(f"{v:0{f.length}d}" if f.length == 2 else str(v))
+        lead, _, trail = split_punct(tokens[0])
+        return [lead + style.sep.join(parts) + trail]
     if style.mode == "numeric" and style.template is not None:
         parts = []
         for f in style.fields:

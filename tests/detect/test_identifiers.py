@@ -711,3 +711,11 @@ def test_a_score_a_fraction_or_round_the_clock_is_no_date(text):
     from redactdesk.detect.pipeline import detect_texts
 
     assert not [s for s in detect_texts([text], "en")[0] if "/" in text[s["start"]:s["end"]]]
+
+
+@pytest.mark.parametrize("text", ["mi madre nació el 5/3/1960 en lugo", "nació el 5 de marzo de 1990"])
+def test_a_spanish_birth_said_of_someone_else_is_a_date_of_birth(text):
+    """"nací" was a birth cue, "nació" (someone else's birth) was not: the date moved as an event's."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert "DATE_OF_BIRTH" in [s["category"] for s in detect_texts([text], "es")[0]]

@@ -213,3 +213,21 @@ def test_a_year_said_alone_moves_as_a_year_in_its_form(make_conv, secret, said, 
     assert year is not None and year.value.month is None and year.value.day is None, new
     assert 1 <= abs(year.value.year - parse_date(said.split(), "en").value.year) <= 5, new
     assert len(new.split()) == len(said.split()) and ("and" in new.split()) == ("and" in said.split()), new
+
+
+@pytest.mark.parametrize(("said", "language", "category", "shape"), [
+    ("3/14/2020", "en", "DATE", r"\d{1,2}/\d{1,2}/2020"),  # was "11232020" or "1/02/2020"
+    ("1/2/95", "en", "DATE_OF_BIRTH", r"\d{1,2}/\d{1,2}/\d\d"),  # was read as the year 1295
+    ("14/3/2020", "es", "DATE", r"\d{1,2}/\d{1,2}/2020"),  # was unread: new digits "84/9"
+    ("3/14", "en", "DATE", r"\d{1,2}/\d{1,2}"),
+    ("03/14/2020", "en", "DATE", r"\d\d/\d\d/2020"),  # zero-padded stays padded
+])
+def test_a_written_date_of_digits_and_separators_stays_a_valid_date_in_its_form(make_conv, secret, said, language,
+                                                                                 category, shape):
+    conv = make_conv([("c", f"the date is {said} ok")], [(0, said, category)], language=language)
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert re.fullmatch(shape, new) and new != said, new
+    parts = [int(p) for p in new.split("/")]
+    month, day = (parts[0], parts[1]) if language == "en" else (parts[1], parts[0])
+    year = parts[2] if len(parts) > 2 else 2000
+    dt.date(year + (1900 if year < 100 else 0), month, day)  # a real calendar date
