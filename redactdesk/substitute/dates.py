@@ -109,10 +109,45 @@ class DateStyle:
     template: D.Template | None = None  # numeric mode without separators: the whole span
     value: DateValue | None = None
     sep: str = ""
+    rest: str = ""  # a written token's time after its date ("T14:22:10Z"), kept as written
 
 
 # one written token of digits parted by a slash, dot or dash: "3/14", "14/3/2020", "1/2/95", "03.05.21"
 _WRITTEN_NUMERIC = re.compile(r"(\d{1,2})([/.\-])(\d{1,2})(?:\2(\d{2}|\d{4}))?")
+
+
+# "2021-11-03T14:22:10Z": an ISO date and its time in one token; "5-MAY-2021", "May-21": a month's name inside
+_ISO_DATETIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)")
+_DAY_MONTH_YEAR = re.compile(r"(\d{1,2})([-/])([^\W\d_]{3,9})\.?\2(\d{2}|\d{4})")
+_MONTH_YEAR = re.compile(r"([^\W\d_]{3,9})-(\d{2}|\d{4})")
+
+
+def _written_with_names(core: str, language: str) -> DateStyle | None:
+    """An ISO date with its time, or a date with its month's name written in one token ("5-MAY-2021",
+    "May-21"): each became a date said afresh in words ("december sixteenth nineteen sixty three")."""
+    if m := _ISO_DATETIME.fullmatch(core):
+        v = DateValue(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        if v.as_date() is None:
+            return None
+        return DateStyle("written", [Field("year", 0, 1, "digits", 4), Field("month", 0, 1, "digits", 2),
+                                     Field("day", 0, 1, "digits", 2)], None, v, "-", m.group(4))
+    day = year = name = sep = None
+    if m := _DAY_MONTH_YEAR.fullmatch(core):
+        day, sep, name, year = m.group(1), m.group(2), m.group(3), m.group(4)
+    elif m := _MONTH_YEAR.fullmatch(core):
+        sep, name, year = "-", m.group(1), m.group(2)
+    month = month_of(name, language) if name else None
+    if month is None or year is None:
+        return None
+    v = DateValue(_expand_year(int(year), False) if len(year) == 2 else int(year), month,
+                  int(day) if day else None, len(year) == 2)
+    if day is not None and v.as_date() is None:
+        return None
+    fields = ([Field("day", 0, 1, "digits", 2 if day.startswith("0") else 1)] if day else []) + [
+        # a month written short ("MAY", "Sept", "jan") is written in three letters, a full name ("March") whole
+        Field("month", 0, 1, "month_name", 3 if len(name) <= 3 or norm(name) not in MONTHS[language] else 0,
+              case=case_of(name)), Field("year", 0, 1, "digits", len(year))]
+    return DateStyle("written", fields, None, v, sep)
 
 
 def _written_numeric(core: str, language: str) -> DateStyle | None:
@@ -151,7 +186,8 @@ def _expand_year(yy: int, expiry: bool) -> int:
 def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> DateStyle | None:
     """Read a spoken date (or a card expiry with ``expiry``); None when it has no date in it."""
     cores = [split_punct(t)[1] for t in tokens]
-    if len(cores) == 1 and not expiry and (written := _written_numeric(cores[0], language)) is not None:
+    if len(cores) == 1 and not expiry and (written := _written_numeric(cores[0], language)
+                                            or _written_with_names(cores[0], language)) is not None:
         return written
     low = [norm(c) for c in cores]
     marked = list(tokens)
@@ -377,12 +413,15 @@ def render_date(style: DateStyle, new: DateValue, tokens: list[str], language: s
         parts = []
         for f in style.fields:
             v = values[f.role] or 0
-            if f.role == "year":
+            if f.form == "month_name":
+                word = MONTHS[language][v - 1]
+                parts.append(apply_case(word[:f.length] if f.length else word, f.case))
+            elif f.role == "year":
                 parts.append(f"{v % 100:02d}" if f.length == 2 else str(v))
             else:
                 parts.append(f"{v:0{f.length}d}" if f.length == 2 else str(v))
         lead, _, trail = split_punct(tokens[0])
-        return [lead + style.sep.join(parts) + trail]
+        return [lead + style.sep.join(parts) + style.rest + trail]
     if style.mode == "numeric" and style.template is not None:
         parts = []
         for f in style.fields:

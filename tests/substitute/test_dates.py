@@ -231,3 +231,15 @@ def test_a_written_date_of_digits_and_separators_stays_a_valid_date_in_its_form(
     month, day = (parts[0], parts[1]) if language == "en" else (parts[1], parts[0])
     year = parts[2] if len(parts) > 2 else 2000
     dt.date(year + (1900 if year < 100 else 0), month, day)  # a real calendar date
+
+
+@pytest.mark.parametrize(("said", "shape"), [
+    ("2021-11-03T14:22:10Z", r"\d{4}-\d\d-\d\dT14:22:10Z"),  # was "november twenty fifth nineteen seventy eight"
+    ("5-MAY-2021", r"\d{1,2}-[A-Z]{3}-2021"),  # was "december sixteenth nineteen sixty three"
+    ("12-Sept-2020", r"\d{1,2}-[A-Z][a-z]{2,3}-2020"),
+    ("May-21", r"[A-Z][a-z]{2}-2\d"),
+])
+def test_a_date_with_its_month_or_time_in_one_written_token_keeps_its_form(make_conv, secret, said, shape):
+    conv = make_conv([("c", f"the record says {said} here")], [(0, said, "DATE")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert re.fullmatch(shape, new) and new != said, new
