@@ -446,8 +446,24 @@ class AlnumGenerator(Generator):
                                           [tokens[i]])[0]
         new_tpl = D.Template(tokens, tpl.language, tpl.units)
         value = D.fill(new_tpl, rng, avoid=tpl.value) if tpl.units else None
-        said = D.render(new_tpl, value) if value else tokens
-        return " ".join(split_punct(t)[1] for t in said)
+        said = [split_punct(t)[1] for t in (D.render(new_tpl, value) if value else tokens)]
+        if item.category == "VAT_ID":
+            said = _with_country_prefix(said, [split_punct(t)[1] for t in tpl.tokens])
+        return " ".join(said)
+
+
+def _with_country_prefix(said: list[str], original: list[str]) -> list[str]:
+    """A VAT number's country ("DE136695976": Germany) stays its country, as an IBAN's does: re-drawn,
+    "DE" became "TE", no country at all. EU VAT writes Greece "EL"."""
+    from babel import Locale
+
+    if not said or not original or said[0] == original[0]:
+        return said
+    prefix = original[0][:2]
+    if len(said[0]) > 2 and prefix.isalpha() and prefix.isupper() and said[0][:2].isalpha() and (
+            prefix in Locale("en").territories or prefix == "EL"):
+        return [prefix + said[0][2:], *said[1:]]
+    return said
 
 
 _HEX_GROUPS = re.compile(r"[0-9A-Fa-f]{2,4}(?:[:.-][0-9A-Fa-f]{2,4}){2,7}")  # MAC: 00:1A:.. 001a.2b3c.4d5e

@@ -226,3 +226,11 @@ def test_a_schools_or_a_trades_generic_word_stays_around_a_new_name(make_conv, s
     conv = make_conv([("c", f"our son goes to {said} now")], [(0, said, "ORGANIZATION")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert new.split()[-1] == kept and new != said, new
+
+
+@pytest.mark.parametrize("said", ["DE136695976", "ESB12345678", "EL094259216"])
+def test_a_vat_numbers_country_stays_its_country(make_conv, secret, said):
+    """"DE136695976" became "TE560936571": the country letters were re-drawn like the rest."""
+    conv = make_conv([("c", f"our VAT number is {said} thanks")], [(0, said, "VAT_ID")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new[:2] == said[:2] and new != said and len(new) == len(said), new
