@@ -719,3 +719,20 @@ def test_a_spanish_birth_said_of_someone_else_is_a_date_of_birth(text):
     from redactdesk.detect.pipeline import detect_texts
 
     assert "DATE_OF_BIRTH" in [s["category"] for s in detect_texts([text], "es")[0]]
+
+
+@pytest.mark.parametrize("text", ["yes hi it's sergeant o'malley from the third precinct",
+                                  "he was elected to the twenty fifth congress",
+                                  "she served in the first marine division"])
+def test_an_ordinal_before_a_numbered_body_or_place_is_no_day(text):
+    """"from the third precinct" gave the date "the third"."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "DATE"]
+
+
+def test_an_ordinal_said_as_a_day_stays_a_date():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "what day of the week does the twenty second fall on"
+    assert [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]] == ["twenty second"]
