@@ -150,9 +150,10 @@ def _cut_at_inner_function_word(doc: DetectDoc, spans: list[Span]) -> list[Span]
 def _without_trailing_words(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """In speech a person's last word that is a day or time of day ("tomorrow", "tonight"), a verb of
     saying or what a name is the title of ("movie", "concert"; the lexicon's ``name_tail_words``) is
-    no part of the name, nor is an everyday verb before its object ("my husband gary handles the bills"):
-    a tagger ran on over it ("set a meeting with john tonight", "play the latest vin diesel movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i",
-    handles' digits). An organisation's last word that is its stock (``org_tail_words``: "coca cola
+    no part of the name, nor is an everyday verb before its object ("my husband gary handles the
+    bills"): a tagger ran on over it ("set a meeting with john tonight", "play the latest vin diesel
+    movie"). Known names stay whatever else they are ("may"); numbers stay ("nicholas i", handles'
+    digits). An organisation's last word that is its stock (``org_tail_words``: "coca cola
     stock") is no part of it either, spoken or written, nor is a place's or an organisation's last
     word that is a day written in lower case ("jacksonville tmrw", "walmart tonight")."""
     from redactdesk.detect.worldnames import load_world_names
@@ -283,7 +284,8 @@ def _verb_before_object(doc: DetectDoc, k: int) -> bool:
     word = doc.lower[k]
     if k + 1 >= len(doc.lower) or k + 1 in doc.breaks or doc.lower[k + 1] not in _OBJECT_OPENERS:
         return False
-    if not word.isalpha() or len(word) < 5 or not (word.endswith("ed") or word.endswith("s") and not word.endswith("ss")):
+    if not word.isalpha() or len(word) < 5 or not (
+            word.endswith("ed") or (word.endswith("s") and not word.endswith("ss"))):
         return False
     common = everyday_words()
     return any(stem in common for stem in _stems(word))

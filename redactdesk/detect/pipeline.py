@@ -9,7 +9,6 @@ the conversation's old suggestions with the new ones.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import gc
 import json
@@ -36,15 +35,16 @@ from redactdesk.detect.name_bounds import (
     joinable_titles,
     without_possessive,
 )
+from redactdesk.detect.name_hits import fit_name_hits
 from redactdesk.detect.occupations import job_titles_are_no_names
 from redactdesk.detect.places import cued_places_are_places, residents_are_places
 from redactdesk.detect.platforms import genres_are_no_names, platforms_are_no_employers
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
 from redactdesk.detect.said_occupations import occupations_of_people
 from redactdesk.detect.scheme_names import schemes_are_no_names
-from redactdesk.detect.sources import DetectDoc, Hit, Source
+from redactdesk.detect.sources import DetectDoc, Source
 from redactdesk.detect.vote import DEFAULT_POLICY, NAME_CATEGORIES, VotePolicy, combine, propagate_names
-from redactdesk.detect.worldnames import everyday_words, is_verb_contraction, strip_word, word_set
+from redactdesk.detect.worldnames import everyday_words
 from redactdesk.formats.files import atomic_path
 from redactdesk.lang.lexicon import check_language, context_words, default_allow, word_list
 
@@ -117,7 +117,7 @@ def detect_docs(
     deny = list(deny)
     out: list[list[Span]] = []
     for doc, hits in zip(docs, per_doc, strict=True):
-        hits = _fit_name_hits(doc, [h for h in hits if h.category in tax])
+        hits = fit_name_hits(doc, [h for h in hits if h.category in tax])
         forced = [h for h in deny_hits(doc, deny) if h.category in tax] if deny else []
         spans = _drop_misheard_discourse(doc, combine(hits, [s for s, _ in resolved], policy or DEFAULT_POLICY,
                                                       forced=forced))
@@ -169,7 +169,6 @@ def _requests_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The verb of a request is no person: "please mark my calendar" gave the person "mark" (a tagger
     read the everyday word that is also a given name). One everyday word right after "please", with a
     determiner after it, is what is asked for ("please tell mark my address" still names Mark)."""
-    from redactdesk.detect.worldnames import everyday_words
 
     if not any(s.category == "PERSON" and s.end_word - s.start_word == 1 for s in spans):
         return spans
@@ -250,72 +249,6 @@ def _freeze_loaded_models(languages: set[str]) -> None:
         gc.freeze()
 
 
-
-
-@functools.lru_cache(maxsize=4)
-def _closing_phrases(lex: Any) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """The lexicon's ``letter_closings`` by first word, longest first."""
-    out: dict[str, list[tuple[str, ...]]] = {}
-    for ph in word_list(lex, "letter_closings"):
-        words = tuple(ph.split())
-        out.setdefault(words[0], []).append(words)
-    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in out.items()}
-
-
-def _closing_at(doc: DetectDoc, a: int, b: int, closings: dict[str, tuple[tuple[str, ...], ...]]) -> int:
-    """Words of a letter's closing or greeting that open words [a, b) and end at a comma or at the end
-    of their line or text ("Saludos, Carlos"; "Best," alone): how many (0: none)."""
-    for ph in closings.get(doc.lower[a], ()):
-        m = len(ph)
-        if a + m <= len(doc.words) and tuple(doc.lower[a:a + m]) == ph and m <= b - a:
-            last = doc.words[a + m - 1].rstrip()
-            if last.endswith(",") or a + m == len(doc.words) or a + m in doc.lines or a + m in doc.breaks:
-                return m
-    return 0
-
-
-def _fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
-    """Name hits cut to what a name may hold, before the vote:
-    - no verb's short form at their edges: a tagger's organisation "rick won't" of "a guy named rick
-      won't call" is "rick" (and, so cut, loses to the three sources' person), "can't come" of "sarah
-      can't come" is nothing (the rest is an everyday word; a person's name may be one);
-    - in written text, no lower-case word after a comma: "her brother Thomas, postmarked Edinburgh" (a
-      tagger's person over the comma) is "Thomas" ("Smith, Jr." keeps its post-nominal, "García, de la Torre" its particle);
-    - no weekday alone: "closed on Mondays" names no firm, nor a direction written in lower case alone
-      ("take I-95 north") a place;
-    - no letter's closing or greeting before a comma or a line's end: "Saludos, Carlos" is Carlos, "Best,"
-      no town."""
-    out = []
-    everyday = everyday_words()
-    cased = doc.cased()
-    weekdays = frozenset(doc.lex.weekdays) if doc.lex is not None else frozenset()
-    kept_after_comma = word_set("post_nominals") | word_set("name_particles")
-    closings = _closing_phrases(doc.lex) if doc.lex is not None else {}
-    directions = word_set("directions")
-    for h in hits:
-        a, b = h.start_word, h.end_word
-        if h.category in NAME_CATEGORIES:
-            if all(doc.lower[k] in weekdays or doc.lower[k].removesuffix("s") in weekdays for k in range(a, b)):
-                continue
-            if cased and b - a == 1 and doc.words[a].islower() and doc.lower[a] in directions:
-                continue  # written "to the north", "take I-95 north": a direction in lower case names no place
-            if closings and (m := _closing_at(doc, a, b, closings)):
-                a += m  # "Saludos, Carlos", "Atentamente, Luis Pérez": the closing before the name's comma
-                if a == b:
-                    continue
-            while a < b and is_verb_contraction(strip_word(doc.words[b - 1])):
-                b -= 1
-            while a < b and is_verb_contraction(strip_word(doc.words[a])):
-                a += 1
-            if cased:
-                b = next((k + 1 for k in range(a, b - 1) if doc.words[k].rstrip().endswith(",") and
-                          doc.words[k + 1][:1].islower() and doc.lower[k + 1] not in kept_after_comma), b)
-            if (a, b) != (h.start_word, h.end_word):
-                if a == b or (h.category != "PERSON" and all(doc.lower[k] in everyday for k in range(a, b))):
-                    continue  # what is left is everyday words ("can't | come"); a person's name may be one
-                h = dataclasses.replace(h, start_word=a, end_word=b)
-        out.append(h)
-    return out
 
 
 _DISCOURSE_BEFORE = frozenset({"yeah", "yes", "oh", "okay", "ok", "well", "um", "uh", "so", "and"})
@@ -426,8 +359,8 @@ def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A PERSON that is exactly a nationality, religion or political group of the list and no known
     name is that group ("my wife is Catholic": the taggers read a name after "is"); "Christian",
     a first name too, stays a person, unless said of oneself or someone right after a pronoun and its
-    verb ("I am German", "she's English": the lists' given name Germán and surname English). An organisation of one group word said of someone is the group
-    ("we are Hindus")."""
+    verb ("I am German", "she's English": the lists' given name Germán and surname English). An
+    organisation of one group word said of someone is the group ("we are Hindus")."""
     from redactdesk.detect.groups import group_reading, group_said_of_someone
     from redactdesk.detect.worldnames import load_world_names
     from redactdesk.lang.folding import fold_key
@@ -448,7 +381,8 @@ def _groups_are_no_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
 
 _SUBJECT_COPULAS = frozenset({"i'm", "im", "he's", "she's", "we're", "they're", "you're"})
-_PRONOUNS_AND_COPULAS = {"am": frozenset({"i"}), "is": frozenset({"he", "she"}), "are": frozenset({"we", "they", "you"})}
+_PRONOUNS_AND_COPULAS = {"am": frozenset({"i"}), "is": frozenset({"he", "she"}),
+                         "are": frozenset({"we", "they", "you"})}
 
 
 def _said_of_oneself(doc: DetectDoc, w: int) -> bool:

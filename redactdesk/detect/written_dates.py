@@ -1,10 +1,12 @@
 """Calendar dates as people write them: "5-MAY-2021", "May-21", "21/05/2021", "05.05.2021",
-"2021-05-21", "May 5, 2021", "5th of May 2021", "Tuesday 3 March", "2021-05-21T10:30:00Z"; a day and a
-month in digits only after a word that puts a day in time ("on 3/14", "by 12/5"; "3/14" alone may be a score).
+"2021-05-21", "May 5, 2021", "5th of May 2021", "Tuesday 3 March", "2021-05-21T10:30:00Z"; a day
+and a month in digits only after a word that puts a day in time ("on 3/14", "by 12/5"; "3/14" alone
+may be a score).
 
 Month and weekday names come from the lexicon. Every match is checked as a real date (day within
-its month, four-digit years 1900-2099; 1000-2099 with a day and a month's name, "10 December 1815"). A time on its own ("10:30"), a year on its own, version
-numbers ("3.2.1") and scores ("3-1") are no dates. A month name that is also an everyday word
+its month, four-digit years 1900-2099; 1000-2099 with a day and a month's name, "10 December 1815").
+A time on its own ("10:30"), a year on its own, version numbers ("3.2.1") and scores ("3-1") are no
+dates. A month name that is also an everyday word
 ("may", "march") counts only capitalised, with a dash ("may-21") or with a year.
 """
 
