@@ -26,7 +26,7 @@ def ages_after_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     if not any(s.category == "PERSON" for s in spans):
         return spans
     if not doc.cased():
-        return _said_ages_after_names(doc, spans)
+        spans = _said_ages_after_names(doc, spans)
     if doc.starts is not None:
         return spans  # a timed transcript's commas are the recogniser's guesses
     taken = {k for s in spans for k in range(s.start_word, s.end_word)}

@@ -86,7 +86,7 @@ _ARTICLES = {"en": frozenset({"a", "an", "the"}), "es": frozenset({"un", "una", 
 _LABELS = frozenset({"occupation", "profession", "job", "title", "position", "role", "ocupación", "ocupacion",
                      "profesión", "profesion", "puesto", "cargo", "oficio"})
 _EDGE = ".,;:!?\"()[]{}“”«»¿¡-–—…*"
-_AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "y/o", "yo", "yr", "yrs", "año", "años"})
+_AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "y/o", "yr", "yrs", "año", "años"})
 _SKIP = 2  # words between the article and a title that qualify the person, not the job ("a really good nurse")
 _PERSONS = frozenset({"PERSON"})
 _LIST_AND = frozenset({"and", "or", "y", "e", "o", "u"})

@@ -220,6 +220,7 @@ def test_a_possessive_mark_before_what_is_owned_is_no_part_of_a_written_name(tex
     ("John Miller, 43, of Leeds was arrested on Tuesday.", "43"),
     ("The driver, Anna Berg, 29, was unhurt.", "29"),
     ("Her mother, Rosa Delgado, 72, lives with her.", "72"),
+    ("john miller, 43, of leeds was arrested", "43"),  # written in lower case, its commas are still the writer's
 ])
 def test_an_age_set_off_after_a_name_is_an_age(text, age):
     """News and reports give a person's age in commas or brackets right after the name, with no
