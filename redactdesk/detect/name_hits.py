@@ -55,6 +55,7 @@ def fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
     kept_after_comma = word_set("post_nominals") | word_set("name_particles")
     closings = _closing_phrases(doc.lex) if doc.lex is not None else {}
     directions = word_set("directions")
+    spelled = doc.spelling_words() if cased else set()
     for h in hits:
         a, b = h.start_word, h.end_word
         if h.category in NAME_CATEGORIES:
@@ -70,7 +71,7 @@ def fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
                 b -= 1
             while a < b and is_verb_contraction(strip_word(doc.words[a])):
                 a += 1
-            if cased:
+            if cased and not any(k in spelled for k in range(a, b)):  # "Jay, as in John": a spelling runs on
                 b = next((k + 1 for k in range(a, b - 1) if doc.words[k].rstrip().endswith(",") and
                           doc.words[k + 1][:1].islower() and doc.lower[k + 1] not in kept_after_comma), b)
             if (a, b) != (h.start_word, h.end_word):

@@ -214,3 +214,15 @@ def test_a_function_word_after_a_letter_and_its_cue_spells_nothing(text):
     """"and I like it" was the spelled letter I ("I like it" as "I like India"): the word that says a
     letter is a name or a noun, never a function word."""
     assert not any(s["category"] == "SPELLED_LETTERS" for s in detect_texts([text], "en")[0])
+
+
+def test_a_written_spelling_with_commas_stays_one_item():
+    """The demo's "It's Jay, as in John O is in Ocean N, as in Nancy ..." was cut at "Jay," by the rule
+    that ends a written name at a comma before a lower-case word (the demo's precision fell 0.92 -> 0.91)."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = ("How do you spell that? It's Jay, as in John O is in Ocean N, as in Nancy E, as in Edward S, "
+            "as in Sam. Thanks")
+    spans = detect_texts([text], "en")[0]
+    assert [text[s["start"]:s["end"]] for s in spans] == [
+        "Jay, as in John O is in Ocean N, as in Nancy E, as in Edward S, as in Sam"]
