@@ -36,6 +36,9 @@ _AFTER_KIN_NAME = frozenset({"is", "was", "has", "had", "said", "says", "called"
                              "works", "worked", "will", "would", "can", "could", "and", "who", "does", "did",
                              "usually", "always", "just", "also", "wants", "needs", "told", "asked", "deals",
                              "handles", "pays", "paid"})
+# words after which "my brother ..." opens a clause of its own, the kin its subject ("and my brother drew")
+_CLAUSE_OPENERS = frozenset({"and", "but", "so", "then", "because", "cause", "cos", "when", "while", "if", "that",
+                             "since", "or", "though", "although", "yeah", "yes", "well", "oh", "um", "uh", "like"})
 # before a one-word command verb of the name cues, these make it a noun ("my phone bill", "the call log")
 _NOUN_DETERMINERS = frozenset({"my", "your", "his", "her", "our", "their", "the", "a", "an", "this", "that",
                                "mi", "tu", "su", "el", "la", "un", "una"})
@@ -421,6 +424,14 @@ class _Names:
             return "kin"
         return None
 
+    def _kin_as_object(self, i: int) -> bool:
+        """Is the kin before word ``i`` ("my niece | emily") the object of a verb or preposition said
+        before it ("pick up my niece emily from school", "with my son jake")? No verb of the kin's own can
+        follow it there, so a given name after it is the kin's name."""
+        k = i - 3  # the word before "my niece"
+        return k >= 0 and self.v.seg[k] == self.v.seg[i] and not self.v.stop_after[k] and not self.v.comma_after[k] \
+            and self.doc.lower[k] not in _CLAUSE_OPENERS
+
     def _kin_said(self, i: int) -> bool:
         """Is word ``i`` right after one's kin or someone close, said with a possessive ("my partner |
         dev", "her son | kit")? The word there is that person's name when it is a name at all."""
@@ -521,7 +532,8 @@ class _Names:
                 # drew a map": a verb, no name)
                 said_verb = v.keys[a] in word_list(self.lex, "name_like_verbs")  # "what my mom said"
                 if not said_verb and (b >= len(v.keys) or b in self.doc.breaks or v.stop_after[b - 1]
-                                      or v.comma_after[b - 1] or v.keys[b] in _AFTER_KIN_NAME):
+                                      or v.comma_after[b - 1] or v.keys[b] in _AFTER_KIN_NAME
+                                      or (self._kin_as_object(a) and self.nl.is_first(v.keys[a]))):
                     return a, b, 0.7, True, "name after one's kin"
                 return None
             if cue == "verb" and not strong_parts and n == 1 and not cased:
