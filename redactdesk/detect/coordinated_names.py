@@ -103,3 +103,33 @@ def described_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             new.append(Span(a, b, "PERSON", SpanStatus.SUGGESTED, 0.6, (SOURCE,),
                             "a listed name a group or a job is said of"))
     return sorted(spans + new, key=lambda s: (s.start_word, s.end_word))
+
+
+_SIBILANT_ENDS = ("s", "sh", "ch", "x", "z")
+
+
+def families(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """The spans with a PERSON span for a family named by its surname in the plural after "the":
+    "dinner with my in laws the johnsons", "what's on my calendar with the smiths tomorrow", "the
+    joneses". The surname must be one of the lists and no everyday word ("the browns", "the woods",
+    "the roses" stay words), and the word a plural ("the boss" is no family Bos)."""
+    if doc.language.split("_")[0] != "en":
+        return spans
+    v = word_view(doc)
+    names, common = load_world_names(), everyday_words()
+    covered = {k for s in spans for k in range(s.start_word, s.end_word)}
+    new = []
+    for k in range(1, len(doc.words)):
+        word = v.keys[k]
+        if k in covered or doc.lower[k - 1] != "the" or len(word) < 4 or not word.endswith("s") or word.endswith(
+                ("ss", "us", "is")) or not (
+                v.cores[k].isalpha() and (not v.cased or v.cap[k])):
+            continue
+        base = word[:-1]
+        if not names.is_last(base) and word.endswith("es") and word[:-2].endswith(_SIBILANT_ENDS):
+            base = word[:-2]  # "the joneses"
+        if names.is_last(base) and base not in common and len(base) >= 3:
+            new.append(Span(k, k + 1, "PERSON", SpanStatus.SUGGESTED, 0.6, (SOURCE,), "a family named by its surname"))
+    if not new:
+        return spans
+    return sorted(spans + new, key=lambda s: (s.start_word, s.end_word))

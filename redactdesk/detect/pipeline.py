@@ -23,7 +23,7 @@ from redactdesk.core.taxonomy import Taxonomy
 from redactdesk.core.types import Conversation, Span
 from redactdesk.detect.apposed_ages import ages_after_names
 from redactdesk.detect.asked_words import asked_words_are_no_names
-from redactdesk.detect.coordinated_names import described_people, names_beside_people
+from redactdesk.detect.coordinated_names import described_people, families, names_beside_people
 from redactdesk.detect.currencies import currencies_are_no_names
 from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
@@ -126,6 +126,8 @@ def detect_docs(
             spans = guard(doc, spans)
         if "NRP" in tax:
             spans = _groups_are_no_people(doc, spans)
+        if "PERSON" in tax:
+            spans = families(doc, spans)
         if "PERSON" in tax and any(s.category == "PERSON" for s in spans):
             spans = names_beside_people(doc, spans)
             spans = propagate_names(doc.words, spans, _never_names(doc.lex), doc.lex.stop_words if doc.lex else ())

@@ -38,3 +38,16 @@ def test_a_listed_name_a_group_or_job_is_said_of_is_a_person(text, name):
 
 def test_a_group_word_describing_a_thing_makes_no_person():
     assert people("Bilka is a Danish chain of hypermarkets.") == []
+
+
+@pytest.mark.parametrize(("text", "family"), [("schedule dinner with my in laws the johnsons", "johnsons"),
+                                              ("what's on my calendar with the smiths tomorrow", "smiths"),
+                                              ("We had dinner with the Garcias.", "Garcias")])
+def test_a_family_named_by_its_surname_is_a_person(text, family):
+    """"with the smiths tomorrow" gave no span: a surname in the plural names a family."""
+    assert family in people(text)
+
+
+@pytest.mark.parametrize("text", ["any new email from the boss", "the roses are red", "the woods are dark"])
+def test_everyday_plurals_and_the_boss_are_no_family(text):
+    assert people(text) == []
