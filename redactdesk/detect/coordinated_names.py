@@ -15,6 +15,17 @@ SOURCE = "gazetteer"
 _JOINERS = frozenset({"and", "&", "or", "y", "e", "o", "u"})
 
 
+def listed_name_word(doc: DetectDoc, k: int) -> bool:
+    """Is word ``k`` a name of the lists that is no everyday or function word, written with a capital in
+    cased text ("tobi", "Kwame"; not "will", "mark", "rose")? What it is said beside or of makes it a
+    person where it stands alone without a cue."""
+    v = word_view(doc)
+    key = v.keys[k]
+    stop = doc.lex.stop_words if doc.lex is not None else frozenset()
+    return (load_world_names().is_plain_name(key) and key not in everyday_words() and key not in stop
+            and v.cores[k].isalpha() and (not v.cased or v.cap[k]))
+
+
 def names_beside_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The spans with a PERSON span for each listed name joined to a found person (module docstring)."""
     people = [s for s in spans if s.category == "PERSON"]
@@ -22,17 +33,11 @@ def names_beside_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         return spans
     v = word_view(doc)
     n = len(doc.words)
-    names, common = load_world_names(), everyday_words()
-    stop = doc.lex.stop_words if doc.lex is not None else frozenset()
     covered = {k for s in spans for k in range(s.start_word, s.end_word)}
 
     def joined(k: int, joiner: int) -> bool:
         """Is word ``k`` a listed name joined by word ``joiner`` (or a comma) to the person beside it?"""
-        if not 0 <= k < n or k in covered or v.seg[k] != v.seg[joiner]:
-            return False
-        key = v.keys[k]
-        return (names.is_plain_name(key) and key not in common and key not in stop and v.cores[k].isalpha()
-                and (not v.cased or v.cap[k]))
+        return 0 <= k < n and k not in covered and v.seg[k] == v.seg[joiner] and listed_name_word(doc, k)
 
     added = []
     for s in people:
@@ -62,7 +67,6 @@ def described_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     if not any(s.category in _DESCRIPTIONS for s in spans):
         return spans
     v = word_view(doc)
-    names, common = load_world_names(), everyday_words()
     stop = doc.lex.stop_words if doc.lex is not None else frozenset()
     covered = {k for s in spans for k in range(s.start_word, s.end_word)}
 
@@ -71,9 +75,7 @@ def described_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
               and s.category in ("LOCATION", "ORGANIZATION") and s.status == SpanStatus.SUGGESTED}
 
     def listed(k: int) -> bool:
-        key = v.keys[k]
-        return ((k not in covered or k in retold) and names.is_plain_name(key) and key not in common
-                and key not in stop and v.cores[k].isalpha() and (not v.cased or v.cap[k]))
+        return (k not in covered or k in retold) and listed_name_word(doc, k)
 
     added: list[tuple[int, int]] = []
     for s in spans:

@@ -40,11 +40,12 @@ import dataclasses
 import functools
 
 from redactdesk.core.types import Span, SpanStatus
+from redactdesk.detect.coordinated_names import listed_name_word
 from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.name_bounds import honorifics
 from redactdesk.detect.occupations import job_vocabulary
 from redactdesk.detect.sources import DetectDoc
-from redactdesk.detect.worldnames import everyday_words, load_world_names, word_view
+from redactdesk.detect.worldnames import everyday_words, word_view
 from redactdesk.lang.errors import UnsupportedLanguageError
 from redactdesk.lang.groups import load_groups
 from redactdesk.lang.lexicon import load_lexicon, word_list
@@ -300,20 +301,16 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     person_ends |= {s.end_word for s in spans if s.category == "AGE" and s.start_word in person_ends}
     person_starts = {s.start_word for s in spans if s.category in _PERSONS}
     titles = honorifics()
-    names, common = load_world_names(), everyday_words()
 
     def title_at(p: int, skip: int = _SKIP) -> tuple[int, int] | None:
         if p < n and keys[p] in articles:
             p += 1
         return d.title_from(p, skip)
 
-    def person_at(k: int) -> bool:  # a pronoun, a kin word or a name's last word
+    def person_at(k: int) -> bool:  # a pronoun, a kin word, a name's last word or a listed name ("Tobi is a nurse")
         if k >= 0 and keys[k] == "who":  # "my sister, who is a nurse"; not the question "who is president"
             return k > 0 and (v.comma_after[k - 1] or keys[k - 1] in kin or k in person_ends)
-        return k >= 0 and (keys[k] in subjects or keys[k] in kin or k + 1 in person_ends or listed_name(k))
-
-    def listed_name(k: int) -> bool:  # "Tobi is a nurse": a name of the lists no source read at a sentence's start
-        return names.is_plain_name(v.keys[k]) and v.keys[k] not in common and (not v.cased or v.cap[k])
+        return k >= 0 and (keys[k] in subjects or keys[k] in kin or k + 1 in person_ends or listed_name_word(doc, k))
 
     def person_before_verb(k: int) -> bool:  # "Anna is", "she has always been", "I've been", "he'd been"
         while k >= 0 and keys[k] in _AUXILIARIES:

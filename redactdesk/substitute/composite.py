@@ -8,6 +8,7 @@ web addresses; digits keep their form; other words come from a list of harmless 
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass, field
@@ -452,16 +453,22 @@ class AlnumGenerator(Generator):
         return " ".join(said)
 
 
+@functools.lru_cache(maxsize=1)
+def _territories() -> frozenset[str]:
+    """Babel's territory codes ("DE", "GB" ...), read once."""
+    from babel import Locale
+
+    return frozenset(Locale("en").territories)
+
+
 def _with_country_prefix(said: list[str], original: list[str]) -> list[str]:
     """A VAT number's country ("DE136695976": Germany) stays its country, as an IBAN's does: re-drawn,
     "DE" became "TE", no country at all. EU VAT writes Greece "EL"."""
-    from babel import Locale
-
     if not said or not original or said[0] == original[0]:
         return said
     prefix = original[0][:2]
     if len(said[0]) > 2 and prefix.isalpha() and prefix.isupper() and said[0][:2].isalpha() and (
-            prefix in Locale("en").territories or prefix == "EL"):
+            prefix in _territories() or prefix == "EL"):
         return [prefix + said[0][2:], *said[1:]]
     return said
 

@@ -159,14 +159,7 @@ def _written_numeric(core: str, language: str) -> DateStyle | None:
     texts = [t for t in (m.group(1), m.group(3), m.group(4)) if t]
     order = ["month", "day", "year"] if language == "en" else ["day", "month", "year"]
     for attempt in (order, ["day", "month", "year"], ["month", "day", "year"]):
-        v = DateValue()
-        for role, t in zip(attempt, texts, strict=False):
-            if role == "year":
-                v.year, v.yy = (_expand_year(int(t), False), True) if len(t) == 2 else (int(t), False)
-            elif role == "month":
-                v.month = int(t)
-            else:
-                v.day = int(t)
+        v = _read_fields(attempt[:len(texts)], texts, False)
         if v.month is not None and 1 <= v.month <= 12 and v.day is not None and 1 <= v.day <= 31 and (
                 v.as_date() is not None or v.year is None):
             # zero-padded day and month ("03/05/2021") stay padded, unpadded ones ("3/14") unpadded
@@ -175,6 +168,20 @@ def _written_numeric(core: str, language: str) -> DateStyle | None:
                       for role, t in zip(attempt, texts, strict=False)]
             return DateStyle("written", fields, None, v, m.group(2))
     return None
+
+
+def _read_fields(roles: list[str], texts: list[str], expiry: bool) -> DateValue:
+    """The date that digit groups ``texts`` say read in the order ``roles`` (a year of two digits expanded)."""
+    v = DateValue()
+    for role, t in zip(roles, texts, strict=True):
+        n = int(t)
+        if role == "year":
+            v.year, v.yy = (_expand_year(n, expiry), True) if len(t) <= 2 else (n, False)
+        elif role == "month":
+            v.month = n
+        else:
+            v.day = n
+    return v
 
 
 def _expand_year(yy: int, expiry: bool) -> int:
@@ -306,15 +313,7 @@ def parse_date(tokens: list[str], language: str, *, expiry: bool = False) -> Dat
         return None
     for attempt in (order, ["day", "month", "year"], ["month", "day", "year"]) if order[0] != "year" else (order,):
         roles = attempt[: len(texts)]
-        v = DateValue()
-        for role, t in zip(roles, texts, strict=True):
-            n = int(t)
-            if role == "year":
-                v.year, v.yy = (_expand_year(n, expiry), True) if len(t) <= 2 else (n, False)
-            elif role == "month":
-                v.month = n
-            else:
-                v.day = n
+        v = _read_fields(roles, texts, expiry)
         if (v.month is None or 1 <= v.month <= 12) and (v.day is None or 1 <= v.day <= 31) and (
                 v.month is not None) and (v.year is None or 1 <= v.year <= 9999):
             for f, role in zip(numeric_fields, roles, strict=True):
