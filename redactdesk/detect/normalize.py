@@ -484,7 +484,19 @@ def _digits_after(pieces: list[_Piece], k: int) -> int:
     return n
 
 
-def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
+def _pronoun_i_ends(run: list[_Piece], words: Sequence[str]) -> bool:
+    """Is the run's last letter the pronoun "I" opening a clause that goes on in lower case ("A. I was
+    at my sister's", a court transcript's answer; "Q. I see")? Written "I" without a full stop, after a
+    letter with one and before a word in lower case: no letter of a spelling ("S M I T H", "K A I and")."""
+    last = run[-1]
+    if (last.kind != LETTER or last.text != "i" or not last.upper or last.w1 >= len(words) or last.w0 < 1
+            or not words[last.w0 - 1].rstrip().endswith(".")):
+        return False
+    nxt = words[last.w1].strip().lstrip("\"'“‘(")
+    return words[last.w0].strip() == "I" and nxt[:1].isalpha() and nxt[:1].islower() and len(nxt.rstrip(".,;:!?")) > 1
+
+
+def _spelled(out: list[_Piece], lex: Lexicon, words: Sequence[str] = ()) -> list[_Piece]:
     """Keep only letter runs that are really spelling (two or more letters, not all everyday words)."""
     # Find runs of letter-like pieces; keep runs that are spelling, demote the rest to words.
     amb = ONE_LETTER_WORDS.get(lex.language, frozenset())
@@ -499,6 +511,8 @@ def _spelled(out: list[_Piece], lex: Lexicon) -> list[_Piece]:
         j = i
         while j < n and _letter_of(out[j], lex) is not None:
             j += 1
+        if j - i >= 2 and _pronoun_i_ends(out[i:j], words):
+            j -= 1  # the pronoun opens a clause after the run: a word, whatever the letters before it are
         run = out[i:j]
         n_upper = sum(1 for p in run if p.upper)
         before_digits = j < n and out[j].kind == NUM and not out[j].ordinal
@@ -904,7 +918,7 @@ def normalize_words(words: Sequence[str], language: str = "en", breaks: Iterable
         pieces = _letters_as_in(_unfuse_letters_as(pieces, lex), lex)
         pieces = _spoken_digits(pieces, lex)
         pieces = _whisper_spanish_compounds(_numbers(pieces, lex), lex)
-        pieces = _spelled(pieces, lex)
+        pieces = _spelled(pieces, lex, words)
         pieces = _drop_fillers(pieces, lex)
         seg_tokens: list[NToken] = []
         prev_kind = None

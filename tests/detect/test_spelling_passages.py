@@ -226,3 +226,24 @@ def test_a_written_spelling_with_commas_stays_one_item():
     spans = detect_texts([text], "en")[0]
     assert [text[s["start"]:s["end"]] for s in spans] == [
         "Jay, as in John O is in Ocean N, as in Nancy E, as in Edward S, as in Sam"]
+
+
+@pytest.mark.parametrize("text", [
+    "Q. And where were you that night? A. I was at my sister's house.",
+    "A. I don't remember the exact time.",
+    "Q. I see. A. I think so.",
+])
+def test_transcript_answer_marker_and_pronoun_are_no_spelling(text):
+    """A court transcript's "A." before the pronoun "I" spelled nothing: "A. I" became "C. B was at ..."."""
+    spans = detect_texts([text], "en")[0]
+    assert not [s for s in spans if s["category"] == "SPELLED_LETTERS"]
+
+
+@pytest.mark.parametrize("text,letters", [
+    ("it is spelled K A I and the surname is Lee", "K A I"),
+    ("The letters A. B. C. were written on the wall.", "A. B. C"),
+    ("S. M. I. T. H. is how it's spelled", "S. M. I. T. H"),
+])
+def test_capital_i_inside_a_spelling_stays_a_letter(text, letters):
+    spans = detect_texts([text], "en")[0]
+    assert any(text[s["start"]:s["end"]] == letters for s in spans)
