@@ -362,6 +362,12 @@ def _known_words_after_at(doc: DetectDoc, where: Sequence[int], a: int, b: int) 
         "_" in w or w in numbers or not w.isalpha() or handle_word(w, doc.lex) for w in words)
 
 
+def _all_capitals(word: str) -> bool:
+    """Is ``word`` written in capitals, two letters or more ("CVC", "OTP", "IBAN:")?"""
+    letters = [c for c in word if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
 def _one_clause(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> tuple[int, int]:
     """The tagger's stretch ``[a, b)`` without the pieces at its edges, cut off by a written semicolon
     or colon, that only frame an item ("Account holder: Chen Wei; IBAN: GB82 ..." gave the person
@@ -831,9 +837,9 @@ class TaggerSource:
                         continue
                     if cat in ("ORGANIZATION", "LOCATION") and _generic_body(docs[i], w0, w1):
                         continue  # "the bank called me", "the hospital": a kind of body, no name
-                    if len(stretch) == 1 and stretch[0].islower() and docs[i].lex is not None and (
-                            stretch[0] in context_words(docs[i].lex)):
-                        continue  # "exp 11/2025 cvv 123": a word that frames an item is none
+                    if len(stretch) == 1 and (stretch[0].islower() or _all_capitals(docs[i].words[w0])) and (
+                            docs[i].lex is not None and stretch[0].lower() in context_words(docs[i].lex)):
+                        continue  # "exp 11/2025 cvv 123", "enter the CVC code": a word that frames an item is none
                     if docs[i].lex is not None and _label_and_number(stretch, context_words(docs[i].lex)):
                         continue  # "CVV 737", "MRN 004512873": an item with its label is the patterns' business
                     if len(stretch) == 1 and docs[i].lex is not None and (

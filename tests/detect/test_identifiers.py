@@ -611,6 +611,21 @@ def test_a_card_expiry_stays_an_expiry_and_its_cue_word_no_name(text, expiry):
     assert (expiry, "CARD_EXPIRY") in got and not any(c == "ORGANIZATION" for _, c in got), got
 
 
+@pytest.mark.parametrize("text", ["Please enter the CVC code on the back", "Send us your DOB and SSN today",
+                                  "Enter your PIN at the machine"])
+def test_a_label_written_in_capitals_is_no_organisation(text):
+    """The tagger read "CVC" as a firm: a word that frames an item is none, in any case."""
+    (spans,) = detect_texts([text], "en")
+    assert not [text[s["start"]:s["end"]] for s in spans if s["category"] in ("ORGANIZATION", "PERSON")]
+
+
+@pytest.mark.parametrize("text,code", [("your one time password is 839201", "839201"),
+                                       ("Your one-time passcode: 482913", "482913")])
+def test_a_one_time_passcode_is_a_password(text, code):
+    (spans,) = detect_texts([text], "en")
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in spans] == [(code, "PASSWORD")]
+
+
 @pytest.mark.parametrize("text,name", [("Details: evan24; thanks", "evan24"),
                                        ("Please contact kirk65 as soon as possible.", "kirk65"),
                                        ("We have Jessica84 on file.", "Jessica84")])
