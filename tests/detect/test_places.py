@@ -171,6 +171,22 @@ def test_a_person_after_moving_or_living_somewhere_is_the_place_unless_the_lists
 
 
 @pytest.mark.parametrize("text, place", [
+    ("When we visited Kyoto, our guide took us to Fushimi Inari.", "Fushimi Inari"),
+    ("Then we hiked up to Ait Benhaddou.", "Ait Benhaddou"),
+    ("We were on the way to Bhaktapur when it rained.", "Bhaktapur"),
+    ("He died in Waikabubak in 1963.", "Waikabubak"),
+])
+def test_a_place_travelled_to_is_no_person(spans_of, place, text):
+    """A travel story's destinations ("took us to Fushimi Inari") were persons to the taggers, and the
+    revised text took the reader to someone's name."""
+    assert (place, "LOCATION") in spans_of(text)
+
+
+def test_a_listed_name_after_a_travel_phrase_stays_a_person(spans_of):
+    assert ("Sarah Jenkins", "PERSON") in spans_of("She returned to Sarah Jenkins with the file.")
+
+
+@pytest.mark.parametrize("text, place", [
     ("my flight to new delhi", "new delhi"),  # "delhi" is in the word-frequency lists, "new" an everyday word
     ("find me a flight to new delhi next tuesday", "new delhi"),
 ])
