@@ -88,6 +88,11 @@ _LABELS = frozenset({"occupation", "profession", "job", "title", "position", "ro
                      "profesión", "profesion", "puesto", "cargo", "oficio"})
 _EDGE = ".,;:!?\"()[]{}“”«»¿¡-–—…*"
 _AGE_WORDS = frozenset({"year", "years", "old", "year-old", "years-old", "y/o", "yr", "yrs", "año", "años"})
+# a job said right after a name in lower-case speech, which writes no comma: the article opening it and the
+# words that may follow the job ("john smith a retired teacher from ohio"; not "told mark a lawyer would call")
+_SPOKEN_APPOSITION = frozenset({"a", "an", "un", "una"})
+_APPOSITION_ENDS = frozenset({"in", "from", "at", "of", "for", "with", "who", "aged", "and", "based", "living",
+                              "en", "de", "que", "con", "y"})
 _SKIP = 2  # words between the article and a title that qualify the person, not the job ("a really good nurse")
 _PERSONS = frozenset({"PERSON"})
 _LIST_AND = frozenset({"and", "or", "y", "e", "o", "u"})
@@ -347,6 +352,10 @@ def occupations_of_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             if t and (t[1] >= n or v.comma_after[t[1] - 1] or v.stop_after[t[1] - 1] or keys[t[1]] in _AGE_WORDS
                       or keys[t[1]] in ("aged", "who", "with")):
                 got, why = t, "a job title set off between commas"
+        elif i in person_ends and keys[i] in _SPOKEN_APPOSITION and not v.cased:
+            t = title_at(i)  # said, with no comma: "pierre dubois a french diplomat in nineteen sixty two"
+            if t and (t[1] >= n or v.seg[t[1]] != v.seg[i] or keys[t[1]] in _APPOSITION_ENDS):
+                got, why = t, "a job title said right after a name"
         elif prev in _LABELS and doc.words[i - 1].rstrip().endswith(":"):
             got, why = title_at(i, 0), "a job title after a form's label"
         owner = prev in _OWNERS or (prev in _STATUS and i > 1 and keys[i - 2] in _OWNERS | articles)  # "our new intern"

@@ -71,6 +71,23 @@ def test_a_job_word_said_of_no_one_is_no_item(text):
     assert jobs(text) == []
 
 
+@pytest.mark.parametrize("text, job, language", [
+    ("she married pierre dubois a french diplomat in nineteen sixty two", "diplomat", "en"),
+    ("maria lopez a nurse from leeds was hired", "nurse", "en"),
+    ("conocí a juan pérez un médico de sevilla", "médico", "es"),
+])
+def test_a_job_said_right_after_a_name_in_speech_is_an_item(text, job, language):
+    """Speech writes no comma: "pierre dubois a french diplomat" is the apposition a written comma marks
+    (the tagger read "diplomat" as a second person, whose surrogate was a name)."""
+    got = spans(text, language)
+    assert (job, "OCCUPATION") in got and not any(c == "PERSON" and job in t for t, c in got)
+
+
+@pytest.mark.parametrize("text", ["then i told mark a lawyer would call him", "i met john a friend of mine"])
+def test_a_job_after_a_name_said_of_someone_else_is_no_item(text):
+    assert jobs(text) == []
+
+
 def test_a_list_of_jobs_said_of_someone_gives_each():
     assert jobs("Budjana is an Indonesian guitarist, songwriter and composer.") == [
         "guitarist", "songwriter", "composer"]
