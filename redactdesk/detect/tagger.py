@@ -362,6 +362,19 @@ def _known_words_after_at(doc: DetectDoc, where: Sequence[int], a: int, b: int) 
         "_" in w or w in numbers or not w.isalpha() or handle_word(w, doc.lex) for w in words)
 
 
+def _title_opens_at_end(doc: DetectDoc, w: int) -> bool:
+    """Is word ``w``, the last of a person, the first word of a title the next word ends ("... obama
+    vice president biden", "... smith deputy director")? A word that qualifies a job and is no job of
+    its own nor a name of the lists, before a job's head: speech writes no comma between them."""
+    from redactdesk.detect.said_occupations import occupation_words
+
+    if w + 1 >= len(doc.words) or w + 1 in doc.breaks:
+        return False
+    heads, qualifiers = occupation_words(doc.language.split("_")[0])
+    word, after = doc.lower[w], doc.lower[w + 1].strip(".,;:!?")
+    return word in qualifiers and word not in heads and after in heads and not _listed_name_in([word])
+
+
 def _all_capitals(word: str) -> bool:
     """Is ``word`` written in capitals, two letters or more ("CVC", "OTP", "IBAN:")?"""
     letters = [c for c in word if c.isalpha()]
@@ -796,6 +809,8 @@ class TaggerSource:
                             words[b - 1] in word_list(docs[i].lex, "reporting_verbs")):
                         b -= 1  # 'Grace said, "Fine."': a verb of saying in lower case is no part of a name
                     a, b = _one_clause(docs[i], where, a, b)
+                    if cat == "PERSON" and b - a > 1 and _title_opens_at_end(docs[i], where[b - 1]):
+                        b -= 1  # "president obama vice president biden": "vice" opens the next one's title
                     if a >= b:
                         continue  # every piece only frame words ("IBAN; Phone:"): no name
                     lead = a

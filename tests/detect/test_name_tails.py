@@ -334,3 +334,11 @@ def test_a_word_that_only_looks_like_a_legal_form_stays_out(text, start, end, la
     doc = DetectDoc.from_words(text.split(), language)
     (s,) = _with_legal_form(doc, [Span(start, end, "ORGANIZATION")])
     assert (s.start_word, s.end_word) == (start, end)
+
+
+def test_the_first_word_of_the_next_ones_title_is_no_part_of_a_name():
+    """Speech writes no comma between a name and the next person's title: "president obama vice
+    president biden" gave the person "president obama vice"."""
+    text = "thank you president obama vice president biden and members of congress"
+    got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+    assert "president obama" in got and not any("vice" in g for g in got)
