@@ -101,6 +101,8 @@ def test_a_name_with_a_genre_word_in_it_stays(text, name):
     ("thank you for calling spotify how can i help", "spotify"),  # the company answering
     ("what are the current stock prices for google", "google"),  # a market's company
     ("She is a reporter at The New York Times.", "The New York Times"),  # a job at it
+    ("he's been at google for like three years now", "google"),  # being at it for years: works there
+    ("she started at facebook last month", "facebook"),
 ])
 def test_a_service_named_as_an_employer_or_company_stays(text, org):
     assert (org, "ORGANIZATION") in {(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]}
