@@ -19,6 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from redactdesk.lang.digits import DIGIT_WORDS, OTHER_DIGIT_WORDS
+from redactdesk.lang.roads import ROAD_CODE, ROAD_NUMBER, road_type_at
+
+# words before a road's code said alone ("take i ninety five"), where the letter "i" is no pronoun
+_DRIVE_WORDS = frozenset({"take", "on", "off", "onto", "via", "the", "down", "up", "from", "toward", "towards"})
+_DIGIT_BY_DIGIT = frozenset(DIGIT_WORDS["en"]) | frozenset(OTHER_DIGIT_WORDS["en"]) | frozenset(DIGIT_WORDS["es"])
 GRID_NUMBER = re.compile(r"\d{1,3}[A-Za-z]?[ªº°]?")  # a grid street's number: "7", "40A", "5ª"
 _GRID_PLATE = re.compile(r"#?\d{1,3}[A-Za-z]?-\d{1,3}[A-Za-z]?")  # the plate: "71-21", "#13-19", "20-15A"
 _SPOKEN_GRID = frozenset({"calle", "carrera", "avenida", "diagonal", "transversal", "circular", "circunvalar"})
@@ -285,6 +291,34 @@ class StreetForms:
                 and _KM.fullmatch(self.cores[k + 1])):
             return 0
         return k + 2
+
+    def numbered_road(self, i: int) -> int:
+        """End of a numbered road at ``i`` (0 when none): its type and its number ("Route 9", "Highway
+        101", "state road 84", "route nine", "highway one oh one", "la carretera N-340"), or a road's
+        code written alone ("I-95", "US-101") or said after a word of driving ("take i ninety five").
+        A place, not an address: it says where someone lives or drives as a named street does."""
+        keys, n, lang = self.keys, self.n, self.doc.language.split("_")[0]
+        if not self.free(i):
+            return 0
+        core = self.cores[i]
+        if self.v.cased and ROAD_CODE.fullmatch(core):
+            return i + 1
+        k = road_type_at(self.doc.lower, i, lang)
+        if not k and keys[i] == "i" and not self.v.cased and i and keys[i - 1] in _DRIVE_WORDS:
+            k = 1  # "take i ninety five", "on i five"
+        if not k or i + k >= n or not all(self.same(i, m) and self.free(m) for m in range(i, i + k + 1)):
+            return 0
+        m = i + k
+        if ROAD_NUMBER.fullmatch(self.cores[m].upper() if lang == "es" else self.cores[m]) and (
+                any(c.isdigit() for c in self.cores[m])):
+            return m + 1
+        if not (self.num[m] and not self.v.cased and 0 < (digits := self._spoken_digits(m)) <= 4):
+            return 0
+        e = self.num_end[m]
+        if digits == 1 and e < n and self.num[e] and self.same(m, e) and self.free(e) and (
+                self._spoken_digits(e) == 2 and keys[m] in _DIGIT_BY_DIGIT):
+            e = self.num_end[e]  # "highway one oh one", "route four seventeen": a digit, then two
+        return e
 
     def japanese_block(self, i: int) -> int:
         """End of a Japanese address written in Latin letters from its block numbers at ``i`` (0 when

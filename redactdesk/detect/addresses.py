@@ -1064,6 +1064,17 @@ class _Addresses(StreetForms):
                     self.taken[w] = True
                 i = e
                 continue
+            if not e and (r := self.numbered_road(i)):
+                start, cat, reason = i, "LOCATION", "a numbered road"
+                if i >= 2 and self.same(i - 1, i) and self.free(i - 1) and self.house(i - 1) == i and (
+                        self.keys[i - 2] == "at" or self.tail(r, i - 1) > r):
+                    start, cat, reason = i - 1, "ADDRESS", "a house on a numbered road"  # "I live at 12 Route 9"
+                    r = self.tail(r, start)
+                self.hits.append(Hit(start, r, cat, 0.8 if cat == "LOCATION" else 0.9, SOURCE, reason, True))
+                for k in range(start, r):
+                    self.taken[k] = True
+                i = r
+                continue
             if not e:
                 i += 1
                 continue

@@ -29,6 +29,7 @@ from redactdesk.detect.worldnames import (
 from redactdesk.lang.calendar import weekday_words
 from redactdesk.lang.folding import fold_key
 from redactdesk.lang.lexicon import month_and_day_words, word_list
+from redactdesk.lang.roads import is_numbered_road
 
 SOURCE = "gazetteer"
 
@@ -328,4 +329,18 @@ def residents_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
         s.category = hit[1].category if hit is not None and hit[0] == len(keys) and hit[1].category in (
             "CITY", "COUNTRY", "LOCATION") else "LOCATION"
         s.reason = f"a place after '{' '.join(doc.words[max(0, s.start_word - 2):s.start_word])}' ({s.reason})"
+    return spans
+
+
+_ROAD_READINGS = frozenset({"ORGANIZATION", "PERSON", "CITY", "COUNTRY"})
+
+
+def roads_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A numbered road a tagger read as a firm or a person ("we live just off Route 9", "take I-95
+    north": :func:`redactdesk.lang.roads.is_numbered_road`) is a place, as the address finder reads it."""
+    for s in spans:
+        if s.category in _ROAD_READINGS and DENY_SOURCE not in s.sources and is_numbered_road(
+                doc.words[s.start_word:s.end_word], doc.language):
+            s.category = "LOCATION"
+            s.reason = f"a numbered road ({s.reason})"
     return spans

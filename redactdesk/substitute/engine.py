@@ -15,6 +15,7 @@ from typing import Any
 from redactdesk.core.kept_years import kept_year
 from redactdesk.core.taxonomy import Taxonomy
 from redactdesk.core.types import Conversation, Span, SpanStatus, Turn, Word
+from redactdesk.lang.roads import is_numbered_road
 from redactdesk.resources import load_taxonomy
 from redactdesk.substitute import composite, dates, names, numeric, places, spelling  # noqa: F401 - registers generators
 from redactdesk.substitute.base import REGISTRY, Context, Item, Occurrence, Piece, generator
@@ -149,6 +150,8 @@ class _Union:
 
 
 WORDLIKE = ("person", "city", "country", "organization", "product")
+# the classes a numbered road may be read as (its own class then changes only its number)
+_ROAD_CLASSES = frozenset({"city", "country", "organization", "person", "address", "product"})
 
 
 def _link(ctx: Context, pieces: list[tuple[int, Piece]], spans: list[Span]) -> _Union:
@@ -487,6 +490,8 @@ def _pseudonymise(ctx: Context, spans: list[Span], tax: Taxonomy, mode: str,
                 general[si] = said
                 continue
         klass = tax.get(s.category).substitution if s.category in tax else "tag"
+        if klass in _ROAD_CLASSES and is_numbered_road(tokens, ctx.language):
+            klass = "road"  # "Route 9" read as a place or a firm: another number, not a town's or firm's name
         if klass not in REGISTRY:
             general[si] = [f"[{s.category}]"]
             continue

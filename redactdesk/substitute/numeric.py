@@ -9,6 +9,7 @@ check letter; IBANs a valid checksum; IP addresses a documentation range (RFC 57
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Callable
 
 from stdnum import iban as std_iban
@@ -283,6 +284,36 @@ def _octet_lengths(tpl: D.Template) -> list[int]:
     return lengths
 
 
+class RoadGenerator(DigitsGenerator):
+    """A numbered road (:mod:`redactdesk.lang.roads`), whatever its span's category: the type stays, the
+    number changes in its own form ("Route 9" -> "Route 4", "highway one oh one" -> "highway four oh
+    seven", "I-95" -> "I-38"). Read as a place or a firm, it became a town's or a company's name."""
+
+    name = "road"
+    letters = False
+
+    def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        tpl = D.parse(tokens, ctx.language)
+        covered = {k for u in tpl.units for k in range(u.start, u.end)}
+        for k, tok in enumerate(tokens):
+            lead, core, _ = split_punct(tok)
+            m = _ROAD_NUMBER_IN_CODE.fullmatch(core)
+            if k not in covered and m:  # "I-95", "N-340", "101A": the letters are the road's kind, kept
+                layout = m.group(1) + "d" * len(m.group(2)) + m.group(3)
+                tpl.units.append(D.Unit(k, k + 1, "numeral", m.group(2), layout=layout))
+        tpl.units.sort(key=lambda u: u.start)
+        if not tpl.units:
+            return super().analyse(ctx, span_index, tokens, span)
+        return [Piece(0, len(tokens), "digits", f"{self.name}:{norm(' '.join(tokens))}", self.name, span.category,
+                      tpl.value, tpl.value, style=tpl)]
+
+    def unit_ok(self, unit: D.Unit, candidate: str) -> bool:
+        return not candidate.startswith("0")  # no road is numbered "07"
+
+
+_ROAD_NUMBER_IN_CODE = re.compile(r"([A-Za-z]{0,2}-?)(\d{1,4})([A-Za-z]?)")
+
+
 for _g in (DigitsGenerator(), CardGenerator(), PhoneGenerator(), SsnGenerator(), EsIdGenerator(), IbanGenerator(),
-           MoneyGenerator(), IpGenerator(), CoordinatesGenerator()):
+           MoneyGenerator(), IpGenerator(), CoordinatesGenerator(), RoadGenerator()):
     register(_g)
