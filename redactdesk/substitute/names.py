@@ -108,6 +108,26 @@ def _given_pool(ctx: Context, gender: str | None, ntok: int, kind: str) -> list[
 
 
 _BYNAME_ARTICLES = {"en": ("the",), "es": ("el", "la")}
+_SIBILANT_ENDS = ("s", "x", "z", "ch", "sh")
+
+
+def _family_surname(ctx: Context, span: Span, cores: list[str]) -> str | None:
+    """The surname of a family said in the plural after "the" ("with the Garcias", "the joneses"),
+    or None. The word itself is no name of the lists ("the Jones" is one person's surname)."""
+    if ctx.language != "en" or len(cores) != 1 or span.start_word < 1:
+        return None
+    word = cores[0]
+    prev = split_punct(ctx.conv.words[span.start_word - 1].text)[1].lower()
+    if prev != "the" or len(word) < 4 or not word.isalpha() or not word.lower().endswith("s") or (
+            ctx.gaz.is_first_name(word) or ctx.gaz.contains("surnames", word)):
+        return None
+    stem = word[:-2] if word.lower().endswith("es") and word.lower()[:-2].endswith(_SIBILANT_ENDS) else word[:-1]
+    return stem if len(stem) >= 3 and not stem.lower().endswith(("ss", "us", "is")) else None
+
+
+def _plural(surname: str) -> str:
+    """A family's name from its surname: "Miller" -> "Millers", "Cruz" -> "Cruzes", "Lynch" -> "Lynches"."""
+    return surname + ("es" if surname.lower().endswith(_SIBILANT_ENDS) else "s")
 
 
 class PersonGenerator(Generator):
@@ -125,6 +145,11 @@ class PersonGenerator(Generator):
             return self.analyse(ctx, span_index, tokens[:spelling_after.start], span) + [spelling_after]
         gaz = ctx.gaz
         cores = [split_punct(t)[1] for t in tokens]
+        family = _family_surname(ctx, span, cores)
+        if family is not None:  # "the Garcias": the surname's item, said in the plural
+            piece = self._component(ctx, 0, 1, "surname", family, span, None)
+            piece.style = {**(piece.style or {}), "plural": True}
+            return [piece]
         gender_hint = _title_gender(ctx, span, tokens)
         lead = 0  # titles are kept only before the name: "Stephen King", "Ana Santa" keep no surname
         while lead < len(cores) - 1 and (not cores[lead] or gaz.contains("titles", cores[lead])):
@@ -236,6 +261,8 @@ class PersonGenerator(Generator):
 
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
         surrogate = item.surrogate or ""
+        if isinstance(occ.style, dict) and occ.style.get("plural") and surrogate and " " not in surrogate:
+            return phrase_tokens(_plural(surrogate), tokens)
         if occ.form == "short":
             table = ctx.gaz.short_forms
             said = (occ.style or {}).get("short_form", "")

@@ -325,3 +325,30 @@ def test_an_initial_after_a_given_name_in_an_email_is_the_new_surnames(make_conv
     given, surname = reps["Hannah Kowalczyk"].split()[:2]
     local = reps["hannah.k@fastmail.co.uk"].split("@")[0]
     assert local == f"{given.lower()}.{surname[0].lower()}", (reps, local)
+
+
+@pytest.mark.parametrize("text,family,surname", [
+    ("Mr. Garcia said the Garcias would come.", "Garcias", "Garcia"),
+    ("with my in laws the johnsons tomorrow", "johnsons", None),
+    ("the Joneses are coming over", "Joneses", None),
+    ("I met the Okafors at church", "Okafors", None),
+])
+def test_a_family_named_in_the_plural_gets_a_surname_in_the_plural(make_conv, secret, text, family, surname):
+    """"with the Garcias" became "with the Cross": the family's surname, then said in the plural, and
+    the same surrogate as the person of that surname ("Mr. Nunez ... the Nunezes")."""
+    spans = [(0, family, "PERSON")] + ([(0, surname, "PERSON")] if surname else [])
+    conv = make_conv([("c", text)], spans)
+    revised = substitute_conversation(conv, secret=secret).revised_text()
+    before, after = text.split(family)
+    assert family not in revised
+    new = revised.split(" the ", 1)[1].split()[0].strip(".,") if " the " in revised else revised.split()[1]
+    assert new.lower().endswith("s") and new[:1].isupper() == family[:1].isupper(), revised
+    if surname:
+        other = revised.split("Mr. ")[1].split()[0]
+        assert new in (other + "s", other + "es"), revised
+
+
+def test_one_persons_surname_ending_in_s_stays_singular(make_conv, secret):
+    conv = make_conv([("c", "I spoke to the Jones boy")], [(0, "Jones", "PERSON")])
+    revised = substitute_conversation(conv, secret=secret).revised_text()
+    assert "Jones" not in revised and revised.startswith("I spoke to the ")
