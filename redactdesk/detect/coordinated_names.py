@@ -132,6 +132,33 @@ def families(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             base = word[:-2]  # "the joneses"
         if names.is_last(base) and base not in common and len(base) >= 3:
             new.append(Span(k, k + 1, "PERSON", SpanStatus.SUGGESTED, 0.6, (SOURCE,), "a family named by its surname"))
+    spans = _surname_families(doc, spans, names)
     if not new:
         return spans
     return sorted(spans + new, key=lambda s: (s.start_word, s.end_word))
+
+
+_FAMILY_WORDS = frozenset({"family"})
+
+
+def _surname_families(doc: DetectDoc, spans: list[Span], names) -> list[Span]:
+    """A family named by its surname and "family" ("the Caloi family", "the smith family") is a
+    person, the surname: the taggers read "Caloi family" as a firm, and the revised text put a
+    company's name there. In lower-case speech the surname is one of the lists; a title's "Family" in
+    capitals stays ("Portrait of an American Family")."""
+    v = word_view(doc)
+    for s in spans:
+        if s.category not in ("ORGANIZATION", "PERSON") or s.status != SpanStatus.SUGGESTED:
+            continue
+        a, b = s.start_word, s.end_word
+        if b - a > 1 and doc.lower[b - 1].strip(".,;:!?") in _FAMILY_WORDS:
+            b -= 1  # "the Caloi family"
+        elif not (s.category == "ORGANIZATION" and b < len(doc.words) and doc.lower[b].strip(".,;:!?") in (
+                _FAMILY_WORDS)):  # "the Okafor | family": a tagger's firm before the word
+            continue
+        if (v.cased and doc.words[b][:1].isupper()) or b - a > 3 or not all(
+                (v.cased and v.cap[k]) or names.is_last(v.keys[k]) for k in range(a, b)):
+            continue  # "American Family": a title; "the boxing family": no surname
+        s.start_word, s.end_word, s.category = a, b, "PERSON"
+        s.reason = f"a family named by its surname ({s.reason})"
+    return spans

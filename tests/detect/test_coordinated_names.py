@@ -51,3 +51,18 @@ def test_a_family_named_by_its_surname_is_a_person(text, family):
 @pytest.mark.parametrize("text", ["any new email from the boss", "the roses are red", "the woods are dark"])
 def test_everyday_plurals_and_the_boss_are_no_family(text):
     assert people(text) == []
+
+
+@pytest.mark.parametrize(("text", "family"), [("The Caloi family owned the firm.", "Caloi"),
+                                              ("the Okafor family sent flowers", "Okafor"),
+                                              ("the smith family moved away last year", "smith")])
+def test_a_family_named_by_its_surname_and_family_is_the_surname(text, family):
+    """The taggers read "Caloi family" as a firm, whose surrogate was a company's name."""
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert (family, "PERSON") in got and not any(c == "ORGANIZATION" for _, c in got), got
+
+
+@pytest.mark.parametrize("text", ["Portrait of an American Family", "the Royal Family visited"])
+def test_a_family_in_a_title_stays_the_title(text):
+    got = [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+    assert not any(c == "PERSON" for _, c in got), got
