@@ -181,6 +181,10 @@ class WordView:
     sentence_after: list[bool]  # a sentence or clause ends after the word, by its punctuation alone
 
 
+# an Irish surname written with its O' ("O'Sullivan", "O’Brien"): a name on its own, a word of no language
+_O_SURNAME = re.compile(r"O['’][A-Z][a-z]{2,}")
+
+
 def strip_word(raw: str) -> str:
     s = raw.strip().replace("’", "'")
     s = s.strip(_EDGE)
@@ -588,6 +592,8 @@ class _Names:
             if cue == "weak" and t.kind in ("name", "cname") and v.keys[k] not in self.stop and (cased and v.cap[k]):
                 return a, b, 0.6, False, "name after a name cue"
             return None
+        if cased and n == 1 and _O_SURNAME.fullmatch(v.cores[k]):
+            return a, b, 0.7, True, "a surname of the lists with its O'"  # "O'Sullivan emigrated to Boston"
         if cased:
             if v.sent_start[k] and not cue:
                 if t.kind == "name" and v.keys[k] not in self.common and self.nl.weight.get(v.keys[k], 1) >= 3:

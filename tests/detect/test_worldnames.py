@@ -187,3 +187,15 @@ def test_a_place_after_a_comma_is_not_addressed():
 def test_a_bracket_opens_another_name(text, names):
     """"Joachim Król (László" was one name of the lists: an actor and the part he plays ran together."""
     assert [t.strip("()!") for t in texts(text)] == names
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Born in Cork, Ireland, O'Sullivan emigrated to Boston in 1970.", "O'Sullivan"),
+    ("O'Brien said no.", "O'Brien"),
+    ("The poet O’Sullivan emigrated to Boston.", "O’Sullivan"),
+])
+def test_an_irish_surname_with_its_o_is_a_name_alone(text, name):
+    """"O'Sullivan emigrated to Boston" gave no person: the list's surname alone needed a second source."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert (name, "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
