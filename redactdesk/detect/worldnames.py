@@ -181,6 +181,9 @@ class WordView:
     sentence_after: list[bool]  # a sentence or clause ends after the word, by its punctuation alone
 
 
+# the titles of a monarch, said before a given name ("queen victoria", "king john")
+_MONARCHS = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "tsar", "czar", "tsarina", "pope",
+                       "sultan", "duke", "duchess"})
 # an Irish surname written with its O' ("O'Sullivan", "O’Brien"): a name on its own, a word of no language
 _O_SURNAME = re.compile(r"O['’][A-Z][a-z]{2,}")
 
@@ -489,6 +492,10 @@ class _Names:
         cue = self.cue_before(a)
         if a >= b:
             return None
+        if not v.cased and b - a == 2 and v.keys[a] in _MONARCHS and self.nl.is_first(v.keys[a + 1]) and (
+                toks[a + 1].kind == "cname"):
+            # "in the reign of queen victoria", "king john": a monarch's given name, an everyday word too
+            return a, b, 0.75, True, "given name after a monarch's title"
         if not v.cased and not cue:
             # lower case: everyday-word names at the edges are words ("age michael phelps", "madonna song")
             while b - a > 1 and toks[b - 1].kind == "cname":

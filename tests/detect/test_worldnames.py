@@ -199,3 +199,21 @@ def test_an_irish_surname_with_its_o_is_a_name_alone(text, name):
     from redactdesk.detect.pipeline import detect_texts
 
     assert (name, "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("in the reign of queen victoria coins were minted for circulation in eighteen thirty nine", "queen victoria"),
+    ("the statue of queen victoria stands in the square", "queen victoria"),
+])
+def test_a_monarchs_given_name_that_is_a_word_too_is_a_name_after_the_title(text, name):
+    """"queen victoria" gave no person: "victoria" is an everyday word (a place, a brand) to the lists."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert (name, "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text", ["king size bed please", "the queen bee is larger than the workers"])
+def test_a_monarchs_title_before_a_word_names_no_one(text):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not any(text[s["start"]:s["end"]].startswith(("king", "queen")) for s in detect_texts([text], "en")[0])
