@@ -45,6 +45,9 @@ from redactdesk.lang.calendar import month_keys
 from redactdesk.lang.digits import CURRENCY_SIGNS
 from redactdesk.lang.lexicon import Lexicon, context_words, word_list
 
+_NEXT_OR_LAST = frozenset({"next", "last"})
+_ARTICLES = frozenset({"the", "a", "this", "that", "his", "her", "my", "their", "our", "your"})
+
 SOURCE = "patterns"
 MAX_VALUE_PIECES = 24  # digits and letters of a value said one at a time (a passport: 9, a password: more)
 
@@ -616,6 +619,8 @@ class _Finder:
         """Is token ``i``, a full month name that is also another word ("may", "march"), said
         right after a word that puts a month in time ("in may", "since march"; not "you may")?"""
         preps = word_list(self.lex, "month_prepositions")
+        if i > 1 and self.toks[i - 1].text in _NEXT_OR_LAST and self.toks[i - 2].text in _ARTICLES:
+            return False  # "the next may be better", "the last may be first": "next" is a noun, "may" a verb
         return (i > 0 and self.toks[i].text in month_keys(self.lex.language) and self.toks[i - 1].kind == WORD
                 and self.toks[i - 1].text in preps and not self.claimed[i - 1])
 

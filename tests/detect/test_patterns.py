@@ -501,6 +501,8 @@ def test_a_code_said_after_a_reference_word_may_hold_more_letters(text, code):
     ("we moved here in may", "may"),
     ("prices went up since march", "march"),
     ("we met in june", "june"),
+    ("my license expires next may", "may"),  # "next May", "last March": a month in time too
+    ("we met last march at the fair", "march"),
 ])
 def test_a_month_said_after_in_or_since_is_a_month(text, month):
     assert ("MONTH", month) in found(text)
@@ -510,6 +512,8 @@ def test_a_month_said_after_in_or_since_is_a_month(text, month):
     "you may go now",  # the verb
     "the band will march past",
     "in jan we moved",  # an abbreviation stays a name ("jan") unless in a date
+    "the next may be better",  # "the next", "the last": a noun before the verb
+    "the last may be first",
 ])
 def test_the_words_may_and_march_elsewhere_are_no_month(text):
     assert not {c for c, _ in found(text)} & {"MONTH", "DATE"}
