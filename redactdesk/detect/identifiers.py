@@ -40,7 +40,7 @@ from typing import Any
 
 from redactdesk.detect import gb_nino
 from redactdesk.detect.char_spans import CharSpan
-from redactdesk.detect.network_ids import find_handles, find_ips, find_macs
+from redactdesk.detect.network_ids import find_handles, find_ips, find_macs, mac_words
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, WORD, said_dashes
 from redactdesk.detect.postcodes import find_postcodes, is_region_code, region_codes, spoken_postcode
 from redactdesk.detect.sources import DetectDoc, Hit, check_params
@@ -123,11 +123,6 @@ def _context_index(lex: Lexicon) -> dict[str, tuple[tuple[str, tuple[str, ...]],
         for ph in said:
             index.setdefault(ph[0], []).append((group, ph))
     return {k: tuple(v) for k, v in index.items()}
-
-
-@functools.lru_cache(maxsize=4)
-def _mac_words(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
-    return phrases((lex.raw.get("identifier_words") or {}).get("mac") or [])
 
 
 @dataclass
@@ -338,7 +333,7 @@ class _IdFinder:
             r = self.written.words(c.start, c.end)
             if r is None:
                 continue
-            if c.needs and not self.phrase_near(_mac_words(self.lex), r[0], r[1], self.left):
+            if c.needs and not self.phrase_near(mac_words(self.lex), r[0], r[1], self.left):
                 continue
             self.add_chars(c)
 

@@ -7,10 +7,12 @@ dotted-quad form made only of decimal digits reads like a number, so it needs a 
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 
 from redactdesk.detect.char_spans import CharSpan
+from redactdesk.lang.lexicon import Lexicon, phrases
 
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?(?![\w]|\.\d)")
 # hex groups and colons (a dotted IPv4 tail allowed), optional zone and prefix length
@@ -18,6 +20,12 @@ _IPV6 = re.compile(r"(?<![\w:.])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]{2,39
                    r"(?:/\d{1,3})?(?![\w:])")
 _MAC_PAIRS = re.compile(r"(?<![\w:.-])[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-]|\.\w)")
 _MAC_CISCO = re.compile(r"(?<![\w:.-])[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![\w:-]|\.\w)")
+
+
+@functools.lru_cache(maxsize=4)
+def mac_words(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
+    """The lexicon's words for a MAC address ("mac address", "hardware address")."""
+    return phrases((lex.raw.get("identifier_words") or {}).get("mac") or [])
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

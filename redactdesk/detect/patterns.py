@@ -18,6 +18,7 @@ from redactdesk.detect.coordinates import said_coordinates
 from redactdesk.detect.currencies import currency_codes
 from redactdesk.detect.definitions import find_defined_names
 from redactdesk.detect.foreign_script import find_foreign_script
+from redactdesk.detect.network_ids import mac_words
 from redactdesk.detect.normalize import ALNUM, LETTER, NUM, SYM, WORD, NToken
 from redactdesk.detect.org_cues import find_organisations_by_cue
 from redactdesk.detect.relative_dates import day_words
@@ -46,6 +47,7 @@ from redactdesk.lang.digits import CURRENCY_SIGNS
 from redactdesk.lang.lexicon import Lexicon, context_words, word_list
 
 _NEXT_OR_LAST = frozenset({"next", "last"})
+_MAC_JOINERS = frozenset({"colon", "dash", "hyphen", "-", ":"})
 _ARTICLES = frozenset({"the", "a", "this", "that", "his", "her", "my", "their", "our", "your"})
 
 SOURCE = "patterns"
@@ -325,6 +327,7 @@ class _Finder:
 
     def run(self) -> list[Hit]:
         self.addresses_written()
+        self.spoken_macs()
         self.iban()
         self.street_addresses()
         self.dates()
@@ -424,6 +427,54 @@ class _Finder:
                 continue  # "H.No. 25" (house number), "St.Louis": an abbreviation, no domain
             score = 0.85 if (self.ctx("url", w0, w1) or m.group(0).startswith("www")) else 0.7
             self.add(*tr, "URL", score, "web address / domain")
+
+    def _hex_of(self, k: int) -> str | None:
+        """The hexadecimal digits token ``k`` says ("001", "a", "ea"), or None."""
+        tk = self.toks[k]
+        text = tk.text
+        if tk.kind == NUM and text.isdigit() and not tk.ordinal:
+            return text
+        if tk.kind in (LETTER, WORD, ALNUM) and text and all(c in "0123456789abcdef" for c in text) and (
+                tk.kind != WORD or len(text) == 1):
+            return text
+        return None
+
+    def spoken_macs(self) -> None:
+        """A MAC address read aloud: twelve hexadecimal digits, said as digits and the letters a to f —
+        six pairs joined by a said "colon", "dash" or "hyphen" ("zero zero colon one a colon two b ..."),
+        or run together after a word for it ("my mac address is zero zero one a two b three c ...")."""
+        toks, n = self.toks, len(self.toks)
+        joiners = _MAC_JOINERS
+        i = 0
+        while i < n:
+            if self.claimed[i] or self._hex_of(i) is None:
+                i += 1
+                continue
+            groups, cur, k, joined = [], "", i, False
+            while k < n and toks[k].seg == toks[i].seg and not self.claimed[k]:
+                h = self._hex_of(k)
+                if h is not None and len(cur) + len(h) <= 12:
+                    cur += h
+                elif toks[k].text in joiners and cur:
+                    groups.append(cur)
+                    cur, joined = "", True
+                else:
+                    break
+                k += 1
+                if sum(map(len, groups)) + len(cur) == 12 and (not joined or len(cur) % 2 == 0):
+                    break
+            groups.append(cur)
+            hexes = "".join(groups)
+            end = k
+            if len(hexes) == 12 and any(c.isalpha() for c in hexes):
+                w0, w1 = self.words(i, end)
+                # (pairs joined; a said dash between digits alone the normaliser already took: "zero zero dash one a")
+                if (joined and len(groups) >= 4 and all(len(g) % 2 == 0 for g in groups)) or (
+                        not joined and self.doc.find_phrase(mac_words(self.lex), w0 - 6, w0) is not None):
+                    self.add(i, end, "MAC_ADDRESS", 0.85, "MAC address read aloud (twelve hex digits)", strong=True)
+                    i = end
+                    continue
+            i += 1
 
     def iban(self) -> None:
         """Country code (two letters, or Spanish "es" as a word) then digits and letters, ISO 13616 valid."""

@@ -426,6 +426,12 @@ class AlnumGenerator(Generator):
         tpl = D.parse(tokens, ctx.language, letters=True, typed_codes=True)
         if len(tokens) == 1 and _HEX_GROUPS.fullmatch(split_punct(tokens[0])[1]):
             tpl = D.Template(list(tokens), ctx.language, [])  # hexadecimal: re-drawn as such in generate
+        elif span.category == "MAC_ADDRESS":  # read aloud: "a" and "e" are its letters, no words
+            for k in tpl.literal_indices():
+                core = split_punct(tokens[k])[1]
+                if len(core) == 1 and core.lower() in "abcdef":
+                    tpl.units.append(D.Unit(k, k + 1, "letter", core.upper(), tokens=(core,)))
+            tpl.units.sort(key=lambda u: u.start)
         text = " ".join(split_punct(t)[1] for t in tokens)
         return [Piece(0, len(tokens), "spoken", f"alnum:{norm(text)}", self.name, span.category, text, tpl,
                       derived=True)]
@@ -435,6 +441,9 @@ class AlnumGenerator(Generator):
         rng = ctx.rng(item)
         tokens = list(tpl.tokens)
         seps = set(SEP_WORDS[ctx.language]) | set(AT_WORDS[ctx.language])
+        hexa = item.category == "MAC_ADDRESS"
+        if hexa:  # a MAC address read aloud: its joiners stay words, its letters stay hexadecimal ones
+            seps |= _SAID_MAC_JOINERS
         for pos, i in enumerate(tpl.literal_indices()):
             core = norm(split_punct(tokens[i])[1])
             if _HEX_GROUPS.fullmatch(split_punct(tokens[i])[1]):
@@ -446,7 +455,7 @@ class AlnumGenerator(Generator):
                 tokens[i] = phrase_tokens(ctx.pick(item, pool, "username_words", salt=f"w{pos}") or core,
                                           [tokens[i]])[0]
         new_tpl = D.Template(tokens, tpl.language, tpl.units)
-        value = D.fill(new_tpl, rng, avoid=tpl.value) if tpl.units else None
+        value = D.fill(new_tpl, rng, avoid=tpl.value, unit_ok=_hex_letter if hexa else None) if tpl.units else None
         said = [split_punct(t)[1] for t in (D.render(new_tpl, value) if value else tokens)]
         if item.category == "VAT_ID":
             said = _with_country_prefix(said, [split_punct(t)[1] for t in tpl.tokens])
@@ -471,6 +480,14 @@ def _with_country_prefix(said: list[str], original: list[str]) -> list[str]:
             prefix in _territories() or prefix == "EL"):
         return [prefix + said[0][2:], *said[1:]]
     return said
+
+
+_SAID_MAC_JOINERS = frozenset({"colon", "dash", "hyphen"})
+
+
+def _hex_letter(unit: D.Unit, candidate: str) -> bool:
+    """A letter of a MAC address read aloud is one of a to f."""
+    return unit.kind != "letter" or candidate.lower() in "abcdef"
 
 
 _HEX_GROUPS = re.compile(r"[0-9A-Fa-f]{2,4}(?:[:.-][0-9A-Fa-f]{2,4}){2,7}")  # MAC: 00:1A:.. 001a.2b3c.4d5e

@@ -751,3 +751,23 @@ def test_an_ordinal_said_as_a_day_stays_a_date():
 
     text = "what day of the week does the twenty second fall on"
     assert [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]] == ["twenty second"]
+
+
+@pytest.mark.parametrize("text,mac", [
+    ("my mac address is zero zero one a two b three c four d five e", "zero zero one a two b three c four d five e"),
+    ("the mac is zero zero colon one a colon two b colon three c colon four d colon five e",
+     "zero zero colon one a colon two b colon three c colon four d colon five e"),
+    ("it is zero zero dash one a dash two b dash three c dash four d dash five e",  # pairs joined: no word needed
+     "zero zero dash one a dash two b dash three c dash four d dash five e"),
+])
+def test_a_mac_address_read_aloud_is_one(text, mac):
+    """Read aloud, a MAC address was nothing, and "colon" was a town (Colón)."""
+    (spans,) = detect_texts([text], "en")
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in spans] == [(mac, "MAC_ADDRESS")]
+
+
+@pytest.mark.parametrize("text", ["the score was one dash two dash three dash four",
+                                  "call four one five dash five five five dash one two three four"])
+def test_digits_joined_by_dashes_are_no_mac_address(text):
+    (spans,) = detect_texts([text], "en")
+    assert not [s for s in spans if s["category"] == "MAC_ADDRESS"]

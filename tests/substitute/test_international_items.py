@@ -117,6 +117,19 @@ def test_a_mac_address_becomes_another_mac_address(make_conv, secret, mac):
     assert (new.upper() == new) == (mac.upper() == mac)
 
 
+@pytest.mark.parametrize("mac", ["zero zero one a two b three c four d five e",
+                                 "zero zero colon one a colon two b colon three c colon four d colon five e"])
+def test_a_mac_address_read_aloud_stays_a_mac_address_read_aloud(make_conv, secret, mac):
+    """Read aloud, the letters became any letters and the words "a" and "colon" became "koala", "jasper":
+    its digits and letters a to f are re-drawn as such, its joiners stay."""
+    conv = make_conv([("c", f"my mac address is {mac} thanks")], [(0, mac, "MAC_ADDRESS")])
+    revised = substitute_conversation(conv, secret=secret).revised_text()
+    new = revised.removeprefix("my mac address is ").removesuffix(" thanks").split()
+    digits = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "oh"}
+    assert new != mac.split() and all(w in digits or w in set("abcdef") or w == "colon" for w in new), revised
+    assert new.count("colon") == mac.split().count("colon")
+
+
 def test_a_street_after_a_building_and_a_house_number_stays_a_street(make_conv, secret):
     """After "Rosewood Court, 12" a town would fit the place, but "Hill" is the name of "Hill Road"."""
     from redactdesk.substitute.gazetteer import load_gazetteer
