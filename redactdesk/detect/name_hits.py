@@ -36,6 +36,20 @@ def _closing_at(doc: DetectDoc, a: int, b: int, closings: dict[str, tuple[tuple[
     return 0
 
 
+_LABEL_KEYS = ("iban", "ssn", "dob", "cvv", "es_id", "passport", "password", "username", "email", "phone", "ip")
+
+
+@functools.lru_cache(maxsize=4)
+def _labels(lex: Any) -> frozenset[str]:
+    """One-word names of identifiers ("iban", "ssn", "dob", "email") that no name list holds (or that name
+    the very identifier: "iban"): a label said before its value, never the last word of a person."""
+    from redactdesk.detect.worldnames import load_world_names
+
+    names = load_world_names()
+    return frozenset(ph[0] for key in _LABEL_KEYS for ph in lex.hot(key)
+                     if len(ph) == 1 and ph[0].isalpha() and (ph[0] == key or not names.is_name(ph[0])))
+
+
 def fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
     """Name hits cut to what a name may hold, before the vote:
     - no verb's short form at their edges: a tagger's organisation "rick won't" of "a guy named rick
@@ -47,7 +61,8 @@ def fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
     - no weekday alone: "closed on Mondays" names no firm, nor a direction written in lower case alone
       ("take I-95 north") a place;
     - no letter's closing or greeting before a comma or a line's end: "Saludos, Carlos" is Carlos, "Best,"
-      no town."""
+      no town;
+    - no identifier's label at a person's end: "siobhan mac aodha iban ie twenty nine ..." is the person."""
     out = []
     everyday = everyday_words()
     cased = doc.cased()
@@ -56,6 +71,7 @@ def fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
     closings = _closing_phrases(doc.lex) if doc.lex is not None else {}
     directions = word_set("directions")
     spelled = doc.spelling_words() if cased else set()
+    labels = _labels(doc.lex) if doc.lex is not None else frozenset()
     for h in hits:
         a, b = h.start_word, h.end_word
         if h.category in NAME_CATEGORIES:
@@ -69,6 +85,8 @@ def fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
                     continue
             while a < b and is_verb_contraction(strip_word(doc.words[b - 1])):
                 b -= 1
+            while h.category == "PERSON" and b - a > 1 and strip_word(doc.words[b - 1]).lower() in labels:
+                b -= 1  # "account holder siobhan mac aodha iban ie twenty nine ...": the label after the name
             while a < b and is_verb_contraction(strip_word(doc.words[a])):
                 a += 1
             if cased and not any(k in spelled for k in range(a, b)):  # "Jay, as in John": a spelling runs on

@@ -115,3 +115,14 @@ def test_a_letters_closing_is_no_part_of_the_name_after_it_nor_a_place(text, ite
 
 def test_a_closing_alone_on_its_line_is_no_place():
     assert found("Thanks for the update.\nSaludos\nCarlos") == [("Carlos", "PERSON")]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("account holder siobhan mac aodha iban ie two nine a i b k nine three one one", "siobhan mac aodha"),
+    ("my name is priya raman email priya at gmail dot com", "priya raman"),
+])
+def test_an_identifiers_label_after_a_name_is_no_part_of_it(text, name):
+    """Speech writes no colon: "siobhan mac aodha iban" was one person, whose surrogate then swallowed the
+    label."""
+    got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+    assert name in got and not any(g.endswith(("iban", "email")) for g in got), got
