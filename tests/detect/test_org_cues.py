@@ -125,6 +125,7 @@ def _cue_orgs(text, language="en"):
     ("she has a shift at kroger tonight", "kroger"),  # when is no part of where
     ("he interned at zendesk yesterday", "zendesk"),
     ("my manager at walmart said no", "walmart"),
+    ("my sister works at google called me", "google"),  # what the person did: "google called" was the firm
     ("she got hired by lockheed last spring", "lockheed"),
     ("tengo turno en mercadona hoy", None),  # no cue: nothing
     ("trabajo en mercadona hoy", "mercadona"),
