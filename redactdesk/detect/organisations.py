@@ -230,6 +230,9 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 if s < end and keys[s] in ("la", "the", "los", "las"):
                     s += 1
             e = right_name(s, end)
+            if not v.cased and s > i + m and (place := load_places().match(keys, s, end)) is not None and (
+                    s + place[0] < e):
+                e = s + place[0]  # said: "the bank of england | raised rates", a place of the list ends the name
             # a legal form a few small words on closes the name: "Industrias Pou y asociados S.Com."
             j = e
             while j < end and j - e < 3 and not _phrase_at(keys, j, legal, end) and (

@@ -375,6 +375,26 @@ def _title_opens_at_end(doc: DetectDoc, w: int) -> bool:
     return word in qualifiers and word not in heads and after in heads and not _listed_name_in([word])
 
 
+def _before_job_title(doc: DetectDoc, where: Sequence[int], a: int, b: int) -> int:
+    """Where a person the tagger read in speech ends before a job title said of them after the name
+    ("dr amara nwosu chief of cardiology at st luke's", "mary jones head of sales"): at a word of a job, no
+    name of the lists, after two words or more, that "of", "at" or "for" follows. Speech writes no comma."""
+    from redactdesk.detect.said_occupations import occupation_words
+
+    heads, qualifiers = occupation_words(doc.language.split("_")[0])
+    for k in range(a + 2, b - 1):
+        word, after = doc.lower[where[k]], doc.lower[where[k + 1]]
+        if (word in heads or word in qualifiers) and after in _AFTER_TITLE and not _listed_name_in([word]):
+            while k - 1 >= a + 2 and doc.lower[where[k - 1]] in qualifiers and not _listed_name_in(
+                    [doc.lower[where[k - 1]]]):
+                k -= 1  # "... de varona | prime minister of cuba"
+            return k
+    return b
+
+
+_AFTER_TITLE = frozenset({"of", "at", "for", "de", "en"})
+
+
 def _all_capitals(word: str) -> bool:
     """Is ``word`` written in capitals, two letters or more ("CVC", "OTP", "IBAN:")?"""
     letters = [c for c in word if c.isalpha()]
@@ -811,6 +831,8 @@ class TaggerSource:
                     a, b = _one_clause(docs[i], where, a, b)
                     if cat == "PERSON" and b - a > 1 and _title_opens_at_end(docs[i], where[b - 1]):
                         b -= 1  # "president obama vice president biden": "vice" opens the next one's title
+                    if cat == "PERSON" and b - a > 2 and not _mixed_case(docs[i]):
+                        b = _before_job_title(docs[i], where, a, b)  # "dr amara nwosu | chief of cardiology at ..."
                     if a >= b:
                         continue  # every piece only frame words ("IBAN; Phone:"): no name
                     lead = a

@@ -342,3 +342,13 @@ def test_the_first_word_of_the_next_ones_title_is_no_part_of_a_name():
     text = "thank you president obama vice president biden and members of congress"
     got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
     assert "president obama" in got and not any("vice" in g for g in got)
+
+
+@pytest.mark.parametrize("text,person", [
+    ("dr amara nwosu chief of cardiology at st luke's led the study", "dr amara nwosu"),
+    ("ask mary jones head of hr about it", "mary jones"),
+])
+def test_a_job_title_said_after_a_name_is_no_part_of_it(text, person):
+    """Speech writes no comma: "dr amara nwosu chief of cardiology at st luke's" was one person."""
+    got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+    assert person in got and not any("of" in g.split() for g in got), got

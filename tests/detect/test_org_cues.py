@@ -272,3 +272,14 @@ def test_the_company_an_agent_names_after_their_own_name_is_an_organisation(text
 ])
 def test_a_surname_place_or_department_after_an_agents_name_is_no_company(text, language):
     assert orgs(text, language) == []
+
+
+@pytest.mark.parametrize("text,org", [("the bank of england raised rates", "the bank of england"),
+                                      ("bank of america sent me a letter", "bank of america")])
+def test_a_body_of_a_place_said_aloud_ends_with_the_place(text, org):
+    """"the bank of england raised rates" was one organisation: said, nothing ends the name but a place
+    of the list does."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "ORGANIZATION"]
+    assert got == [org], got
