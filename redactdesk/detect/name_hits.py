@@ -36,7 +36,7 @@ def _closing_at(doc: DetectDoc, a: int, b: int, closings: dict[str, tuple[tuple[
     return 0
 
 
-_LABEL_KEYS = ("iban", "ssn", "dob", "cvv", "es_id", "passport", "password", "username", "email", "phone", "ip")
+_LABEL_KEYS = ("iban", "ssn", "cvv", "es_id", "passport", "password", "username", "email", "phone", "ip")
 
 
 @functools.lru_cache(maxsize=4)
@@ -85,7 +85,8 @@ def fit_name_hits(doc: DetectDoc, hits: list[Hit]) -> list[Hit]:
                     continue
             while a < b and is_verb_contraction(strip_word(doc.words[b - 1])):
                 b -= 1
-            while h.category == "PERSON" and b - a > 1 and strip_word(doc.words[b - 1]).lower() in labels:
+            while h.category == "PERSON" and b - a > 1 and strip_word(doc.words[b - 1]).lower() in labels and not (
+                    cased and strip_word(doc.words[b - 1]).istitle()):  # a surname in writing: "Max Born", "Ana Mobile"
                 b -= 1  # "account holder siobhan mac aodha iban ie twenty nine ...": the label after the name
             while a < b and is_verb_contraction(strip_word(doc.words[a])):
                 a += 1
