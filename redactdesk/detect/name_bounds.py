@@ -111,11 +111,30 @@ def _without_end_joiners(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             s.end_word -= 1
         # a citation's "et al." is the authors who go unnamed: "Smith et al. (2019)" names Smith, an author
         # (a tagger's organisation "García-López et al" is the person)
-        if s.end_word - s.start_word > 2 and [
-                w.strip(".,;:()").lower() for w in doc.words[s.end_word - 2:s.end_word]] == ["et", "al"]:
-            s.end_word -= 2
+        bare = [w.strip(".,;:()").lower() for w in doc.words[s.start_word:s.end_word + 1]]
+        at = next((k for k in range(1, len(bare) - 1) if bare[k:k + 2] == ["et", "al"]), None)
+        if at is not None and s.start_word + at < s.end_word:  # "(Okafor et al., 2020)", "Okafor et | al."
+            s.end_word = s.start_word + at
             s.category = "PERSON"
+        elif s.category == "ORGANIZATION" and _cited_authors(doc, s.start_word, s.end_word):
+            s.category = "PERSON"  # "(e.g., Lee & Park, 2018; ...)": authors cited with their year
     return spans
+
+
+_CITED_YEAR = re.compile(r"\(?(1[5-9]|20)\d\d[a-z]?[),;]*")
+
+
+def _cited_authors(doc: DetectDoc, a: int, b: int) -> bool:
+    """Are words [a, b) authors cited in brackets with their year: surnames joined by "&" or "and",
+    opening a bracket or after "e.g.," or a semicolon, a comma after the last and then the year ("(Lee &
+    Park, 2018)", "(e.g., Lee and Park, 2018; ...)")? A firm of two surnames cited so is rare; a
+    firm's name in running text ("Johnson & Johnson said") has no bracket and year."""
+    if b >= len(doc.words) or not doc.words[b - 1].endswith(",") or not _CITED_YEAR.fullmatch(doc.words[b].strip()):
+        return False
+    first, before = doc.words[a], doc.words[a - 1].strip() if a else ""
+    opens = first.startswith("(") or before.endswith((";", "(")) or before.lower() in ("e.g.,", "(e.g.,", "cf.", "(cf.")
+    joined = any(w in ("&", "and") for w in doc.words[a:b])
+    return opens and joined and all(w in ("&", "and") or w.strip(",(")[:1].isupper() for w in doc.words[a:b])
 
 
 # "Catherine of Aragon", "Alfred the Great"; Japanese "no" ("Fujiwara no Michinaga", "Ashita no Joe")

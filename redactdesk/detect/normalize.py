@@ -38,6 +38,7 @@ _DIGITS = re.compile(r"\d+")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _SIGNED = re.compile(r"[+\-−–]+(\d+)")
 _DIGIT_GROUPS = re.compile(r"\d+(?:[-–,]\d+)+")  # "12-34", and "0958,020" (numbers listed without a space)
+_ABBREVIATIONS = frozenset({"a.m", "p.m", "e.g", "i.e", "a.k.a", "p.s", "n.b", "c.v", "e.t.a", "r.i.p", "q.v"})
 _HYPHEN_LETTERS = re.compile(r"[a-zñ](?:[-.][a-zñ])+\.?")
 _CODE_GROUPS = re.compile(r"[a-z0-9]+(?:[-–][a-z0-9]+)+")  # "s530-4127-8391", "ab12-3456": a code in groups
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|º|ª|o|a|er|ro|do|to|vo|no)")
@@ -171,7 +172,7 @@ def _pieces_of_word(raw: str, w: int) -> list[_Piece]:
                 else:
                     out.extend(_Piece(c, LETTER, w, w + 1) for c in g)
             return out
-    if _HYPHEN_LETTERS.fullmatch(t) and t not in ("a.m.", "p.m.", "e.g.", "i.e."):
+    if _HYPHEN_LETTERS.fullmatch(t) and t.rstrip(".") not in _ABBREVIATIONS:  # "e.g.", "e.g", "(e.g.,": no spelling
         return [_Piece(c, LETTER, w, w + 1, formatted=True) for c in t if c.isalpha()]
     m = _ORDINAL.fullmatch(t)
     if m:

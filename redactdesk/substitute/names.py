@@ -108,6 +108,7 @@ def _given_pool(ctx: Context, gender: str | None, ntok: int, kind: str) -> list[
 
 
 _BYNAME_ARTICLES = {"en": ("the",), "es": ("el", "la")}
+_JOINED_PEOPLE = frozenset({"&", "and", "y"})  # "Lee & Park": two people in one span
 _SIBILANT_ENDS = ("s", "x", "z", "ch", "sh")
 
 
@@ -164,7 +165,8 @@ class PersonGenerator(Generator):
                 norm(cores[tail - 3]) not in ("de", "del")) and gaz.contains("epithets", cores[tail - 1]):
             tail -= 2
         names = [i for i, c in enumerate(cores)
-                 if c and lead <= i < tail and not (i > 0 and c.islower() and norm(c) in PARTICLES)]
+                 if c and lead <= i < tail and not (i > 0 and c.islower() and norm(c) in PARTICLES)
+                 and c not in _JOINED_PEOPLE and norm(c) not in _JOINED_PEOPLE]
         pieces: list[Piece] = []
         if not names:
             return pieces
@@ -175,6 +177,9 @@ class PersonGenerator(Generator):
             else:
                 runs.append([i])
         multi = sum(len(r) for r in runs) > 1
+        if len(runs) > 1 and all(len(r) == 1 for r in runs) and any(c in _JOINED_PEOPLE or norm(c) in _JOINED_PEOPLE for c in cores):
+            # "Lee & Park", "Lee and Park": people named by their surnames, each another surname
+            return [self._component(ctx, r[0], r[0] + 1, "surname", cores[r[0]], span, None) for r in runs]
         for r_i, run in enumerate(runs):
             roles: list[tuple[int, int, str]] = []
             j = 0

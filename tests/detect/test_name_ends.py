@@ -126,3 +126,18 @@ def test_an_identifiers_label_after_a_name_is_no_part_of_it(text, name):
     label."""
     got = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
     assert name in got and not any(g.endswith(("iban", "email")) for g in got), got
+
+
+@pytest.mark.parametrize(("text", "person"), [
+    ("(Okafor et al., 2020)", "Okafor"),  # the tagger's place ran over "et al., 2020"
+    ("Previous work (e.g., Lee & Park, 2018; Okafor et al., 2020) found similar effects.", "Lee & Park"),
+    ("(Lee and Park, 2018)", "Lee and Park"),  # authors cited with their year: no firm
+])
+def test_cited_authors_are_people(text, person):
+    assert (person, "PERSON") in found(text)
+
+
+@pytest.mark.parametrize("text", ["Use a solvent, e.g. ethanol.", "That is, i.e., the same.",
+                                  "Previous work (e.g., Lee and Park) found effects."])
+def test_e_g_and_i_e_spell_nothing(text):
+    assert not [t for t, c in found(text) if c == "SPELLED_LETTERS"]

@@ -352,3 +352,14 @@ def test_one_persons_surname_ending_in_s_stays_singular(make_conv, secret):
     conv = make_conv([("c", "I spoke to the Jones boy")], [(0, "Jones", "PERSON")])
     revised = substitute_conversation(conv, secret=secret).revised_text()
     assert "Jones" not in revised and revised.startswith("I spoke to the ")
+
+
+@pytest.mark.parametrize("text,people", [("as Lee & Park showed in 2018", "Lee & Park"),
+                                         ("as Lee and Park showed in 2018", "Lee and Park")])
+def test_two_people_named_by_surname_in_one_span_stay_two(make_conv, secret, text, people):
+    """"(e.g., Lee & Park, 2018)" became "(e.g., Clifford Butler, 2018)": two authors, one person's name."""
+    conv = make_conv([("c", text)], [(0, people, "PERSON")])
+    revised = substitute_conversation(conv, secret=secret).revised_text()
+    joiner = " & " if "&" in people else " and "
+    new = revised.removeprefix("as ").split(" showed")[0]
+    assert joiner in new and new != people and all(w[:1].isupper() for w in new.split(joiner)), revised
