@@ -350,7 +350,8 @@ class _Names:
         if self.lex is not None and key in self.lex.months and self._day_after(i):
             return None  # "June eleventh", "May 5", "April the 3rd": a date, whoever else is called June
         f = self.nl.get(key)
-        if key in self.stop and not (v.cap[i] and not v.sent_start[i] and f and len(key) >= 4):
+        if key in self.stop and not (v.cap[i] and not v.sent_start[i] and f and len(key) >= 4) and not (
+                v.cased and v.cap[i] and v.sent_start[i] and f and self._acts_after(i)):  # "Will looked up"
             return None  # "Will Smith" keeps "Will"; "The", "No", "My" are never names
         if f:
             first, last = bool(f & FIRST), bool(f & LAST)
@@ -430,6 +431,17 @@ class _Names:
         if self._kin_said(i) and not v.stop_after[i - 1]:
             return "kin"
         return None
+
+    def _acts_after(self, k: int) -> bool:
+        """Is the word after the name at ``k`` what only a person does, said of it: a verb of saying or
+        a person's gesture ("Will looked up", "Hope whispered"), and the name a given name of the lists?
+        A modal before a past tense is no English ("will looked"), an abstract noun says nothing
+        ("Hope notes" is left: grace notes)."""
+        if k + 1 >= self.n or self.v.seg[k + 1] != self.v.seg[k] or self.v.stop_after[k] or self.v.comma_after[k]:
+            return False
+        after = self.doc.lower[k + 1].strip(".,;:!?\"")
+        verbs = (word_list(self.lex, "reporting_verbs") | word_list(self.lex, "human_subject_verbs")) if self.lex else ()
+        return after in verbs and after not in ("notes", "adds") and self.nl.is_first(self.v.keys[k])
 
     def _kin_as_object(self, i: int) -> bool:
         """Is the kin before word ``i`` ("my niece | emily") the object of a verb or preposition said
@@ -595,6 +607,8 @@ class _Names:
                 self.lex is not None and self.doc.context_distance("org_cue_employer", k, left=3) == 0) and not (
                 _after_job_and_at(self.doc, k)):
             return a, b, 0.7, True, "double-barrelled surname"  # "Curtis-Woods"; "works at Carter-Thompson": a firm
+        if cased and n == 1 and v.sent_start[k] and not cue and t.kind in ("name", "cname") and self._acts_after(k):
+            return a, b, 0.7, True, "a name opening a sentence before what a person does"  # "Will looked up"
         if not self.strong_part(k):
             if cue == "weak" and t.kind in ("name", "cname") and v.keys[k] not in self.stop and (cased and v.cap[k]):
                 return a, b, 0.6, False, "name after a name cue"

@@ -217,3 +217,20 @@ def test_a_monarchs_title_before_a_word_names_no_one(text):
     from redactdesk.detect.pipeline import detect_texts
 
     assert not any(text[s["start"]:s["end"]].startswith(("king", "queen")) for s in detect_texts([text], "en")[0])
+
+
+@pytest.mark.parametrize("text,name", [("Will looked up from his book.", "Will"), ("Hope said nothing.", "Hope"),
+                                       ("May looked tired after the trip.", "May")])
+def test_a_name_that_is_a_word_opening_a_sentence_before_what_a_person_does_is_a_name(text, name):
+    """Fiction opens sentences with its people: "Will looked up" — a modal never comes before a past tense."""
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert (name, "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text", ["The will said nothing of the house.", "Will you look at this?",
+                                  "Hope is a good thing."])
+def test_the_word_itself_opening_a_sentence_stays_a_word(text):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
