@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from redactdesk.lang.digits import DIGIT_WORDS, OTHER_DIGIT_WORDS
-from redactdesk.lang.roads import ROAD_CODE, ROAD_NUMBER, road_type_at
+from redactdesk.lang.roads import ROAD_CODE, ROAD_NUMBER, road_type_at, road_type_words
 
 # words before a road's code said alone ("take i ninety five"), where the letter "i" is no pronoun
 _DRIVE_WORDS = frozenset({"take", "on", "off", "onto", "via", "the", "down", "up", "from", "toward", "towards"})
@@ -298,9 +298,10 @@ class StreetForms:
         code written alone ("I-95", "US-101") or said after a word of driving ("take i ninety five").
         A place, not an address: it says where someone lives or drives as a named street does."""
         keys, n, lang = self.keys, self.n, self.doc.language.split("_")[0]
-        if not self.free(i):
-            return 0
         core = self.cores[i]
+        if not (keys[i] in road_type_words(lang) or (keys[i] == "i" and not self.v.cased) or (
+                "-" in core and core[:1].isupper())) or not self.free(i):
+            return 0  # no road's type or code opens here: most words
         if self.v.cased and ROAD_CODE.fullmatch(core):
             return i + 1
         k = road_type_at(self.doc.lower, i, lang)

@@ -444,6 +444,8 @@ class _Finder:
         six pairs joined by a said "colon", "dash" or "hyphen" ("zero zero colon one a colon two b ..."),
         or run together after a word for it ("my mac address is zero zero one a two b three c ...")."""
         toks, n = self.toks, len(self.toks)
+        if sum(t.kind == NUM for t in toks) < 2:
+            return  # twelve hex digits hold some digits: most turns have none
         joiners = _MAC_JOINERS
         i = 0
         while i < n:

@@ -29,7 +29,7 @@ from redactdesk.detect.worldnames import (
 from redactdesk.lang.calendar import weekday_words
 from redactdesk.lang.folding import fold_key
 from redactdesk.lang.lexicon import month_and_day_words, word_list
-from redactdesk.lang.roads import is_numbered_road
+from redactdesk.lang.roads import is_numbered_road, road_type_words
 
 SOURCE = "gazetteer"
 
@@ -338,6 +338,11 @@ _ROAD_READINGS = frozenset({"ORGANIZATION", "PERSON", "CITY", "COUNTRY"})
 def roads_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """A numbered road a tagger read as a firm or a person ("we live just off Route 9", "take I-95
     north": :func:`redactdesk.lang.roads.is_numbered_road`) is a place, as the address finder reads it."""
+    types = road_type_words(doc.language)
+    if not any(s.category in _ROAD_READINGS and s.end_word - s.start_word <= 12 and (
+            doc.lower[s.start_word] in types or any(c.isdigit() for c in doc.lower[s.start_word]))
+            for s in spans):
+        return spans  # no span opens with a road's type or code: most documents
     for s in spans:
         if s.category in _ROAD_READINGS and DENY_SOURCE not in s.sources and is_numbered_road(
                 doc.words[s.start_word:s.end_word], doc.language):

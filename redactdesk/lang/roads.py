@@ -9,6 +9,7 @@ company's name ("we live just off Kestrel Mutual near the mall", "a crash on Jer
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -33,9 +34,24 @@ DIRECTIONS = {"en": frozenset({"north", "south", "east", "west", "northbound", "
               "es": frozenset({"norte", "sur", "este", "oeste"})}
 
 
+@functools.lru_cache(maxsize=4)
+def _types_by_first(language: str) -> dict[str, tuple[tuple[str, ...], ...]]:
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in ROAD_TYPES.get(language, ()):
+        out.setdefault(phrase[0], []).append(phrase)
+    return {k: tuple(v) for k, v in out.items()}  # longest first, as ROAD_TYPES lists them
+
+
+@functools.lru_cache(maxsize=8)
+def road_type_words(language: str) -> frozenset[str]:
+    """The first words of the language's road types ("route", "highway", "state" ...)."""
+    return frozenset(_types_by_first(language.split("_")[0]))
+
+
 def road_type_at(lower: Sequence[str], i: int, language: str) -> int:
     """How many words of a road's type start at ``i`` in the lower-case words (0: none)."""
-    for phrase in ROAD_TYPES.get(language.split("_")[0], ()):
+    phrases = _types_by_first(language.split("_")[0]).get(lower[i].strip(_EDGE)) if i < len(lower) else None
+    for phrase in phrases or ():
         if tuple(w.strip(_EDGE) for w in lower[i:i + len(phrase)]) == phrase:  # "U.S." reads "u.s", "Hwy." "hwy"
             return len(phrase)
     return 0
