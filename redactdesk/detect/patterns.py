@@ -178,7 +178,8 @@ _DOTTED_SORT_CODE = re.compile(r"\d{2}\.\d{2}\.\d{2}")
 _SLASHED_DIGITS = re.compile(r"(?:[a-z]{2})?\+*\d+(?:[/.\-–]\d+)+\+*")
 # strong name cues that are also verbs said of anything ("a man called John" / "she called twice"):
 # an everyday word after them is no name
-_VERB_CUES = frozenset({("called",), ("calls", "her"), ("calls", "him"), ("calls", "me"), ("goes", "by"), ("nicknamed",)})
+_VERB_CUES = frozenset({("called",), ("calls", "her"), ("calls", "him"), ("calls", "me"), ("goes", "by"),
+                        ("nicknamed",)})
 _SCALE_WORDS = frozenset({"million", "millions", "billion", "billions", "trillion", "trillions", "bn", "mn",
                           "millón", "millones", "billón", "billones"})
 # a run said as years after these may be a code read in pairs ("the code is nineteen ninety nine twenty oh five")

@@ -214,7 +214,8 @@ def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     return out
 
 
-_NO_NAME_GUARDS = (cued_places_are_places, residents_are_places, roads_are_places, names_given_to_bodies, schemes_are_no_names, platforms_are_no_employers,
+_NO_NAME_GUARDS = (cued_places_are_places, residents_are_places, roads_are_places, names_given_to_bodies,
+                   schemes_are_no_names, platforms_are_no_employers,
                    holidays_are_no_names, genres_are_no_names, currencies_are_no_names, asked_words_are_no_names,
                    _said_of_verbs_are_no_names, _wake_words_are_no_names, _requests_are_no_names)
 

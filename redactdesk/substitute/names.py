@@ -177,7 +177,8 @@ class PersonGenerator(Generator):
             else:
                 runs.append([i])
         multi = sum(len(r) for r in runs) > 1
-        if len(runs) > 1 and all(len(r) == 1 for r in runs) and any(c in _JOINED_PEOPLE or norm(c) in _JOINED_PEOPLE for c in cores):
+        joined = any(c in _JOINED_PEOPLE or norm(c) in _JOINED_PEOPLE for c in cores)
+        if len(runs) > 1 and all(len(r) == 1 for r in runs) and joined:
             # "Lee & Park", "Lee and Park": people named by their surnames, each another surname
             return [self._component(ctx, r[0], r[0] + 1, "surname", cores[r[0]], span, None) for r in runs]
         for r_i, run in enumerate(runs):

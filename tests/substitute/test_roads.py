@@ -16,7 +16,8 @@ from redactdesk.substitute import substitute_conversation
     ("take I-95 north to Boston", "I-95 north", "ORGANIZATION", r"I-[1-9]\d north"),
     ("there was a crash on highway one oh one today", "highway one oh one", "LOCATION",
      r"highway( (one|two|three|four|five|six|seven|eight|nine|oh|zero)){3}"),
-    ("we live just off route nine near the mall", "route nine", "LOCATION", r"route (one|two|three|four|five|six|seven|eight)"),
+    ("we live just off route nine near the mall", "route nine", "LOCATION",
+     r"route (one|two|three|four|five|six|seven|eight)"),
     ("la salida está en la carretera N-340 a la izquierda", "carretera N-340", "LOCATION", r"carretera N-[1-9]\d\d"),
 ])
 def test_a_numbered_road_keeps_its_type_and_gets_another_number(make_conv, secret, text, road, category, shape):
