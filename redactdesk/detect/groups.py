@@ -73,6 +73,11 @@ def _hyphenated_groups(key: str, groups) -> bool:
     return len(parts) > 1 and all((p,) in groups.by_key for p in parts)
 
 
+# words said between a copula and the group it says ("we are both Republicans", "he is a devout Catholic")
+_BETWEEN_CUE_AND_GROUP = frozenset({"both", "all", "also", "still", "now", "proud", "devout", "lifelong", "practicing",
+                                    "practising", "strict", "staunch", "registered", "ambos", "todos", "también"})
+
+
 def _context(v, i: int, j: int, words: list[str] | None = None, groups=None) -> tuple[bool, bool]:
     """(said of someone, said of a language or a thing) for the words [i, j) of a word view."""
     n = len(v.keys)
@@ -80,6 +85,11 @@ def _context(v, i: int, j: int, words: list[str] | None = None, groups=None) -> 
     if before in ("she", "he") and words and words[i - 1].lower().replace("’", "'").rstrip(",.").endswith("'s"):
         before += "'s"  # the keys drop a possessive's "'s": "she's nigerian" is "she is"
     before2 = v.keys[i - 2] if i > 1 and v.seg[i - 2] == v.seg[i] else ""
+    if before in _BETWEEN_CUE_AND_GROUP and before2:  # "we're both Republicans", "they are all Catholics"
+        before, before2 = before2, (v.keys[i - 3] if i > 2 and v.seg[i - 3] == v.seg[i] else "")
+        if before in ("she", "he", "we", "they") and words and words[i - 2].lower().replace("’", "'").endswith(
+                ("'s", "'re")):
+            before += "'s" if words[i - 2].lower().endswith("s") else "'re"
     after = v.keys[j] if j < n and v.seg[j] == v.seg[i] else ""
     if after in _AND and groups is not None and j + 2 < n and (v.keys[j + 1],) in groups.by_key and (
             v.seg[j + 2] == v.seg[i]):

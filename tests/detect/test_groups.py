@@ -26,6 +26,7 @@ def spans(text):
     ("i'm nigerian american myself", "nigerian american"),
     ("she's nigerian american", "nigerian american"),  # the word view reads "she's" as "she"
     ("He is a Jew.", "Jew"),  # the list had only "Jewish": the tagger said organisation
+    ("We're both Republicans but we disagree on taxes.", "Republicans"),  # a word between: a firm before
 ])
 def test_a_group_said_of_someone_is_an_item(text, item):
     assert (item, "NRP") in spans(text)
