@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from redactdesk.detect.age_decades import find_age_decades
 from redactdesk.detect.coordinates import said_coordinates
 from redactdesk.detect.currencies import currency_codes
 from redactdesk.detect.definitions import find_defined_names
@@ -339,6 +340,7 @@ class _Finder:
         self.organizations()
         self.add_found(find_organisations_by_cue(self.doc, self._free_words))
         self.add_found(find_defined_names(self.doc, self._free_words))
+        self.add_found(find_age_decades(self.doc, self._free_words))
         self.grouped_digits()
         for run in self.runs():
             self.classify(run)

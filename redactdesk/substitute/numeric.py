@@ -22,6 +22,7 @@ from stdnum.us import rtn as us_rtn
 from stdnum.us import ssn as us_ssn
 
 from redactdesk.core.types import Span
+from redactdesk.lang.decades import Decade, read_decade, say_decade
 from redactdesk.substitute import digits as D
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, register
 from redactdesk.substitute.text import norm, split_punct
@@ -37,6 +38,10 @@ class DigitsGenerator(Generator):
     letters = True
 
     def analyse(self, ctx: Context, span_index: int, tokens: list[str], span: Span) -> list[Piece]:
+        decade = read_decade(tokens) if span.category == "AGE" else None
+        if decade is not None:  # "in his 30s", "in her early forties": another decade, said the same way
+            return [Piece(0, len(tokens), "decade", f"{self.name}:decade:{decade.value}", self.name, span.category,
+                          " ".join(tokens), decade.value, style=decade)]
         tpl = D.parse(tokens, ctx.language, letters=self.letters, typed_codes=self.letters)
         if not tpl.units:
             return [Piece(0, len(tokens), "words", f"{self.name}:text:{norm(' '.join(tokens))}", self.name,
@@ -61,6 +66,9 @@ class DigitsGenerator(Generator):
         return None, [{}]
 
     def generate(self, ctx: Context, item: Item) -> str:
+        if any(isinstance(o.style, Decade) for o in item.occurrences):
+            others = [str(v) for v in range(20, 90, 10) if v != item.value]
+            return ctx.pick(item, others, "age:decade") or others[0]
         tpl = self._template(item)
         if tpl is None:
             return _tag(item)
@@ -88,6 +96,8 @@ class DigitsGenerator(Generator):
         return None
 
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
+        if isinstance(occ.style, Decade) and item.surrogate and item.surrogate.isdigit():
+            return say_decade(occ.style, int(item.surrogate), tokens)
         if isinstance(occ.style, D.Template) and item.surrogate is not None and not item.surrogate.startswith("["):
             return D.render(occ.style, item.surrogate.replace(" ", ""))
         return (item.surrogate or "").split()

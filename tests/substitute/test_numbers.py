@@ -227,3 +227,19 @@ def test_an_amount_with_a_thousands_comma_and_no_sign_becomes_another_amount(mak
     conv = make_conv([("c", f"transfer {said} from my account")], [(0, said, "MONEY")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert "[" not in new and new != said and _re.fullmatch(r"\d,\d{3} \w+", new), new
+
+
+@pytest.mark.parametrize("text,age", [("a white male in his 30s fled", "30s"),
+                                      ("she is in her early forties now", "early forties"),
+                                      ("I am in my mid-20s now", "mid-20s")])
+def test_an_age_said_as_a_decade_becomes_another_decade(make_conv, secret, text, age):
+    """"in his 30s" became "in his 27L", "early forties" "[AGE]"."""
+    from redactdesk.lang.decades import read_decade
+
+    conv = make_conv([("c", text)], [(0, age, "AGE")])
+    revised = substitute_conversation(conv, secret=secret).revised_text()
+    before, after = text.split(age)
+    new = revised[len(before):len(revised) - len(after)]
+    assert revised.startswith(before) and revised.endswith(after), revised
+    decade = read_decade(new.split())
+    assert decade is not None and new != age and decade.form == read_decade(age.split()).form, revised
