@@ -596,6 +596,15 @@ def _place_and_no_name(word: str) -> bool:
     return place is not None and not place.name and not place.common and not load_world_names().is_name(key)
 
 
+def _country(word: str) -> bool:
+    """Is ``word`` a country of the place list (whatever name it also is: "Jordan", "Chad", "Cuba")?"""
+    from redactdesk.detect.places import load_places
+    from redactdesk.lang.folding import fold_key
+
+    place = load_places().get(fold_key(word))
+    return place is not None and place.category == "COUNTRY"
+
+
 def _listed_name_in(stretch: Sequence[str]) -> bool:
     """Is a word of the stretch a name of the world-name or place lists ("luke robert hemmings")? A
     place that is an everyday word is none ("university" of "the university hospital")."""
@@ -888,6 +897,9 @@ class TaggerSource:
                         continue  # "a British Pakistani doctor": the group is the item (NRP), no one's name
                     if cat == "PERSON" and len(stretch) == 1 and _place_and_no_name(stretch[0]):
                         cat = "LOCATION"  # "the mayor of Springfield": a town of the list, no listed name
+                    elif cat == "PERSON" and len(stretch) == 1 and w0 > 0 and docs[i].lower[w0 - 1] == "of" and (
+                            _country(stretch[0])):
+                        cat = "LOCATION"  # "prime minister of cuba", "the king of jordan": Cuba, Jordan are names too
                     if cat == "ORGANIZATION" and w1 - w0 >= 2 and town_and_state_code(docs[i], w1 - 1, start=w0):
                         cat = "LOCATION"  # "Reno, NV": a town and its state, no firm
                     if cat == "PERSON" and (_opens_with_organisation_word(stretch)

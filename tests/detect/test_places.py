@@ -206,3 +206,17 @@ def test_a_country_that_is_a_word_too_is_the_country_after_a_place_cue(text, pla
 
 def test_an_english_article_is_no_place_cue():
     assert places("he bought a guinea pig") == []
+
+
+@pytest.mark.parametrize("text,country", [
+    ("manuel antonio de varona prime minister of cuba nineteen forty eight nineteen fifty", "cuba"),
+    ("** Manuel Antonio de Varona, Prime Minister of Cuba (1948–1950)", "Cuba"),
+])
+def test_a_country_after_of_is_no_person_though_a_name_too(spans_of, text, country):
+    """The tagger read "cuba" of "prime minister of cuba" as a person (Cuba is a surname too)."""
+    got = spans_of(text)
+    assert (country, "PERSON") not in got and any(t == country for t, _ in got), got
+
+
+def test_a_name_that_is_a_country_said_of_someone_stays_a_person(spans_of):
+    assert ("Jordan", "PERSON") in spans_of("I met Jordan at the party")
