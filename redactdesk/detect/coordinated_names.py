@@ -10,6 +10,7 @@ from __future__ import annotations
 from redactdesk.core.types import Span, SpanStatus
 from redactdesk.detect.sources import DetectDoc
 from redactdesk.detect.worldnames import everyday_words, load_world_names, word_view
+from redactdesk.lang.names import plural_surname_stems
 
 SOURCE = "gazetteer"
 _JOINERS = frozenset({"and", "&", "or", "y", "e", "o", "u"})
@@ -107,9 +108,6 @@ def described_people(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     return sorted(spans + new, key=lambda s: (s.start_word, s.end_word))
 
 
-_SIBILANT_ENDS = ("s", "sh", "ch", "x", "z")
-
-
 def families(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """The spans with a PERSON span for a family named by its surname in the plural after "the":
     "dinner with my in laws the johnsons", "what's on my calendar with the smiths tomorrow", "the
@@ -127,9 +125,8 @@ def families(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 ("ss", "us", "is")) or not (
                 v.cores[k].isalpha() and (not v.cased or v.cap[k])):
             continue
-        base = word[:-1]
-        if not names.is_last(base) and word.endswith("es") and word[:-2].endswith(_SIBILANT_ENDS):
-            base = word[:-2]  # "the joneses"
+        stems = plural_surname_stems(word)
+        base = next((b for b in stems if names.is_last(b)), stems[-1])  # "the joneses": "jones"
         if names.is_last(base) and base not in common and len(base) >= 3:
             new.append(Span(k, k + 1, "PERSON", SpanStatus.SUGGESTED, 0.6, (SOURCE,), "a family named by its surname"))
     spans = _surname_families(doc, spans, names)

@@ -41,7 +41,7 @@ _LABEL_KEYS = ("iban", "ssn", "cvv", "es_id", "passport", "password", "username"
 
 @functools.lru_cache(maxsize=4)
 def _labels(lex: Any) -> frozenset[str]:
-    """One-word names of identifiers ("iban", "ssn", "dob", "email") that no name list holds (or that name
+    """One-word names of identifiers ("iban", "ssn", "cvv", "email") that no name list holds (or that name
     the very identifier: "iban"): a label said before its value, never the last word of a person."""
     from redactdesk.detect.worldnames import load_world_names
 

@@ -601,8 +601,7 @@ def _country(word: str) -> bool:
     from redactdesk.detect.places import load_places
     from redactdesk.lang.folding import fold_key
 
-    place = load_places().get(fold_key(word))
-    return place is not None and place.category == "COUNTRY"
+    return getattr(load_places().get(fold_key(word)), "category", None) == "COUNTRY"
 
 
 def _listed_name_in(stretch: Sequence[str]) -> bool:

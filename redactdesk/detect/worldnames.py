@@ -22,7 +22,7 @@ from typing import Any
 from redactdesk.detect.normalize import NUM
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.lang.folding import fold_key
-from redactdesk.lang.lexicon import word_list
+from redactdesk.lang.lexicon import Lexicon, word_list
 from redactdesk.resources import read_yaml, resource
 
 FEMALE, MALE, FIRST, LAST, COMMON = 1, 2, 4, 8, 16
@@ -179,6 +179,13 @@ class WordView:
     cores: list[str]  # the words without edge punctuation
     line_after: list[bool]  # a line of written text ends after the word (inside its turn)
     sentence_after: list[bool]  # a sentence or clause ends after the word, by its punctuation alone
+
+
+@functools.lru_cache(maxsize=4)
+def _person_verbs(lex: Lexicon) -> frozenset[str]:
+    """What only a person does, said after a name: the lexicon's verbs of saying and gestures, without
+    the ones an abstract noun takes too ("Grace notes", "Hope adds up")."""
+    return (word_list(lex, "reporting_verbs") | word_list(lex, "human_subject_verbs")) - {"notes", "adds"}
 
 
 # the titles of a monarch, said before a given name ("queen victoria", "king john")
@@ -440,8 +447,7 @@ class _Names:
         if k + 1 >= self.n or self.v.seg[k + 1] != self.v.seg[k] or self.v.stop_after[k] or self.v.comma_after[k]:
             return False
         after = self.doc.lower[k + 1].strip(".,;:!?\"")
-        verbs = (word_list(self.lex, "reporting_verbs") | word_list(self.lex, "human_subject_verbs")) if self.lex else ()
-        return after in verbs and after not in ("notes", "adds") and self.nl.is_first(self.v.keys[k])
+        return self.lex is not None and after in _person_verbs(self.lex) and self.nl.is_first(self.v.keys[k])
 
     def _kin_as_object(self, i: int) -> bool:
         """Is the kin before word ``i`` ("my niece | emily") the object of a verb or preposition said

@@ -116,3 +116,22 @@ def country_keys() -> frozenset[str]:
         for name in Locale.parse(lang).territories.values():
             out.add(" ".join(strip_accents(name).lower().replace("-", " ").split()))
     return frozenset(out | {"usa", "uk", "uae", "u s a", "u k"})  # short forms addresses end in
+
+
+# a family named in the plural ("the Smiths", "the Joneses", "the Lynches"): detection reads the surname
+# from it, substitution says the surrogate surname so
+SIBILANT_ENDS = ("s", "sh", "ch", "x", "z")
+
+
+def plural_surname_stems(word: str) -> tuple[str, ...]:
+    """The surnames a plural may be of, the plainer first: "smiths" -> ("smith",), "joneses" ->
+    ("jonese", "jones"), "lynches" -> ("lynche", "lynch")."""
+    low = word.lower()
+    if low.endswith("es") and low[:-2].endswith(SIBILANT_ENDS):
+        return word[:-1], word[:-2]
+    return (word[:-1],)
+
+
+def plural_surname(surname: str) -> str:
+    """A family's name from its surname: "Miller" -> "Millers", "Cruz" -> "Cruzes", "Lynch" -> "Lynches"."""
+    return surname + ("es" if surname.lower().endswith(SIBILANT_ENDS) else "s")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from redactdesk.core.types import Span
-from redactdesk.lang.names import particle_surnames
+from redactdesk.lang.names import particle_surnames, plural_surname, plural_surname_stems
 from redactdesk.substitute import spelling
 from redactdesk.substitute.base import Context, Generator, Item, Occurrence, Piece, phrase_tokens, register
 from redactdesk.substitute.text import norm, plain_letters, resembles, split_punct
@@ -109,7 +109,6 @@ def _given_pool(ctx: Context, gender: str | None, ntok: int, kind: str) -> list[
 
 _BYNAME_ARTICLES = {"en": ("the",), "es": ("el", "la")}
 _JOINED_PEOPLE = frozenset({"&", "and", "y"})  # "Lee & Park": two people in one span
-_SIBILANT_ENDS = ("s", "x", "z", "ch", "sh")
 
 
 def _family_surname(ctx: Context, span: Span, cores: list[str]) -> str | None:
@@ -122,13 +121,8 @@ def _family_surname(ctx: Context, span: Span, cores: list[str]) -> str | None:
     if prev != "the" or len(word) < 4 or not word.isalpha() or not word.lower().endswith("s") or (
             ctx.gaz.is_first_name(word) or ctx.gaz.contains("surnames", word)):
         return None
-    stem = word[:-2] if word.lower().endswith("es") and word.lower()[:-2].endswith(_SIBILANT_ENDS) else word[:-1]
+    stem = plural_surname_stems(word)[-1]
     return stem if len(stem) >= 3 and not stem.lower().endswith(("ss", "us", "is")) else None
-
-
-def _plural(surname: str) -> str:
-    """A family's name from its surname: "Miller" -> "Millers", "Cruz" -> "Cruzes", "Lynch" -> "Lynches"."""
-    return surname + ("es" if surname.lower().endswith(_SIBILANT_ENDS) else "s")
 
 
 class PersonGenerator(Generator):
@@ -268,7 +262,7 @@ class PersonGenerator(Generator):
     def render(self, ctx: Context, item: Item, occ: Occurrence, tokens: list[str]) -> list[str]:
         surrogate = item.surrogate or ""
         if isinstance(occ.style, dict) and occ.style.get("plural") and surrogate and " " not in surrogate:
-            return phrase_tokens(_plural(surrogate), tokens)
+            return phrase_tokens(plural_surname(surrogate), tokens)
         if occ.form == "short":
             table = ctx.gaz.short_forms
             said = (occ.style or {}).get("short_form", "")
