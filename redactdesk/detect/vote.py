@@ -147,6 +147,7 @@ def combine(
             ] or [best]
             start = min(h.start_word for h in members)
             end = max(h.end_word for h in members)
+            category = _specific_place(category, group, start, end) if fam == "PLACE" else category
             per_source: dict[str, float] = {}
             for h in group:
                 per_source[h.source] = max(per_source.get(h.source, 0.0), h.score)
@@ -164,6 +165,18 @@ def combine(
     for h in forced:
         candidates.append(_Candidate(h.start_word, h.end_word, h.category, h.score, (h.source,), h.reason, -1, True))
     return resolve_overlaps(candidates)
+
+
+def _specific_place(category: str, group: Sequence[Hit], start: int, end: int) -> str:
+    """A place the vote calls a LOCATION (a tagger's word for any place) is the CITY or COUNTRY
+    another source of the cluster read over exactly the same words: "the prime minister of cuba" is
+    the country, as the list says, though the tagger's reading stood alone there. The category is
+    what the revised text says in its place (another country, not a town: "prime minister of
+    houston")."""
+    if category != "LOCATION":
+        return category
+    same = [h for h in group if h.category in ("COUNTRY", "CITY") and (h.start_word, h.end_word) == (start, end)]
+    return max(same, key=lambda h: h.score).category if same else category
 
 
 def _piece_of(c: _Candidate, d: _Candidate) -> bool:

@@ -256,3 +256,19 @@ def test_a_reference_read_around_a_validated_number_becomes_that_numbers_whole_i
             Hit(2, 6, "NATIONAL_ID", 0.9, "identifiers", "valid NIE", True)]
     spans = combine(hits, [_ListSource("patterns", {"GENERIC_ID"}), _ListSource("identifiers", {"NATIONAL_ID"})])
     assert [(s.start_word, s.end_word, s.category) for s in spans] == [(0, 7, "NATIONAL_ID")]
+
+
+def test_a_place_a_tagger_calls_a_location_is_the_country_another_source_read_over_the_same_words():
+    places = [Src("tagger", frozenset({"LOCATION"})), Src("lists", frozenset({"COUNTRY", "CITY"}))]
+    spans = combine([h(4, 5, "LOCATION", "tagger", 0.6, strong=True), h(4, 5, "COUNTRY", "lists", 0.5)], places)
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(4, 5, "COUNTRY")]
+    # a country inside a longer place the tagger read stays that place ("new mexico" is no country)
+    spans = combine([h(3, 5, "LOCATION", "tagger", 0.6, strong=True), h(4, 5, "COUNTRY", "lists", 0.5)], places)
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(3, 5, "LOCATION")]
+
+
+def test_a_country_after_a_rulers_office_is_said_as_another_country():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "the prime minister of cuba arrived"
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == [("cuba", "COUNTRY")]
