@@ -68,8 +68,16 @@ EXTRA_REGIONS = {
         "iran", "syria", "vietnam", "laos", "bolivia", "venezuela", "tanzania", "czechia",
         "czech republic", "ivory coast", "taiwan", "palestine", "vatican", "kosovo", "macedonia",
         "burma", "congo", "moldova", "brunei", "micronesia",
+        # the English names the ISO and CLDR names replaced, still said ("Türkiye" is "Turkey" to most)
+        "turkey", "swaziland", "east timor", "the gambia", "cape verde", "drc", "dr congo",
+        # states of recent history: where people say they or their parents were born
+        "soviet union", "ussr", "yugoslavia", "czechoslovakia", "east germany", "west germany", "rhodesia",
+        "zaire", "ceylon", "persia", "siam", "prussia", "the ottoman empire", "ottoman empire",
     ],
 }
+# countries' names that are everyday words the tagger's frames call proper nouns: "turkey" is said of
+# dinner far more often than of the country in speech, where no capital tells them apart
+EVERYDAY_COUNTRY_WORDS = ("turkey",)
 US_LIKE = ("US", "CA", "AU")  # countries whose addresses name the region by its code ("IL", "ON", "NSW")
 
 
@@ -175,6 +183,7 @@ class Everyday:
             w = line.split("#", 1)[0].strip().lower()
             if w:
                 self.seed.add(fold_key(w))
+        self.seed.update(EVERYDAY_COUNTRY_WORDS)
         self._cache: dict[str, bool] = {}
         self._proper: dict[str, bool] = {}
         self._pos: dict[str, set[str]] = {}

@@ -127,6 +127,15 @@ def _said_to_someone(doc: DetectDoc, i: int) -> bool:
     return any(len(ph) > 1 and i - len(ph) in doc.occurrences(ph) for ph in doc.said("name_cue_verbs"))
 
 
+def _of_a_state(doc: DetectDoc, keys: list[str], seg: list[int], i: int) -> bool:
+    """Is the word at ``i`` said as a state's name: after a word of the lexicon's ``state_nouns`` and
+    "of" ("the president of chad", "the embassy of Jordan", "el gobierno de Chad")? A country of the
+    list there is the country, though also an everyday word or a first name."""
+    if i < 2 or doc.lex is None or keys[i - 1] not in ("of", "de", "del") or seg[i - 2] != seg[i]:
+        return False
+    return keys[i - 2] in word_list(doc.lex, "state_nouns")
+
+
 def _major_place(places, key: str) -> bool:
     """Is ``key`` alone a city or region of the lists' top weight ("delhi", "bengal"), which word-frequency
     lists count among everyday words because the name is said so often?"""
@@ -177,6 +186,7 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             i += 1
             continue
         cue = i > 0 and v.seg[i - 1] == v.seg[i] and keys[i - 1] in cues and not v.stop_after[i - 1]
+        cue = cue or (place.category == "COUNTRY" and length == 1 and _of_a_state(doc, keys, v.seg, i))
         if not cue and place.category == "COUNTRY" and i > 1 and keys[i - 1] == "the" and v.seg[i - 2] == v.seg[i]:
             cue = keys[i - 2] in cues and not v.stop_after[i - 2]  # "in the UK"; "in the Reading room" is none
         if cue and length == 1 and place.name and _said_to_someone(doc, i):

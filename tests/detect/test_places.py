@@ -220,3 +220,30 @@ def test_a_country_after_of_is_no_person_though_a_name_too(spans_of, text, count
 
 def test_a_name_that_is_a_country_said_of_someone_stays_a_person(spans_of):
     assert ("Jordan", "PERSON") in spans_of("I met Jordan at the party")
+
+
+@pytest.mark.parametrize("text,lang,expected", [
+    ("he met the president of chad yesterday", "en", [("chad", "COUNTRY")]),
+    ("He met the President of Chad yesterday.", "en", [("Chad", "COUNTRY")]),
+    ("the government of turkey said no", "en", [("turkey", "COUNTRY")]),
+    ("el presidente de chad llegó ayer", "es", [("chad", "COUNTRY")]),
+])
+def test_a_country_said_as_a_state_after_its_office_or_government_is_the_country(text, lang, expected):
+    assert places(text, lang) == expected
+
+
+@pytest.mark.parametrize("text", ["we had turkey for thanksgiving", "can you order a turkey sandwich",
+                                  "he met chad yesterday", "a hanging chad"])
+def test_a_country_that_is_an_everyday_word_or_a_name_needs_a_cue(text):
+    assert places(text) == []
+
+
+@pytest.mark.parametrize("text,country", [
+    ("we moved from turkey in two thousand five", "turkey"),  # the ISO and CLDR name is "Türkiye" now
+    ("i was born in yugoslavia", "yugoslavia"),
+    ("my parents came from czechoslovakia", "czechoslovakia"),
+    ("he served in east germany", "east germany"),
+    ("she grew up in swaziland", "swaziland"),
+])
+def test_countries_by_the_names_people_still_say_and_of_recent_history(text, country):
+    assert (country, "COUNTRY") in places(text)
