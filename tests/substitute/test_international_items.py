@@ -247,3 +247,15 @@ def test_a_vat_numbers_country_stays_its_country(make_conv, secret, said):
     conv = make_conv([("c", f"our VAT number is {said} thanks")], [(0, said, "VAT_ID")])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert new[:2] == said[:2] and new != said and len(new) == len(said), new
+
+
+@pytest.mark.parametrize("said, category", [("texas", "LOCATION"), ("new south wales", "LOCATION"),
+                                            ("Ontario", "CITY")])
+def test_a_state_said_alone_becomes_another_state_of_its_country(make_conv, secret, said, category):
+    """"we moved to the state of texas" became "the state of raleigh": a state alone got a town's name."""
+    from redactdesk.lang.names import region_names
+
+    country = next(regions for regions in region_names() if said.lower() in {r.lower() for r in regions})
+    conv = make_conv([("c", f"we moved to the state of {said} last year")], [(0, said, category)])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new.lower() in {r.lower() for r in country} and new.lower() != said.lower(), new
