@@ -9,7 +9,7 @@ and a generic word ("bank") alone after an everyday word ("food bank") is not en
 
 from __future__ import annotations
 
-from redactdesk.detect.places import load_places, town_and_state_code
+from redactdesk.detect.places import kind_said_as_where, load_places, town_and_state_code
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_set, word_view
 
@@ -66,6 +66,10 @@ def _partners(v, keys: list[str], i: int, end: int, names) -> int:
     parts = (i, i + 1, i + 3)
     ok = all(v.cap[k] and names.is_last(keys[k]) for k in parts)
     return 4 if ok else 0
+
+
+# kinds of place whose body has a name too: "the City of Chicago sued", "moved to the state of texas"
+_PLACE_GENERICS = frozenset({"city", "state", "ciudad", "estado"})
 
 
 def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
@@ -265,6 +269,15 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 strong = v.cased or s > i + m or all(not names.is_first(keys[k]) for k in own)
                 # "County Cork", "County of Durham": a county named is a place (its council is "Cork County Council")
                 kind = "LOCATION" if keys[i:i + m] == ["county"] else "ORGANIZATION"
+                if kind == "ORGANIZATION" and s > i + m and m == 1 and keys[i] in _PLACE_GENERICS \
+                        and kind_said_as_where(keys, i):
+                    # "a seat in the city of oranienbau", "moved to the state of texas": the place is
+                    # its name ("the city of Chicago sued" stays the body)
+                    hits.append(Hit(s, e, "LOCATION", 0.75, SOURCE, f"place after '{keys[i]} of'", True))
+                    for k in range(i, e):
+                        taken[k] = True
+                    i = e
+                    continue
                 hits.append(Hit(i, e, kind, 0.75 if strong else 0.55, SOURCE,
                                 f"name after '{' '.join(keys[i:i + m])}'", strong))
                 for k in range(i, e):

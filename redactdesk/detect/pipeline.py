@@ -38,7 +38,12 @@ from redactdesk.detect.name_bounds import (
 from redactdesk.detect.name_hits import fit_name_hits
 from redactdesk.detect.named_bodies import names_given_to_bodies
 from redactdesk.detect.occupations import job_titles_are_no_names
-from redactdesk.detect.places import cued_places_are_places, residents_are_places, roads_are_places
+from redactdesk.detect.places import (
+    cued_places_are_places,
+    place_kinds_are_no_names,
+    residents_are_places,
+    roads_are_places,
+)
 from redactdesk.detect.platforms import genres_are_no_names, platforms_are_no_employers
 from redactdesk.detect.registry import DEFAULT_SOURCES, get_source
 from redactdesk.detect.said_occupations import occupations_of_people
@@ -214,7 +219,8 @@ def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     return out
 
 
-_NO_NAME_GUARDS = (cued_places_are_places, residents_are_places, roads_are_places, names_given_to_bodies,
+_NO_NAME_GUARDS = (cued_places_are_places, residents_are_places, roads_are_places, place_kinds_are_no_names,
+                   names_given_to_bodies,
                    schemes_are_no_names, platforms_are_no_employers,
                    holidays_are_no_names, genres_are_no_names, currencies_are_no_names, asked_words_are_no_names,
                    _said_of_verbs_are_no_names, _wake_words_are_no_names, _requests_are_no_names)

@@ -13,6 +13,7 @@ reading when a surname follows.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from redactdesk.core.types import Span
@@ -359,3 +360,47 @@ def roads_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
             s.category = "LOCATION"
             s.reason = f"a numbered road ({s.reason})"
     return spans
+
+
+_PLACE_KINDS = frozenset({"city", "town", "village", "state", "province", "ciudad", "pueblo", "villa", "estado",
+                          "provincia"})
+_PLACE_SPANS = frozenset({"CITY", "COUNTRY", "LOCATION"})
+
+
+_ARTICLES = ("the", "la", "el")
+
+
+def kind_said_as_where(words: Sequence[str], w: int) -> bool:
+    """Is the kind of place at word ``w`` ("city", "state", "ciudad") said after a cue only a place
+    takes and an article ("moved to the state of", "a seat in the city of", "vivo en la ciudad de")?
+    Then it is where one is, goes or comes from, and the name after "of" is the place; the body of
+    that name does things ("the City of Chicago sued", "elected for the City of Little Falls").
+    ``words``: lower-case or folded words."""
+    return w >= 2 and words[w - 1] in _ARTICLES and words[w - 2] in word_set("place_only_cues") | {"en"}
+
+
+def place_kinds_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A place read with the kind of place before it ("the city of Panaji", "the state of texas", "la
+    provincia de cádiz") is the name after "of": the kind is said of any place, and the revised text
+    put a whole town's name over "city of" ("a seat in the port saint lucie"). Only where it is said as
+    where one is, goes or comes from (:func:`kind_said_as_where`): "Province of Benevento" alone, a
+    heading, is that province's name. A place the list knows by the whole ("ciudad de méxico") stays
+    whole, and so do the spans the deny list forced."""
+    out: list[Span] = []
+    places = load_places()
+    for s in spans:
+        w = s.start_word
+        if s.category in _PLACE_SPANS and DENY_SOURCE not in s.sources and s.end_word - w >= 3 \
+                and doc.lower[w] in _PLACE_KINDS and doc.lower[w + 1] in ("of", "de", "del") \
+                and kind_said_as_where(doc.lower, w):
+            keys = [fold_key(strip_word(x)) for x in doc.words[w:s.end_word]]
+            whole = places.match(keys, 0, len(keys))
+            if whole is None or whole[0] < len(keys):
+                a = w + 2 + (doc.lower[w + 2] in _ARTICLES and s.end_word - w > 3)
+                name = places.match(keys, a - w, len(keys))
+                if name is not None and name[0] == s.end_word - a and name[1].category in _PLACE_SPANS:
+                    s.category = name[1].category
+                s.start_word = a
+                s.reason = f"the place named after '{' '.join(doc.words[w:a])}' ({s.reason})"
+        out.append(s)
+    return out

@@ -49,6 +49,11 @@ class CityGenerator(PhraseGenerator):
         of the same country, not one town's name ("kansas city"): the state told where, and reads so."""
         words = item.original.split()
         states = _regions_by_key()
+        alone = norm(item.original)
+        if alone in states:  # a state said alone is another state of its country ("moved to texas": ohio)
+            regions = [r for r in states[alone] if norm(r) != alone]
+            regions = [r for r in regions if len(r.split()) == len(words)] or regions
+            return ctx.pick(item, regions, "city:region") or super().generate(ctx, item)
         k = next((k for k in (2, 1) if len(words) > k and norm(" ".join(words[-k:])) in states), 0)
         if not k:
             return super().generate(ctx, item)

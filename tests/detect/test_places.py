@@ -247,3 +247,17 @@ def test_a_country_that_is_an_everyday_word_or_a_name_needs_a_cue(text):
 ])
 def test_countries_by_the_names_people_still_say_and_of_recent_history(text, country):
     assert (country, "COUNTRY") in places(text)
+
+
+@pytest.mark.parametrize("text,lang,expected", [
+    ("I live in the City of Panaji now", "en", ["Panaji"]),
+    ("which has a seat in the city of oranienbau", "en", ["oranienbau"]),
+    ("we moved to the state of texas last year", "en", ["texas", "last year"]),
+    ("the city of chicago sued the company", "en", ["city of chicago"]),  # the body that sues
+    ("She has worked for the City of Springfield since May", "en", ["City of Springfield", "May"]),
+    ("vivo en la ciudad de méxico", "es", ["ciudad de méxico"]),  # the list's name of the city
+])
+def test_a_place_said_with_its_kind_is_the_name_after_of(text, lang, expected):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert [text[s["start"]:s["end"]] for s in detect_texts([text], lang)[0]] == expected
