@@ -177,3 +177,19 @@ def test_a_bodys_initials_in_capitals_stand_with_the_contextual_tagger_alone(spa
     assert [w for k, w in enumerate(doc.words) if _acronym(doc, k, k + 1)] == ["IMF"]
     lower = DetectDoc.from_words("the imf cut its forecast".split(), "en")
     assert not _acronym(lower, 1, 2)
+
+
+@pytest.mark.parametrize("text,org", [
+    ("Respondent: I went to Lincoln High in Omaha.", "Lincoln High"),  # was the town "Lincoln High"
+    ("i went to lincoln high in omaha", "lincoln high"),
+    ("our son goes to roosevelt elementary now", "roosevelt elementary"),
+    ("she teaches at jefferson middle school", "jefferson middle school"),
+])
+def test_a_school_is_named_by_its_kind_after_the_name(text, org):
+    assert org in orgs(text)
+
+
+@pytest.mark.parametrize("text", ["prices hit an all time high this week", "the stock reached a record high",
+                                  "the tide was knee high", "he was so high last night"])
+def test_high_after_everyday_words_is_no_school(text):
+    assert orgs(text) == []
