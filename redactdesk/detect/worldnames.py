@@ -193,6 +193,7 @@ _MONARCHS = frozenset({"king", "queen", "prince", "princess", "emperor", "empres
                        "sultan", "duke", "duchess"})
 # an Irish surname written with its O' ("O'Sullivan", "O’Brien"): a name on its own, a word of no language
 _O_SURNAME = re.compile(r"O['’][A-Z][a-z]{2,}")
+_O_SURNAME_SAID = re.compile(r"o['’][a-z]{3,}")  # lower case, as ASR writes it ("o'donnell"; "o'clock" is no name)
 
 
 def strip_word(raw: str) -> str:
@@ -619,8 +620,9 @@ class _Names:
             if cue == "weak" and t.kind in ("name", "cname") and v.keys[k] not in self.stop and (cased and v.cap[k]):
                 return a, b, 0.6, False, "name after a name cue"
             return None
-        if cased and n == 1 and _O_SURNAME.fullmatch(v.cores[k]):
-            return a, b, 0.7, True, "a surname of the lists with its O'"  # "O'Sullivan emigrated to Boston"
+        if n == 1 and (_O_SURNAME if cased else _O_SURNAME_SAID).fullmatch(v.cores[k]):
+            # "O'Sullivan emigrated to Boston"; said, "which was o'donnell" (ASR writes the apostrophe)
+            return a, b, 0.7, True, "a surname of the lists with its O'"
         if cased:
             if v.sent_start[k] and not cue:
                 if t.kind == "name" and v.keys[k] not in self.common and self.nl.weight.get(v.keys[k], 1) >= 3:

@@ -193,11 +193,14 @@ def test_a_bracket_opens_another_name(text, names):
     ("Born in Cork, Ireland, O'Sullivan emigrated to Boston in 1970.", "O'Sullivan"),
     ("O'Brien said no.", "O'Brien"),
     ("The poet O’Sullivan emigrated to Boston.", "O’Sullivan"),
+    ("the account is in my maiden name which was o'donnell", "o'donnell"),  # said: nothing was found
+    ("we met o'brien and his wife at the pub", "o'brien"),
 ])
 def test_an_irish_surname_with_its_o_is_a_name_alone(text, name):
     """"O'Sullivan emigrated to Boston" gave no person: the list's surname alone needed a second source."""
     from redactdesk.detect.pipeline import detect_texts
 
+    assert detect_texts(["see you at five o'clock"], "en")[0] == []  # no name
     assert (name, "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
 
 
