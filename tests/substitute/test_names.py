@@ -363,3 +363,21 @@ def test_two_people_named_by_surname_in_one_span_stay_two(make_conv, secret, tex
     joiner = " & " if "&" in people else " and "
     new = revised.removeprefix("as ").split(" showed")[0]
     assert joiner in new and new != people and all(w[:1].isupper() for w in new.split(joiner)), revised
+
+
+@pytest.mark.parametrize("text, span", [
+    ("officer reyes responded to the call", "officer reyes"),  # became "diana parks responded"
+    ("we stayed with aunt rosa in june", "aunt rosa"),
+    ("Father Brown said mass", "Father Brown"),
+    ("Detective Harris called me back", "Detective Harris"),
+])
+def test_an_office_rank_or_family_word_a_tagger_read_into_the_name_stays(make_conv, secret, text, span):
+    conv = make_conv([("a", text)], [(0, span, "PERSON")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate.split()
+    assert new[0] == span.split()[0] and span.split()[1] not in new, new
+
+
+@pytest.mark.parametrize("span", ["Dean Martin", "Earl Thomas", "Prince Harry"])
+def test_a_given_name_that_is_a_title_too_is_no_title_kept(make_conv, secret, span):
+    conv = make_conv([("a", f"we watched {span} on tv")], [(0, span, "PERSON")])
+    assert not set(span.split()) & set(substitute_conversation(conv, secret=secret).replacements[0].surrogate.split())
