@@ -295,25 +295,39 @@ def cued_places_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     """An organisation after a place cue that is exactly a town, region or country of the list is
     that place (structures.yaml ``place_only_cues``): the taggers learned "Liverpool", "Chelsea",
     "Barcelona" as clubs from sports news and read "how far is it from manchester to liverpool" or
-    "the train to liverpool" so, and the surrogate was a firm's name where a town was said. A place
-    that is also a first name stays as read ("an email to chelsea"), and so do the spans the deny
-    list forced."""
+    "the train to liverpool" so, and the surrogate was a firm's name where a town was said. So is
+    the place that opens such an organisation right before a small word ("moved to denver for
+    college": "pellham tessaly college" in the revised text; not "of": "go to bank of america"), and the place before a word for a
+    firm's premises, cue or none ("their dublin office", "the london branch": lexicon
+    ``premises_words``). A place that is also a first name stays as read ("an email to chelsea"),
+    and so do the spans the deny list forced."""
     if not any(s.category == "ORGANIZATION" for s in spans):
         return spans
     v = word_view(doc)
     places, cues = load_places(), word_set("place_only_cues")
+    stop = doc.lex.stop_words if doc.lex is not None else frozenset()
+    premises = word_list(doc.lex, "premises_words") if doc.lex is not None else frozenset()
     for s in spans:
         i = s.start_word
-        if s.category != "ORGANIZATION" or DENY_SOURCE in s.sources or i == 0 or v.seg[i - 1] != v.seg[i] \
-                or v.keys[i - 1] not in cues or v.stop_after[i - 1] or v.comma_after[i - 1]:
+        if s.category != "ORGANIZATION" or DENY_SOURCE in s.sources:
             continue
         hit = places.match(v.keys, i, s.end_word)
-        # a place that is also a first name is left as read: "send an email to chelsea" is a person
-        if hit is not None and hit[0] == s.end_word - i and hit[1].category in ("CITY", "COUNTRY", "LOCATION") \
-                and not hit[1].name:
+        if hit is None or hit[1].category not in ("CITY", "COUNTRY", "LOCATION"):
+            continue
+        e = i + hit[0]
+        cued = i > 0 and v.seg[i - 1] == v.seg[i] and v.keys[i - 1] in cues and not v.stop_after[i - 1] \
+            and not v.comma_after[i - 1]
+        # a place that is also a first name is left as read where it is all the span ("send an email to
+        # chelsea" is a person); inside a longer one, unless said to someone ("talk to jordan for a bit")
+        if e == s.end_word and cued and not hit[1].name or e < s.end_word and (
+                cued and v.keys[e] in stop and v.keys[e] not in ("of", "de", "del") and not hit[1].common
+                and not (hit[1].name and _said_to_someone(doc, i))
+                or s.end_word == e + 1 and v.keys[e] in premises):
+            s.end_word = e
             s.category = hit[1].category
             s.sources = tuple(sorted({*s.sources, SOURCE}))
-            s.reason = f"{hit[1].category.lower()} in the place list after '{doc.words[i - 1]}' ({s.reason})"
+            said = f"after '{doc.words[i - 1]}'" if cued else f"before '{doc.words[e]}'"
+            s.reason = f"{hit[1].category.lower()} in the place list {said} ({s.reason})"
     return spans
 
 

@@ -261,3 +261,31 @@ def test_a_place_said_with_its_kind_is_the_name_after_of(text, lang, expected):
     from redactdesk.detect.pipeline import detect_texts
 
     assert [text[s["start"]:s["end"]] for s in detect_texts([text], lang)[0]] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    # a tagger's firm "denver for college" became "pellham tessaly college" in the revised text
+    ("i grew up outside of tulsa and moved to denver for college",
+     [("tulsa", "CITY"), ("denver", "CITY")]),
+    ("i used to work in their dublin office", [("dublin", "CITY")]),
+    ("the london branch closed last year", [("london", "CITY"), ("last year", "DATE")]),
+])
+def test_a_place_opening_a_taggers_organisation_before_a_small_word_or_premises_is_the_place(text, expected):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == expected
+
+
+@pytest.mark.parametrize("text,name", [("talk to jordan for a bit", "jordan"), ("send an email to chelsea", "chelsea")])
+def test_a_place_that_is_a_name_said_to_someone_stays_the_person(text, name):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == [(name, "PERSON")]
+
+
+def test_a_firm_named_x_of_y_after_a_place_cue_stays_the_firm():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "i want to go to bank of america give me directions"  # "bank" is a town of the list too
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == [
+        ("bank of america", "ORGANIZATION")]
