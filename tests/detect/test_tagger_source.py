@@ -557,3 +557,17 @@ def test_in_a_post_that_speaks_of_handles_at_after_a_job_stays_a_handle():
     text = "rt at bandnews go follow the graphic designer at kwdesignsco for more"
     found = [text[s["start"]:s["end"]] for s in detect_texts([text], "en")[0]]
     assert "at kwdesignsco" in found, found
+
+
+@pytest.mark.parametrize("text", ["the patient is a fifty eight year old male presenting with chest pain",
+                                  "abutments for a short timber stringer span over the brook"])
+def test_a_person_of_everyday_words_alone_needs_a_second_source(text):
+    """"presenting with chest pain" became "presenting with joan mccann": the spaCy tagger's person
+    of two everyday words stood alone."""
+    assert not [s for s in detect_texts([text], "en")[0] if s["category"] == "PERSON"]
+
+
+def test_a_person_of_everyday_words_with_a_listed_name_stands():
+    text = "i had lunch with maria lopez yesterday"
+    assert ("maria lopez", "PERSON") in [(text[s["start"]:s["end"]], s["category"])
+                                         for s in detect_texts([text], "en")[0]]
