@@ -50,7 +50,9 @@ class CityGenerator(PhraseGenerator):
         words = item.original.split()
         states = _regions_by_key()
         alone = norm(item.original)
-        if alone in states:  # a state said alone is another state of its country ("moved to texas": ohio)
+        # a state said alone is another state of its country ("moved to texas": ohio); a town the
+        # detector read ("in washington", "Georgia" the country) stays a town
+        if alone in states and item.category == "LOCATION":
             regions = [r for r in states[alone] if norm(r) != alone]
             regions = [r for r in regions if len(r.split()) == len(words)] or regions
             return ctx.pick(item, regions, "city:region") or super().generate(ctx, item)

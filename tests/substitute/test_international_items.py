@@ -250,7 +250,7 @@ def test_a_vat_numbers_country_stays_its_country(make_conv, secret, said):
 
 
 @pytest.mark.parametrize("said, category", [("texas", "LOCATION"), ("new south wales", "LOCATION"),
-                                            ("Ontario", "CITY")])
+                                            ("Ontario", "LOCATION")])
 def test_a_state_said_alone_becomes_another_state_of_its_country(make_conv, secret, said, category):
     """"we moved to the state of texas" became "the state of raleigh": a state alone got a town's name."""
     from redactdesk.lang.names import region_names
@@ -259,3 +259,13 @@ def test_a_state_said_alone_becomes_another_state_of_its_country(make_conv, secr
     conv = make_conv([("c", f"we moved to the state of {said} last year")], [(0, said, category)])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert new.lower() in {r.lower() for r in country} and new.lower() != said.lower(), new
+
+
+def test_a_town_named_like_a_state_stays_a_town(make_conv, secret):
+    """"the state department in washington" (the detector's town) became "in mississippi"."""
+    from redactdesk.lang.names import region_names
+
+    states = {r.lower() for regions in region_names() for r in regions}
+    conv = make_conv([("c", "he works for the state department in washington")], [(0, "washington", "CITY")])
+    new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
+    assert new.lower() not in states and new.lower() != "washington", new
