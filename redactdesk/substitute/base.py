@@ -106,6 +106,13 @@ def phrase_tokens(surrogate: str, original: Sequence[str]) -> list[str]:
     if not out:
         return []
     cores = [split_punct(t)[1] for t in original] or [""]
+    if len(original) == 1 and len(cores[0]) > 1 and cores[0][0] == "#" and cores[0][1].isalnum():
+        # a hashtag stays one ("#japan" -> "#chile", "#SantaMonica" -> "#ColoradoSprings"): no word of
+        # the surrogate may stand outside it
+        c = case_of(cores[0][1:])
+        words = [apply_case(w, c) if c in ("upper", "lower") else w[:1].upper() + w[1:] for w in out]
+        lead, _, trail = split_punct(original[0])
+        return [lead + "#" + "".join(words) + trail]
     for i, w in enumerate(out):
         c = case_of(cores[min(i, len(cores) - 1)])
         if c in ("upper", "lower"):

@@ -22,3 +22,15 @@ def test_brackets_and_curly_quotes_around_an_item_stay_around_its_surrogate(make
     conv = make_conv([("c", f"I wrote {said} on the form")], [(0, said, category)])
     new = substitute_conversation(conv, secret=secret).replacements[0].surrogate
     assert re.fullmatch(shape, new) and new != said, new
+
+
+@pytest.mark.parametrize(("said", "category", "shape"), [
+    ("#japan", "LOCATION", r"#[a-z]+"),  # became "buffalo": the hash was lost
+    ("#chicago,", "CITY", r"#[a-z]+,"),
+    ("#SantaMonica", "CITY", r"#[A-Z][A-Za-z]+"),
+])
+def test_a_hashtag_stays_one_hashtag(make_conv, secret, said, category, shape):
+    conv = make_conv([("c", f"loved it {said} so much")], [(0, said, category)])
+    res = substitute_conversation(conv, secret=secret)
+    new = " ".join(w.text for w in res.revised_words).removeprefix("loved it ").removesuffix(" so much")
+    assert re.fullmatch(shape, new) and new.lower() != said.lower(), new
