@@ -250,9 +250,10 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
         if not ok:
             i += 1
             continue
-        # a name reading wins after a first name ("Michael Jordan") ...
+        # a name reading wins after a first name ("Michael Jordan") that is no place read just before
+        # ("houston texas usa": the town, then its state) ...
         if length == 1 and place.name and not cue and i > 0 and v.seg[i - 1] == v.seg[i] and not (
-            v.comma_after[i - 1] or v.stop_after[i - 1]
+            v.comma_after[i - 1] or v.stop_after[i - 1] or right_after_place
         ) and names.is_first(keys[i - 1]) and not names.is_common(keys[i - 1]) and (not v.cased or v.cap[i - 1]):
             i += 1
             continue
@@ -264,7 +265,7 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
             continue
         # ... when a capitalised word of no list follows ("Paul Voulet"), or a region is a first name
         if length == 1 and place.name and not cue and after is None and (
-            place.category == "LOCATION" and names.is_first(words[0])
+            place.category == "LOCATION" and names.is_first(words[0]) and not right_after_place
             or v.cased and i + 1 < seg_end and v.cap[i + 1] and not v.comma_after[i] and not v.stop_after[i]
             and keys[i + 1] not in common and places.get(keys[i + 1]) is None
         ):
@@ -284,11 +285,33 @@ def find_places(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
         if v.cased and cat == "CITY" and after is not None and after[1].category == "REGION_CODE" and (
                 after[0] == 1 and not taken[e] and v.upper[e]):
             e += 1  # "Boulder, CO", "Calgary, AB": the town's state or province code is part of the place
-        hits.append(Hit(i, e, cat, score, SOURCE, f"{cat.lower()} in the place list", strong))
-        for k in range(i, e):
+        a = _state_form_before(keys, v, i, taken) if cat == "COUNTRY" else i
+        hits.append(Hit(a, e, cat, score, SOURCE, f"{cat.lower()} in the place list", strong))
+        for k in range(a, e):
             taken[k] = True
         i = e
     return hits
+
+
+# what a state calls itself before "of" and its name ("the People's Republic of China", "Kingdom of
+# Yugoslavia", "República de Chile"), with the words that may qualify it
+_STATE_FORMS = frozenset({"republic", "kingdom", "principality", "duchy", "emirate", "sultanate", "federation",
+                          "commonwealth", "empire", "republica", "reino", "principado", "imperio"})
+_STATE_QUALIFIERS = frozenset({"people", "peoples", "democratic", "socialist", "islamic", "federal", "federative",
+                               "united", "arab", "grand", "popular", "democratica", "bolivariana", "islamica"})
+
+
+def _state_form_before(keys: list[str], v, i: int, taken: list[bool]) -> int:
+    """Where a country's name said as its state begins: "republic of china" at "republic", with the
+    qualifiers before it ("people's republic of china"); ``i`` where none is said."""
+    if i < 2 or keys[i - 1] not in ("of", "de", "del") or keys[i - 2] not in _STATE_FORMS or \
+            v.seg[i - 2] != v.seg[i] or taken[i - 2] or taken[i - 1]:
+        return i
+    a = i - 2
+    while a > 0 and v.seg[a - 1] == v.seg[i] and not taken[a - 1] and not v.comma_after[a - 1] and (
+            keys[a - 1] in _STATE_QUALIFIERS):
+        a -= 1
+    return a
 
 
 def cued_places_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:

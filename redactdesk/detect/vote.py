@@ -172,10 +172,18 @@ def _specific_place(category: str, group: Sequence[Hit], start: int, end: int) -
     another source of the cluster read over exactly the same words: "the prime minister of cuba" is
     the country, as the list says, though the tagger's reading stood alone there. The category is
     what the revised text says in its place (another country, not a town: "prime minister of
-    houston")."""
+    houston"). A COUNTRY the vote chose for a longer place than the country's own name ("the Jordan
+    River": the list's country, the tagger's river) is that place."""
+    whole = [h for h in group if (h.start_word, h.end_word) == (start, end)]
+    # a word more before the country's own hit is an article a tagger took in ("the people's republic of china")
+    if category == "COUNTRY" and not any(h.category == "COUNTRY" and h.end_word == end and h.start_word - start <= 1
+                                         for h in group):
+        # a country's name inside a longer place ("the Jordan River", "Chad Basin") is no country: the
+        # revised text said "we camped by the Chile"
+        return "CITY" if any(h.category == "CITY" for h in whole) else "LOCATION"
     if category != "LOCATION":
         return category
-    same = [h for h in group if h.category in ("COUNTRY", "CITY") and (h.start_word, h.end_word) == (start, end)]
+    same = [h for h in whole if h.category in ("COUNTRY", "CITY")]
     return max(same, key=lambda h: h.score).category if same else category
 
 

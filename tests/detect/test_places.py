@@ -289,3 +289,27 @@ def test_a_firm_named_x_of_y_after_a_place_cue_stays_the_firm():
     text = "i want to go to bank of america give me directions"  # "bank" is a town of the list too
     assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == [
         ("bank of america", "ORGANIZATION")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    # "texas" is a first name to the lists, and after "houston" (another) it was a surname: "usa" was lost
+    ("I live in houston texas usa", [("houston", "CITY"), ("texas", "LOCATION"), ("usa", "COUNTRY")]),
+])
+def test_a_region_right_after_its_town_is_the_region_though_a_first_name_precedes(text, expected):
+    assert places(text) == expected
+
+
+def test_a_first_name_then_a_place_that_is_a_name_stays_a_person():
+    assert places("Michael Jordan played") == []
+
+
+@pytest.mark.parametrize("text,country", [
+    ("they filmed it in the People's Republic of China in 2004", "People's Republic of China"),
+    ("he was born in the Republic of Ireland", "Republic of Ireland"),
+    ("vivo en la república de chile", "república de chile"),
+])
+def test_a_country_said_as_its_state_is_one_country(text, country):
+    from redactdesk.detect.pipeline import detect_texts
+
+    lang = "es" if text.startswith("vivo") else "en"
+    assert (country, "COUNTRY") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], lang)[0]]

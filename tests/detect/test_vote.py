@@ -272,3 +272,11 @@ def test_a_country_after_a_rulers_office_is_said_as_another_country():
 
     text = "the prime minister of cuba arrived"
     assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == [("cuba", "COUNTRY")]
+
+
+def test_a_country_inside_a_longer_place_is_no_country():
+    """"We camped by the Jordan River" was a COUNTRY, and the revised text said "by the Chile"."""
+    places = [Src("tagger", frozenset({"LOCATION"})), Src("lists", frozenset({"COUNTRY", "CITY"}))]
+    spans = combine([h(4, 6, "LOCATION", "tagger", 0.6, strong=True), h(4, 5, "COUNTRY", "lists", 0.8, strong=True)],
+                    places)
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(4, 6, "LOCATION")]
