@@ -41,6 +41,7 @@ from redactdesk.detect.named_bodies import names_given_to_bodies
 from redactdesk.detect.occupations import job_titles_are_no_names
 from redactdesk.detect.places import (
     cued_places_are_places,
+    landmarks_are_places,
     place_kinds_are_no_names,
     residents_are_places,
     roads_are_places,
@@ -221,7 +222,7 @@ def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 
 
 _NO_NAME_GUARDS = (cued_places_are_places, residents_are_places, roads_are_places, place_kinds_are_no_names,
-                   names_given_to_bodies,
+                   landmarks_are_places, names_given_to_bodies,
                    schemes_are_no_names, platforms_are_no_employers,
                    holidays_are_no_names, events_are_no_names, genres_are_no_names, currencies_are_no_names,
                    asked_words_are_no_names,

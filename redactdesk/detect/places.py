@@ -441,3 +441,20 @@ def place_kinds_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
                 s.reason = f"the place named after '{' '.join(doc.words[w:a])}' ({s.reason})"
         out.append(s)
     return out
+
+
+def landmarks_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
+    """A person whose last word names a landmark (structures.yaml ``landmark_words``: river, lake,
+    park, bridge ...) said after "the" is the landmark: "across the Mara River" was a given name and a
+    surname to the lists, and the revised text said "across the Alison Mayo". A person takes no
+    article; without one ("Mara River said") the name stays, and so do the spans the deny list forced."""
+    if not any(s.category == "PERSON" for s in spans):
+        return spans
+    landmarks = word_set("landmark_words")
+    for s in spans:
+        w = s.start_word
+        if s.category == "PERSON" and DENY_SOURCE not in s.sources and s.end_word - w >= 2 and w > 0 \
+                and doc.lower[w - 1] in ("the", "el", "la") and fold_key(strip_word(doc.words[s.end_word - 1])) in landmarks:
+            s.category = "LOCATION"
+            s.reason = f"a landmark after '{doc.words[w - 1]}' ({s.reason})"
+    return spans

@@ -313,3 +313,14 @@ def test_a_country_said_as_its_state_is_one_country(text, country):
 
     lang = "es" if text.startswith("vivo") else "en"
     assert (country, "COUNTRY") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], lang)[0]]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Our guide led us across the Mara River at dawn.", [("Mara River", "LOCATION")]),  # was a person
+    ("the Grace Bridge was closed all week", [("Grace Bridge", "LOCATION")]),
+    ("I met Mara River at the party.", [("Mara River", "PERSON")]),
+])
+def test_a_name_and_a_landmark_after_the_is_the_landmark(text, expected):
+    from redactdesk.detect.pipeline import detect_texts
+
+    assert [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]] == expected
