@@ -370,6 +370,7 @@ def test_two_people_named_by_surname_in_one_span_stay_two(make_conv, secret, tex
     ("we stayed with aunt rosa in june", "aunt rosa"),
     ("Father Brown said mass", "Father Brown"),
     ("Detective Harris called me back", "Detective Harris"),
+    ("he appeared before Judge Rossi today", "Judge Rossi"),  # became "Jared Cindy Calderon"
 ])
 def test_an_office_rank_or_family_word_a_tagger_read_into_the_name_stays(make_conv, secret, text, span):
     conv = make_conv([("a", text)], [(0, span, "PERSON")])
