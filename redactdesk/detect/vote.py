@@ -6,7 +6,10 @@ that overlap form a cluster. The cluster stands when
 * a source *trusted* for the hit's category proposed it (spaCy for PERSON and DATE, validated
   patterns for cards, IBANs, phones ...), or the hit is marked ``strong`` by its source, or
 * at least half of the sources that could have proposed that family agree (two at least, unless
-  only one could).
+  only one could), or
+* two sources read a name of any kind (person, organisation, place) over exactly the same words: they
+  disagree on the kind, not on the name ("a job at rio tinto": a firm to one, a place to another;
+  neither family alone had a majority, and the name was lost).
 
 A standing cluster becomes one span covering its hits, keeping every source that agreed, a score in
 [0, 1] (noisy-OR of each source's best score) and a one-line reason. Spans of different families
@@ -47,6 +50,10 @@ NAME_CATEGORIES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUN
 
 # numbers of the stdnum catalog: national and tax numbers of every country, some with loose formats
 _CATALOG_NUMBERS = frozenset({"NATIONAL_ID", "VAT_ID"})
+
+# the names of someone or something: two sources that read one of them over the same words agree that
+# a name is there, whatever kind each calls it (a group, NRP, is no such name: "english")
+_PROPER_NAMES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "CITY", "COUNTRY"})
 
 # checksum- or structure-validated categories: nothing else wins an overlap against them
 VALIDATED = frozenset({"EMAIL", "IBAN", "CREDIT_CARD", "ES_ID", "SSN", "NATIONAL_ID", "VAT_ID", "IP_ADDRESS",
@@ -125,6 +132,11 @@ def combine(
     for h in hits:
         fam_hits.setdefault(policy.family(h.category), []).append(h)
     candidates: list[_Candidate] = []
+    # which sources read some kind of name over exactly these words: two that disagree on the kind
+    # still agree that a name is there ("for her job at rio tinto": a firm to one, a place to another)
+    named: dict[tuple[int, int], set[str]] = {}
+    for h in (h for fhits in fam_hits.values() for h in fhits if h.category in _PROPER_NAMES):
+        named.setdefault((h.start_word, h.end_word), set()).add(h.source)
     for fam, fhits in fam_hits.items():
         fam_cats = {c for c, f in policy.families.items() if f == fam} | {fam} | {h.category for h in fhits}
         eligible = {s.name for s in sources if set(s.categories) & fam_cats}
@@ -133,7 +145,8 @@ def combine(
             trusted_hits = [h for h in group if h.strong or h.category in _trusted(policy, by_name, h.source)]
             n_eligible = max(len(eligible | set(agree)), 1)
             # half of the eligible sources, and two when there are two or more (one alone if it is the only one)
-            stands = bool(trusted_hits) or len(agree) >= max(min(2, n_eligible), policy.majority * n_eligible)
+            stands = bool(trusted_hits) or len(agree) >= max(min(2, n_eligible), policy.majority * n_eligible) or (
+                any(h.category in _PROPER_NAMES and len(named[(h.start_word, h.end_word)]) >= 2 for h in group))
             if not stands and not policy.keep_minority:
                 continue
             pool = trusted_hits or group

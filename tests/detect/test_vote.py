@@ -280,3 +280,25 @@ def test_a_country_inside_a_longer_place_is_no_country():
     spans = combine([h(4, 6, "LOCATION", "tagger", 0.6, strong=True), h(4, 5, "COUNTRY", "lists", 0.8, strong=True)],
                     places)
     assert [(s.start_word, s.end_word, s.category) for s in spans] == [(4, 6, "LOCATION")]
+
+
+def test_two_sources_that_read_one_name_as_different_kinds_keep_it():
+    """"for her job at rio tinto": a firm to the employer pattern, a place to the tagger; neither
+    family had a majority and the employer was lost."""
+    srcs = [Src("patterns", frozenset({"ORGANIZATION", "PERSON"})),
+            Src("tagger", frozenset({"ORGANIZATION", "LOCATION", "PERSON"})),
+            Src("lists", frozenset({"ORGANIZATION", "LOCATION", "CITY", "PERSON"})),
+            Src("spacy", frozenset({"ORGANIZATION", "PERSON"}))]
+    spans = combine([h(5, 7, "ORGANIZATION", "patterns", 0.7), h(5, 7, "LOCATION", "tagger", 0.6)], srcs)
+    assert [(s.start_word, s.end_word, s.category) for s in spans] == [(5, 7, "ORGANIZATION")]
+    # a group (NRP) and a name over one word are no such agreement
+    srcs += [Src("groups", frozenset({"NRP"})), Src("nrp_tagger", frozenset({"NRP"}))]
+    assert combine([h(3, 4, "NRP", "groups", 0.5), h(3, 4, "PERSON", "tagger", 0.5)], srcs) == []
+
+
+def test_an_employer_a_tagger_read_as_a_place_is_kept():
+    from redactdesk.detect.pipeline import detect_texts
+
+    text = "we are moving to perth next month for her job at rio tinto"
+    assert ("rio tinto", "ORGANIZATION") in [(text[s["start"]:s["end"]], s["category"])
+                                             for s in detect_texts([text], "en")[0]]
