@@ -299,6 +299,6 @@ def test_two_sources_that_read_one_name_as_different_kinds_keep_it():
 def test_an_employer_a_tagger_read_as_a_place_is_kept():
     from redactdesk.detect.pipeline import detect_texts
 
-    text = "we are moving to perth next month for her job at rio tinto"
+    text = "my wife siobhan and i are moving to perth next month for her job at rio tinto"
     assert ("rio tinto", "ORGANIZATION") in [(text[s["start"]:s["end"]], s["category"])
                                              for s in detect_texts([text], "en")[0]]
