@@ -12,6 +12,7 @@ from __future__ import annotations
 from redactdesk.detect.places import kind_said_as_where, load_places, town_and_state_code
 from redactdesk.detect.sources import DetectDoc, Hit
 from redactdesk.detect.worldnames import everyday_words, load_world_names, structures, word_set, word_view
+from redactdesk.lang.lexicon import word_list
 
 SOURCE = "gazetteer"
 
@@ -83,6 +84,8 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     connectors = {p[0] for p in structures().get("org_connectors", ())}
     dash_forms = word_set("org_legal_after_dash")
     units = word_set("org_units")
+    bodies = word_list(doc.lex, "generic_bodies") if doc.lex is not None else frozenset()
+    determiners = word_list(doc.lex, "generic_body_determiners") if doc.lex is not None else frozenset()
     # "&" has no key of its own (the keys keep letters and digits): read it as the connector it is
     keys = [k if k or doc.words[i].strip() != "&" else "&" for i, k in enumerate(keys)]
     hits: list[Hit] = []
@@ -192,6 +195,9 @@ def find_organisations(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 # "Banco Santander S.A.": take a generic word before the name too
                 if a > 0 and _phrase_at(keys, a - 1, before, end) == 1 and (not v.cased or v.cap[a - 1]):
                     a -= 1
+                # "my business sanchez landscaping llc": the kind of body said before the name is no word of it
+                while not v.cased and a + 1 < i and a > 0 and keys[a] in bodies and keys[a - 1] in determiners:
+                    a += 1
                 short = m == 1 and len(keys[i]) <= 2 and not v.cased
                 if not short:
                     while i + m < end and (more := _phrase_at(keys, i + m, legal, end)):

@@ -193,3 +193,11 @@ def test_a_school_is_named_by_its_kind_after_the_name(text, org):
                                   "the tide was knee high", "he was so high last night"])
 def test_high_after_everyday_words_is_no_school(text):
     assert orgs(text) == []
+
+
+@pytest.mark.parametrize("text,org", [
+    ("it's registered to my business sanchez landscaping llc", "sanchez landscaping llc"),  # "my melvora ... llc"
+    ("we bought it from the company acme widgets inc", "acme widgets inc"),
+])
+def test_the_kind_of_body_said_before_a_firms_name_is_no_word_of_it(text, org):
+    assert orgs(text) == [org]
