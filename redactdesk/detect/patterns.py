@@ -233,6 +233,25 @@ def _said_symbols(lex: Lexicon) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(str(p).lower().split()) for p in lex.raw.get("said_symbols") or ())
 
 
+# where a value's name says it is used, between the name and "is": "my username on the forum is ...",
+# "mi usuario en el foro es ..."
+_WHERE_WORDS = frozenset({"on", "at", "for", "in", "with", "en", "para", "de", "del", "con"})
+_IS_WORDS = frozenset({"is", "was", "es", "era", "fue"})
+
+
+def _after_where_said(toks: list, t: int) -> int:
+    """The token after a short phrase of where the value is used and its "is" ("on the forum is"),
+    said between a value's name and the value; ``t`` where none is."""
+    if t >= len(toks) or toks[t].kind != WORD or toks[t].text not in _WHERE_WORDS:
+        return t
+    for k in range(t + 1, min(t + 5, len(toks))):
+        if toks[k].kind != WORD:
+            return t
+        if toks[k].text in _IS_WORDS:
+            return k + 1
+    return t
+
+
 def _described_not_said(toks: Sequence[Any], start: int, end: int, lex: Lexicon) -> bool:
     """A secret described rather than said: the would-be value after "password is" ends in a
     possessive ("my mother's maiden name", "my dog's name"), or a description word is in it or right
@@ -797,7 +816,7 @@ class _Finder:
         common = load_gazetteer().common
         toks = self.toks
         stop = self.lex.stop_words
-        k = t
+        k = _after_where_said(toks, t)
         skipped = 0
         while k < len(toks) and skipped < 4 and toks[k].kind == WORD and (
             toks[k].text in self._LEAD_IN or toks[k].text in stop

@@ -49,6 +49,10 @@ def test_a_misheard_card_is_the_whole_run_not_a_valid_stretch_of_it():
     ("my password is tiger one two three exclamation mark", "PASSWORD", "tiger one two three exclamation mark"),
     # the digits read as something else first (a date): the words before them were left unflagged
     ("my password is sunny days march 2021", "PASSWORD", "sunny days"),
+    # where the value is used, said between its name and "is": nothing was flagged
+    ("my username on the forum is darkstar_1987 and my password hint was my first pet", "USERNAME",
+     "darkstar_1987"),
+    ("my password for the wifi is sunflower twenty two", "PASSWORD", "sunflower twenty two"),
 ])
 def test_a_value_after_its_name_is_whole_and_stands_alone(text, category, value):
     words = text.split()
@@ -58,6 +62,7 @@ def test_a_value_after_its_name_is_whole_and_stands_alone(text, category, value)
 
 
 @pytest.mark.parametrize("text", ["my password is wrong", "my username is the same as my email",
+                                  "my password on this thing is something i forgot",
                                   "my passport is in the drawer", "my password is not working since the update"])
 def test_words_after_a_values_name_are_no_value_by_themselves(text):
     assert not {c for c, _ in found(text)} & {"USERNAME", "PASSWORD", "PASSPORT"}
