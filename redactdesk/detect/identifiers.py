@@ -56,6 +56,7 @@ SOURCE = "identifiers"
 
 _HAS_DIGIT = re.compile(r"\d")
 # letters (a name's) run into two to four digits, standing as a word of their own
+_JOINED_HANDLE = re.compile(r"(?<![\w@#./+-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+_?(?![\w@/-]|\.\w)")
 _NAME_DIGITS = re.compile(r"(?<![\w@./+-])(?P<name>[A-Za-z][a-z]{2,19})\d{2,4}(?![\w@/-]|\.\w)")
 _PLATE_AFTER_CUE = re.compile(
     r"(?<!\w)(?P<cue>(?i:(?:licen[cs]e|number|registration|car|vehicle)\s+plates?(?:\s+number)?|registration(?:\s+number)?"
@@ -251,6 +252,8 @@ class _IdFinder:
             for h in find_spoken_handles(self.doc, self.used):
                 self.add(h.start_word, h.end_word, h.category, h.score, h.reason)
         if not has_digits and not spoken_digits:
+            if self.p["network"] and "_" in text:
+                self.joined_handles(text)
             return self.relative_dates() if self.p["dates"] else self.hits
         deferred: list[CharSpan] = []
         if has_digits:
@@ -274,6 +277,8 @@ class _IdFinder:
                 self.plates_written(text)
             if self.p["network"]:
                 self.names_with_digits(text)
+        if self.p["network"] and "_" in text:
+            self.joined_handles(text)
         if spoken_digits and (self.p["stdnum"] or self.p["postcodes"]):
             self.spoken()
         return self.relative_dates() if self.p["dates"] else self.hits
@@ -321,6 +326,14 @@ class _IdFinder:
         for m in _NAME_DIGITS.finditer(text):
             if names.is_plain_name(fold_key(m.group("name"))):  # "page12", "room101": everyday words
                 self.add_chars(CharSpan(m.start(), m.end(), "USERNAME", 0.7, "a name run into digits, as a username is made"))
+
+    def joined_handles(self, text: str) -> None:
+        """Words joined by underscores, with a small letter ("darkstar_1987", "lexi_bailey_",
+        "I post as dark_star"): how user names are made, never how a sentence writes words. Written
+        in capitals it is a constant of code ("MAX_SIZE"), no one's name. Run last, as above."""
+        for m in _JOINED_HANDLE.finditer(text):
+            if any(c.islower() for c in m.group()):
+                self.add_chars(CharSpan(m.start(), m.end(), "USERNAME", 0.7, "words joined by underscores, as a user name"))
 
     def network(self, text: str) -> None:
         """IP and MAC addresses, and a place's coordinates (where a device, or its owner, is)."""

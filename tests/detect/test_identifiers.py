@@ -771,3 +771,14 @@ def test_a_mac_address_read_aloud_is_one(text, mac):
 def test_digits_joined_by_dashes_are_no_mac_address(text):
     (spans,) = detect_texts([text], "en")
     assert not [s for s in spans if s["category"] == "MAC_ADDRESS"]
+
+
+@pytest.mark.parametrize("text,handle", [("I post as darkstar_1987 on reddit", "darkstar_1987"),
+                                         ("I post as dark_star on reddit", "dark_star")])
+def test_words_joined_by_underscores_are_a_user_name(text, handle):
+    assert ("USERNAME", handle) in found(text)
+
+
+@pytest.mark.parametrize("text", ["set MAX_SIZE to ten", "the file is __init__.py"])
+def test_a_constant_of_code_is_no_user_name(text):
+    assert "USERNAME" not in categories(text)
