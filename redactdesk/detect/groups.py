@@ -36,6 +36,8 @@ _BEFORE = frozenset({"i'm", "im", "i", "am", "is", "are", "was", "were", "be", "
 # between two groups said of someone: the second is said of them too ("soy colombiana y católica")
 _AND = frozenset({"and", "y", "e", "or", "o"})
 _CUED = 0.8  # the score of a group said of someone
+# what someone does who rings ("Christian called yesterday"): said of a given name, it is that person
+_CALLING = frozenset({"called", "phoned", "rang", "texted", "emailed", "messaged", "llamó", "escribió"})
 # after the word: it names people or their belonging
 _AFTER = frozenset({"citizen", "citizens", "citizenship", "national", "nationals", "nationality", "passport",
                     "descent", "origin", "origins", "heritage", "background", "ancestry", "roots", "community",
@@ -129,6 +131,22 @@ def group_said_of_someone(doc: DetectDoc, w0: int, w1: int) -> bool:
     return cue and not thing
 
 
+def _given_name_acting(doc: DetectDoc, v, i: int) -> bool:
+    """Is the group word at ``i`` a given name of the lists said as someone who acts: no article or
+    verb of being before it ("a Christian", "is Christian"), and right after it a verb only a person is
+    the subject of (the lexicon's verbs of saying, gestures and calling: "Christian called yesterday",
+    "christian said no")?"""
+    from redactdesk.detect.worldnames import load_world_names, person_verbs
+
+    if doc.lex is None or i + 1 >= len(v.keys) or v.seg[i + 1] != v.seg[i] or v.comma_after[i] or v.stop_after[i]:
+        return False
+    if i > 0 and v.seg[i - 1] == v.seg[i] and not v.stop_after[i - 1] and (
+            v.keys[i - 1] in _BEFORE or v.keys[i - 1] in ("the", "el", "la", "un", "una", "los", "las")):
+        return False
+    after = doc.lower[i + 1].strip(".,;:!?\"")
+    return (after in person_verbs(doc.lex) or after in _CALLING) and load_world_names().is_first(v.keys[i])
+
+
 def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
     """NRP hits (see the module docstring); marks the words it takes in ``taken``."""
     groups = load_groups(doc.language)
@@ -165,6 +183,12 @@ def find_groups(doc: DetectDoc, taken: list[bool]) -> list[Hit]:
                 hits[-1].score >= _CUED and not thing):
             cue = True  # "soy colombiana y católica", "I'm Nigerian and Catholic"
         party = j - i > 1 and any(k in PARTY_WORDS for k in v.keys[i:j])
+        if not cue and j - i == 1 and _given_name_acting(doc, v, i):
+            # "Christian called yesterday": the given name of someone who acts, no group
+            hits.append(Hit(i, j, "PERSON", 0.75, SOURCE, "a given name before what a person does", strong=True))
+            taken[i] = True
+            i = j
+            continue
         if capitals:
             ok = v.cap[i] and (cue or not thing)
         else:

@@ -182,7 +182,7 @@ class WordView:
 
 
 @functools.lru_cache(maxsize=4)
-def _person_verbs(lex: Lexicon) -> frozenset[str]:
+def person_verbs(lex: Lexicon) -> frozenset[str]:
     """What only a person does, said after a name: the lexicon's verbs of saying and gestures, without
     the ones an abstract noun takes too ("Grace notes", "Hope adds up")."""
     return (word_list(lex, "reporting_verbs") | word_list(lex, "human_subject_verbs")) - {"notes", "adds"}
@@ -448,7 +448,7 @@ class _Names:
         if k + 1 >= self.n or self.v.seg[k + 1] != self.v.seg[k] or self.v.stop_after[k] or self.v.comma_after[k]:
             return False
         after = self.doc.lower[k + 1].strip(".,;:!?\"")
-        return self.lex is not None and after in _person_verbs(self.lex) and self.nl.is_first(self.v.keys[k])
+        return self.lex is not None and after in person_verbs(self.lex) and self.nl.is_first(self.v.keys[k])
 
     def _kin_as_object(self, i: int) -> bool:
         """Is the kin before word ``i`` ("my niece | emily") the object of a verb or preposition said

@@ -141,3 +141,15 @@ def test_a_groups_plural_or_its_person_word_is_the_group(text, item, language):
 def test_a_plural_said_of_no_one_stays_what_the_taggers_read():
     found = [(s["category"]) for s in detect_texts(["He plays for the Texans."], "en")[0]]
     assert "NRP" not in found
+
+
+@pytest.mark.parametrize("text,name", [("Christian called yesterday about the invoice", "Christian"),
+                                       ("christian called yesterday", "christian")])
+def test_a_group_word_that_is_a_given_name_before_what_a_person_does_is_the_person(text, name):
+    """"Christian called yesterday" was a religion, and said in lower case nothing at all."""
+    assert (name, "PERSON") in [(text[s["start"]:s["end"]], s["category"]) for s in detect_texts([text], "en")[0]]
+
+
+@pytest.mark.parametrize("text", ["he is a christian and goes to church", "I am christian"])
+def test_a_group_word_said_of_someone_stays_the_group(text):
+    assert [s["category"] for s in detect_texts([text], "en")[0]] == ["NRP"]
