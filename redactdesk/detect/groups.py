@@ -18,7 +18,7 @@ recogniser takes first) — so:
 from __future__ import annotations
 
 from redactdesk.detect.sources import DetectDoc, Hit
-from redactdesk.detect.worldnames import word_view
+from redactdesk.detect.worldnames import load_world_names, person_verbs, word_view
 from redactdesk.lang.groups import PARTY_WORDS, load_groups
 
 SOURCE = "gazetteer"
@@ -136,8 +136,6 @@ def _given_name_acting(doc: DetectDoc, v, i: int) -> bool:
     verb of being before it ("a Christian", "is Christian"), and right after it a verb only a person is
     the subject of (the lexicon's verbs of saying, gestures and calling: "Christian called yesterday",
     "christian said no")?"""
-    from redactdesk.detect.worldnames import load_world_names, person_verbs
-
     if doc.lex is None or i + 1 >= len(v.keys) or v.seg[i + 1] != v.seg[i] or v.comma_after[i] or v.stop_after[i]:
         return False
     if i > 0 and v.seg[i - 1] == v.seg[i] and not v.stop_after[i - 1] and (
