@@ -27,6 +27,7 @@ from redactdesk.detect.coordinated_names import described_people, families, name
 from redactdesk.detect.currencies import currencies_are_no_names
 from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
+from redactdesk.detect.eponyms import eponyms_are_no_names
 from redactdesk.detect.historic_events import events_are_no_names
 from redactdesk.detect.holiday_names import holidays_are_no_names
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
@@ -224,8 +225,8 @@ def _wake_words_are_no_names(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 _NO_NAME_GUARDS = (cued_places_are_places, residents_are_places, roads_are_places, place_kinds_are_no_names,
                    landmarks_are_places, names_given_to_bodies,
                    schemes_are_no_names, platforms_are_no_employers,
-                   holidays_are_no_names, events_are_no_names, genres_are_no_names, currencies_are_no_names,
-                   asked_words_are_no_names,
+                   holidays_are_no_names, events_are_no_names, eponyms_are_no_names, genres_are_no_names,
+                   currencies_are_no_names, asked_words_are_no_names,
                    _said_of_verbs_are_no_names, _wake_words_are_no_names, _requests_are_no_names)
 
 _FROZEN_LANGUAGES: set[str] = set()
