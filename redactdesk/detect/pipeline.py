@@ -25,9 +25,9 @@ from redactdesk.detect.apposed_ages import ages_after_names
 from redactdesk.detect.asked_words import asked_words_are_no_names
 from redactdesk.detect.coordinated_names import described_people, families, names_beside_people
 from redactdesk.detect.currencies import currencies_are_no_names
+from redactdesk.detect.eponyms import eponyms_are_no_names
 from redactdesk.detect.errors import DetectError, JsonlContractError
 from redactdesk.detect.gazetteer import load_gazetteer
-from redactdesk.detect.eponyms import eponyms_are_no_names
 from redactdesk.detect.historic_events import events_are_no_names
 from redactdesk.detect.holiday_names import holidays_are_no_names
 from redactdesk.detect.lists import DENY_SOURCE, DenyEntry, deny_hits, filter_allowed
