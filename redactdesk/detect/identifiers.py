@@ -333,7 +333,8 @@ class _IdFinder:
         in capitals it is a constant of code ("MAX_SIZE"), no one's name. Run last, as above."""
         for m in _JOINED_HANDLE.finditer(text):
             if any(c.islower() for c in m.group()):
-                self.add_chars(CharSpan(m.start(), m.end(), "USERNAME", 0.7, "words joined by underscores, as a user name"))
+                self.add_chars(CharSpan(m.start(), m.end(), "USERNAME", 0.7,
+                                        "words joined by underscores, as a user name"))
 
     def network(self, text: str) -> None:
         """IP and MAC addresses, and a place's coordinates (where a device, or its owner, is)."""

@@ -320,9 +320,9 @@ def cued_places_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     "Barcelona" as clubs from sports news and read "how far is it from manchester to liverpool" or
     "the train to liverpool" so, and the surrogate was a firm's name where a town was said. So is
     the place that opens such an organisation right before a small word ("moved to denver for
-    college": "pellham tessaly college" in the revised text; not "of": "go to bank of america"), and the place before a word for a
-    firm's premises, cue or none ("their dublin office", "the london branch": lexicon
-    ``premises_words``). A place that is also a first name stays as read ("an email to chelsea"),
+    college": "pellham tessaly college" in the revised text; not "of": "go to bank of america"), and
+    the place before a word for a firm's premises, cue or none ("their dublin office", "the london
+    branch": lexicon ``premises_words``). A place that is also a first name stays as read ("an email to chelsea"),
     and so do the spans the deny list forced."""
     if not any(s.category == "ORGANIZATION" for s in spans):
         return spans
@@ -402,8 +402,6 @@ def roads_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
 _PLACE_KINDS = frozenset({"city", "town", "village", "state", "province", "ciudad", "pueblo", "villa", "estado",
                           "provincia"})
 _PLACE_SPANS = frozenset({"CITY", "COUNTRY", "LOCATION"})
-
-
 _ARTICLES = ("the", "la", "el")
 
 
@@ -454,7 +452,7 @@ def landmarks_are_places(doc: DetectDoc, spans: list[Span]) -> list[Span]:
     for s in spans:
         w = s.start_word
         if s.category == "PERSON" and DENY_SOURCE not in s.sources and s.end_word - w >= 2 and w > 0 \
-                and doc.lower[w - 1] in ("the", "el", "la") and fold_key(strip_word(doc.words[s.end_word - 1])) in landmarks:
+                and doc.lower[w - 1] in _ARTICLES and fold_key(strip_word(doc.words[s.end_word - 1])) in landmarks:
             s.category = "LOCATION"
             s.reason = f"a landmark after '{doc.words[w - 1]}' ({s.reason})"
     return spans
