@@ -69,7 +69,7 @@ EXTRA_REGIONS = {
         "czech republic", "ivory coast", "taiwan", "palestine", "vatican", "kosovo", "macedonia",
         "burma", "congo", "moldova", "brunei", "micronesia",
         # the English names the ISO and CLDR names replaced, still said ("Türkiye" is "Turkey" to most)
-        "turkey", "swaziland", "east timor", "the gambia", "cape verde", "drc", "dr congo",
+        "turkey", "swaziland", "east timor", "the gambia", "drc", "dr congo",
         # states of recent history: where people say they or their parents were born
         "soviet union", "ussr", "yugoslavia", "czechoslovakia", "east germany", "west germany", "rhodesia",
         "zaire", "ceylon", "persia", "siam", "prussia", "the ottoman empire", "ottoman empire",

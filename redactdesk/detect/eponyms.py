@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from redactdesk.core.types import Span
 from redactdesk.detect.lists import DENY_SOURCE
 from redactdesk.detect.sources import DetectDoc
+from redactdesk.detect.worldnames import strip_word
 from redactdesk.lang.lexicon import word_list
 
 _KINDS = frozenset({"PERSON", "ORGANIZATION"})
@@ -27,8 +28,8 @@ _TITLES = frozenset({"dr", "doctor", "mr", "mrs", "ms", "prof", "professor"})  #
 
 
 def _bare(word: str) -> str:
-    w = word.lower().strip(".,;:!?\"()[]").replace("’", "'")
-    return w[:-2] if w.endswith("'s") else w
+    """The word in lower case without its edge punctuation and possessive ("Parkinson's" -> parkinson)."""
+    return strip_word(word).lower()
 
 
 def _is_eponym(doc: DetectDoc, s: Span, heads: frozenset[str], after_ordinal: frozenset[str]) -> bool:
@@ -39,7 +40,7 @@ def _is_eponym(doc: DetectDoc, s: Span, heads: frozenset[str], after_ordinal: fr
         w = s.start_word
         return w >= 2 and doc.lower[w - 1] in ("de", "del") and _bare(doc.words[w - 2]) in heads
     if words[-1] in heads:
-        return len(words) > 1 and len(words) <= _MAX_WORDS + 1
+        return len(words) > 1  # "Krebs cycle"
     if len(words) > _MAX_WORDS or any(w.rstrip(".") in _TITLES for w in words[:1]):
         return False
     k = s.end_word

@@ -47,8 +47,7 @@ def events_are_no_names(doc: DetectDoc, spans: Sequence[Span]) -> list[Span]:
     heads = word_list(doc.lex, "event_heads")
     out = []
     for s in spans:
-        words = [w.strip(".,;:!?\"()[]'’").lower() for w in doc.words[s.start_word:s.end_word]]
-        words = [w for w in words if w]
+        words = [w for w in (strip_word(x).lower() for x in doc.words[s.start_word:s.end_word]) if w]
         if s.category in _KINDS and DENY_SOURCE not in s.sources and is_event(words, doc.language, heads):
             whose = _place_whose(doc, s)
             if whose is not None:  # "australia's post world war ii ...": the country stays

@@ -252,9 +252,7 @@ class _IdFinder:
             for h in find_spoken_handles(self.doc, self.used):
                 self.add(h.start_word, h.end_word, h.category, h.score, h.reason)
         if not has_digits and not spoken_digits:
-            if self.p["network"] and "_" in text:
-                self.joined_handles(text)
-            return self.relative_dates() if self.p["dates"] else self.hits
+            return self._last(text)
         deferred: list[CharSpan] = []
         if has_digits:
             if self.p["network"]:
@@ -277,10 +275,15 @@ class _IdFinder:
                 self.plates_written(text)
             if self.p["network"]:
                 self.names_with_digits(text)
-        if self.p["network"] and "_" in text:
-            self.joined_handles(text)
         if spoken_digits and (self.p["stdnum"] or self.p["postcodes"]):
             self.spoken()
+        return self._last(text)
+
+    def _last(self, text: str) -> list[Hit]:
+        """The passes every text ends with, after every other family took its words: user names
+        joined by underscores, then relative dates."""
+        if self.p["network"] and "_" in text:
+            self.joined_handles(text)
         return self.relative_dates() if self.p["dates"] else self.hits
 
     def plates_written(self, text: str) -> None:
